@@ -1,0 +1,61 @@
+//! # score-core
+//!
+//! The buyer pre-qualification score of platform-score, model v2.1: a 0..1000 score with its
+//! level, the purchasing capacity and the financial health of a Mexican household, computed
+//! from a [`Profile`] by one pure function, [`score`].
+//!
+//! The crate does no I/O, reads no clock, draws no random numbers and keeps no global state;
+//! money is [`rust_decimal::Decimal`] end to end, so every platform (native, Python, Node, the
+//! browser) computes the same digits. The model's constants and their sources are documented
+//! in `MODEL.md` next to this crate.
+//!
+//! ```
+//! let report = score_core::score_json(r#"{
+//!     "estado": "CMX", "ingreso_mensual": 30000, "tipo_ingreso": "asalariado",
+//!     "antiguedad_meses": 36, "ahorro": 100000, "edad": 35
+//! }"#).unwrap();
+//! assert!(report.contains("\"nivel\":\"alto\""));
+//! ```
+
+#![forbid(unsafe_code)]
+
+pub mod curve;
+mod error;
+mod model;
+pub mod money;
+pub mod params;
+mod profile;
+mod recommendations;
+mod report;
+pub mod states;
+
+pub use error::{ErrorCode, ScoreError};
+pub use model::DISCLAIMER;
+pub use profile::{FIELDS, IncomeType, Profile};
+pub use recommendations::texto as recommendation_text;
+pub use report::*;
+pub use states::State;
+
+/// Version of the score model implemented by this crate (spec section 9).
+pub const MODEL_VERSION: &str = "2.1";
+/// Version of the state cost-of-living factor (`factor_platform_v2`).
+pub const FACTOR_VERSION: u32 = 2;
+/// Version of this crate.
+pub const VERSION: &str = env!("CARGO_PKG_VERSION");
+
+/// Scores a profile: validates it and returns the full report, or the first validation error.
+pub fn score(profile: &Profile) -> Result<ScoreReport, ScoreError> {
+    profile.validate()?;
+    Ok(model::report(profile))
+}
+
+/// Scores a profile given as a JSON value (the form every binding converts to).
+pub fn score_value(profile: &serde_json::Value) -> Result<ScoreReport, ScoreError> {
+    Ok(model::report(&Profile::from_json_value(profile)?))
+}
+
+/// Scores a profile given as JSON text and returns the report as compact JSON text. The same
+/// input gives byte-identical output on every platform.
+pub fn score_json(profile: &str) -> Result<String, ScoreError> {
+    Ok(model::report(&Profile::from_json_str(profile)?).to_json_string())
+}

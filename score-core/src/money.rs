@@ -1,0 +1,177 @@
+//! Rounding and the JSON number form of `Decimal`.
+//!
+//! Rounding is half away from zero ("redondeo comercial"), the rule people and banks expect:
+//! 0.125 → 0.13, -0.125 → -0.13, 690.5 → 691. Amounts are shown with 2 decimals, ratios with
+//! 4, component values and points with 2, and the score as a whole number.
+//!
+//! JSON carries amounts as numbers (the spec's types). A `Decimal` is written as an integer
+//! when it has no fractional part and otherwise as the shortest decimal text that reads back
+//! as the same binary double, which for values of at most 15 significant digits (every output
+//! of the model) is exactly the decimal's own digits. So Rust, Python, JavaScript and the
+//! browser all print and read the same digits.
+
+use rust_decimal::prelude::ToPrimitive;
+use rust_decimal::{Decimal, RoundingStrategy};
+use serde::{Deserializer, Serializer};
+use std::fmt::Write as _;
+use std::str::FromStr;
+
+/// Decimal places of money amounts and of m².
+pub const MONEY_DP: u32 = 2;
+/// Decimal places of ratios (DTI, financial-health ratio).
+pub const RATIO_DP: u32 = 4;
+
+/// Rounds half away from zero to `dp` decimal places.
+pub fn round(value: Decimal, dp: u32) -> Decimal {
+    value.round_dp_with_strategy(dp, RoundingStrategy::MidpointAwayFromZero)
+}
+
+/// Money amount as shown: 2 decimals.
+pub fn money(value: Decimal) -> Decimal {
+    round(value, MONEY_DP)
+}
+
+/// Ratio as shown: 4 decimals.
+pub fn ratio(value: Decimal) -> Decimal {
+    round(value, RATIO_DP)
+}
+
+/// A fixed stack buffer for formatting a decimal without allocating.
+struct StackText {
+    buf: [u8; 64],
+    len: usize,
+}
+
+impl std::fmt::Write for StackText {
+    fn write_str(&mut self, s: &str) -> std::fmt::Result {
+        let end = self.len + s.len();
+        if end > self.buf.len() {
+            return Err(std::fmt::Error);
+        }
+        self.buf[self.len..end].copy_from_slice(s.as_bytes());
+        self.len = end;
+        Ok(())
+    }
+}
+
+/// The binary double nearest to `value` (correctly rounded through its decimal text).
+pub fn to_f64(value: Decimal) -> f64 {
+    let mut text = StackText { buf: [0; 64], len: 0 };
+    if write!(text, "{value}").is_ok() {
+        if let Some(parsed) = std::str::from_utf8(&text.buf[..text.len]).ok().and_then(|s| s.parse().ok()) {
+            return parsed;
+        }
+    }
+    value.to_f64().unwrap_or(0.0)
+}
+
+/// Reads a JSON double as the decimal a person wrote: the shortest text that round-trips to
+/// the same double (`0.1` is 0.1, not 0.1000000000000000055…). `None` for NaN, infinities and
+/// magnitudes a `Decimal` cannot hold.
+pub fn from_f64(value: f64) -> Option<Decimal> {
+    if !value.is_finite() || value.abs() >= 1e27 {
+        return None;
+    }
+    if value.abs() < 1e-20 {
+        return Some(Decimal::ZERO);
+    }
+    let text = format!("{value}");
+    Decimal::from_str(&text).ok().or_else(|| Decimal::from_scientific(&format!("{value:e}")).ok())
+}
+
+/// `serde(with = "crate::money::number")`: a `Decimal` as a JSON number.
+pub mod number {
+    use super::*;
+
+    /// Writes an integer when there is no fractional part, else the nearest double.
+    pub fn serialize<S: Serializer>(value: &Decimal, serializer: S) -> Result<S::Ok, S::Error> {
+        if value.fract().is_zero() {
+            if let Some(int) = value.to_i64() {
+                return serializer.serialize_i64(int);
+            }
+        }
+        serializer.serialize_f64(to_f64(*value))
+    }
+
+    /// Reads any JSON number.
+    pub fn deserialize<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Decimal, D::Error> {
+        deserializer.deserialize_any(NumberVisitor)
+    }
+
+    pub(crate) struct NumberVisitor;
+
+    impl serde::de::Visitor<'_> for NumberVisitor {
+        type Value = Decimal;
+
+        fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+            f.write_str("a number")
+        }
+        fn visit_i64<E: serde::de::Error>(self, v: i64) -> Result<Decimal, E> {
+            Ok(Decimal::from(v))
+        }
+        fn visit_u64<E: serde::de::Error>(self, v: u64) -> Result<Decimal, E> {
+            Ok(Decimal::from(v))
+        }
+        fn visit_f64<E: serde::de::Error>(self, v: f64) -> Result<Decimal, E> {
+            from_f64(v).ok_or_else(|| E::custom("number out of range"))
+        }
+    }
+}
+
+/// `serde(with = "crate::money::option_number")`: an optional `Decimal` as a number or null.
+pub mod option_number {
+    use super::*;
+
+    /// Writes `null` or the number.
+    pub fn serialize<S: Serializer>(value: &Option<Decimal>, serializer: S) -> Result<S::Ok, S::Error> {
+        match value {
+            Some(v) => number::serialize(v, serializer),
+            None => serializer.serialize_none(),
+        }
+    }
+
+    /// Reads `null` or a number.
+    pub fn deserialize<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Option<Decimal>, D::Error> {
+        struct OptVisitor;
+        impl<'de> serde::de::Visitor<'de> for OptVisitor {
+            type Value = Option<Decimal>;
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str("a number or null")
+            }
+            fn visit_none<E: serde::de::Error>(self) -> Result<Self::Value, E> {
+                Ok(None)
+            }
+            fn visit_unit<E: serde::de::Error>(self) -> Result<Self::Value, E> {
+                Ok(None)
+            }
+            fn visit_some<D: Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
+                number::deserialize(d).map(Some)
+            }
+        }
+        deserializer.deserialize_option(OptVisitor)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rounds_half_away_from_zero() {
+        assert_eq!(money(Decimal::from_str("0.125").unwrap()).to_string(), "0.13");
+        assert_eq!(money(Decimal::from_str("-0.125").unwrap()).to_string(), "-0.13");
+        assert_eq!(round(Decimal::from_str("690.5").unwrap(), 0).to_string(), "691");
+        assert_eq!(round(Decimal::from_str("690.4999").unwrap(), 0).to_string(), "690");
+    }
+
+    #[test]
+    fn numbers_keep_their_digits() {
+        for text in ["656396.12", "0.1", "1234567890123.45", "0.0001", "93.77"] {
+            let d = Decimal::from_str(text).unwrap();
+            assert_eq!(serde_json::to_string(&to_f64(d)).unwrap(), text);
+            assert_eq!(from_f64(to_f64(d)), Some(d));
+        }
+        assert_eq!(from_f64(f64::NAN), None);
+        assert_eq!(from_f64(1e300), None);
+    }
+}

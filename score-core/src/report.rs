@@ -1,0 +1,290 @@
+//! The score report: the spec's `platform_score` object (section 2.4) plus additive keys that
+//! explain it. Keys are snake_case; amounts are JSON numbers (see [`crate::money`]).
+
+use crate::money;
+use rust_decimal::Decimal;
+use serde::{Deserialize, Serialize};
+use std::borrow::Cow;
+
+/// Static Spanish text or text read back from JSON.
+pub type Text = Cow<'static, str>;
+
+/// Score level of spec 2.5, shown lowercase.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Nivel {
+    /// 0..=400: the profile needs improvement.
+    Bajo,
+    /// 401..=600: standard approval or rent to own.
+    Medio,
+    /// 601..=800: high approval probability.
+    Alto,
+    /// 801..=1000: preferential credit.
+    Excelente,
+}
+
+impl Nivel {
+    /// The level of a score; boundaries belong to the lower level (400 is bajo, 401 medio).
+    pub const fn from_score(score: u16) -> Nivel {
+        match score {
+            0..=400 => Nivel::Bajo,
+            401..=600 => Nivel::Medio,
+            601..=800 => Nivel::Alto,
+            _ => Nivel::Excelente,
+        }
+    }
+
+    /// Lowercase wire name.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Nivel::Bajo => "bajo",
+            Nivel::Medio => "medio",
+            Nivel::Alto => "alto",
+            Nivel::Excelente => "excelente",
+        }
+    }
+}
+
+/// Assessment of the reachable area against the core dwelling for the household.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "SCREAMING_SNAKE_CASE")]
+pub enum EvaluacionM2 {
+    /// Below the core dwelling: only progressive or self-built housing.
+    Insuficiente,
+    /// From the core dwelling up to 1.25 times it.
+    NucleoBasico,
+    /// From 1.25 up to 1.75 times the core dwelling.
+    Adecuado,
+    /// 1.75 times the core dwelling or more.
+    Holgado,
+}
+
+/// Down-payment status: available funds against the required down payment and closing costs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "SCREAMING_SNAKE_CASE")]
+pub enum EstatusEnganche {
+    /// No credit capacity, so no down payment applies.
+    NoAplica,
+    /// Nothing available while a down payment is required.
+    SinEnganche,
+    /// Less than half of the required down payment.
+    Insuficiente,
+    /// At least half of the down payment, not all of it.
+    Parcial,
+    /// The down payment is covered, the closing costs are not.
+    CubiertoSinGastos,
+    /// Down payment and closing costs are covered.
+    Cubierto,
+}
+
+/// `capacidad_compra_estimada`: the 14 keys of spec 2.4 plus the inputs that produced them.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CapacidadCompra {
+    /// Home value a bank would finance: credit divided by LTV.
+    #[serde(with = "money::number")]
+    pub valor_bancario: Decimal,
+    /// valor_bancario x clamp(2 - factor_platform_v2, 0.7, 1.3): the value to show the user.
+    #[serde(with = "money::number")]
+    pub valor_realista: Decimal,
+    /// State cost-of-living factor, 0.70..1.30.
+    #[serde(with = "money::number")]
+    pub factor_platform_v2: Decimal,
+    /// Loan-to-value used.
+    #[serde(with = "money::number")]
+    pub ltv: Decimal,
+    /// Monthly mortgage payment the income supports.
+    #[serde(with = "money::number")]
+    pub pago_mensual_estimado: Decimal,
+    /// Largest credit that payment amortises.
+    #[serde(with = "money::number")]
+    pub credito_max: Decimal,
+    /// Square metres valor_bancario buys at the state's price per m².
+    #[serde(with = "money::number")]
+    pub m2_alcanzables: Decimal,
+    /// Core dwelling for the household size, m².
+    #[serde(with = "money::number")]
+    pub m2_minimo_nucleo: Decimal,
+    /// Label of m2_alcanzables against m2_minimo_nucleo.
+    pub evaluacion_m2: EvaluacionM2,
+    /// Down payment the bank requires: valor_bancario x (1 - ltv).
+    #[serde(with = "money::number")]
+    pub enganche_requerido: Decimal,
+    /// Savings plus the housing-fund sub-account.
+    #[serde(with = "money::number")]
+    pub enganche_disponible: Decimal,
+    /// Housing-fund sub-account: declared, or estimated from income and seniority.
+    #[serde(with = "money::number")]
+    pub subcuenta_fondo_estimada: Decimal,
+    /// Label of enganche_disponible against the down payment and closing costs.
+    pub estatus_enganche: EstatusEnganche,
+    /// Monthly rent of a home worth valor_bancario at the gross rental yield.
+    #[serde(with = "money::number")]
+    pub renta_equivalente: Decimal,
+    /// Additive: closing costs of a home worth valor_bancario.
+    #[serde(with = "money::number")]
+    pub gastos_cierre_estimados: Decimal,
+    /// Additive: nominal annual rate of the annuity.
+    #[serde(with = "money::number")]
+    pub tasa_anual: Decimal,
+    /// Additive: loan term in years (shortened by age).
+    pub plazo_anios: u32,
+    /// Additive: price per m² of the state.
+    #[serde(with = "money::number")]
+    pub precio_m2_estado: Decimal,
+}
+
+/// `salud_financiera`: the ISFH block of spec 2.4.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SaludFinanciera {
+    /// The financial-health component, 0..100.
+    #[serde(with = "money::number")]
+    pub score: Decimal,
+    /// Decent monthly cost of living of the household in its state.
+    #[serde(with = "money::number")]
+    pub costo_vida_digno: Decimal,
+    /// Income left after that cost and declared debts (may be negative).
+    #[serde(with = "money::number")]
+    pub ingreso_disponible: Decimal,
+    /// ingreso_disponible / ingreso_mensual (may be negative).
+    #[serde(with = "money::number")]
+    pub ratio: Decimal,
+}
+
+/// One component of the score: its 0..100 value, its weight and the points it adds
+/// (valor x peso x 10). The points of the six components add up to the score before rounding.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Componente {
+    /// Value on the 0..100 scale, 2 decimals.
+    #[serde(with = "money::number")]
+    pub valor: Decimal,
+    /// Weight in the score.
+    #[serde(with = "money::number")]
+    pub peso: Decimal,
+    /// Contribution to the 0..1000 score, 2 decimals.
+    #[serde(with = "money::number")]
+    pub puntos: Decimal,
+}
+
+/// The six components of spec 2.6.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Componentes {
+    /// Monthly household income (35%).
+    pub ingreso: Componente,
+    /// Income type (12%).
+    pub tipo_ingreso: Componente,
+    /// Seniority (18%).
+    pub antiguedad: Componente,
+    /// Debt-to-income (15%).
+    pub deudas: Componente,
+    /// Savings against annual income (10%).
+    pub ahorro: Componente,
+    /// Financial health, ISFH (10%).
+    pub salud_financiera: Componente,
+}
+
+/// Which part of the profile a recommendation is about.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "SCREAMING_SNAKE_CASE")]
+#[non_exhaustive]
+pub enum CodigoRecomendacion {
+    /// Income component is weak.
+    IngresoBajo,
+    /// Income is hard to prove (self-employed, mixed, pensioner).
+    IngresoPocoComprobable,
+    /// Seniority component is weak.
+    AntiguedadCorta,
+    /// Debt-to-income is high.
+    DeudaAlta,
+    /// Savings are low against income.
+    AhorroBajo,
+    /// Little income left after the cost of living and debts.
+    SaludFinancieraAjustada,
+    /// Debts were not declared, so they were scored as neutral.
+    DeudasNoDeclaradas,
+    /// The monthly budget leaves nothing for a mortgage payment.
+    SinCapacidadDePago,
+    /// Age shortens the loan term.
+    PlazoLimitadoPorEdad,
+    /// Available funds do not cover the down payment.
+    EngancheInsuficiente,
+    /// The down payment is covered, the closing costs are not.
+    GastosDeCierrePendientes,
+    /// The reachable home is below the core dwelling for the household.
+    ViviendaBajoNucleo,
+    /// Nothing to improve: a solid profile.
+    PerfilSolido,
+}
+
+/// A recommendation with a stable code and a Spanish text.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Recomendacion {
+    /// Stable machine code.
+    pub codigo: CodigoRecomendacion,
+    /// Spanish text for the buyer.
+    pub texto: Text,
+}
+
+/// Identification of the state the profile was scored for.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct EstadoReporte {
+    /// INEGI key.
+    pub clave: Text,
+    /// ISO 3166-2:MX code without `MX-`.
+    pub codigo: Text,
+    /// Official name.
+    pub nombre: Text,
+}
+
+/// The full report (`platform_score`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ScoreReport {
+    /// 0..=1000.
+    pub score: u16,
+    /// Level of the score.
+    pub nivel: Nivel,
+    /// Purchasing capacity.
+    pub capacidad_compra_estimada: CapacidadCompra,
+    /// Financial health.
+    pub salud_financiera: SaludFinanciera,
+    /// Recommendation texts, most important first (spec: array of strings).
+    pub recomendaciones: Vec<Text>,
+    /// The score is indicative, not a credit approval.
+    pub disclaimer: Text,
+    /// Legacy key: equals capacidad_compra_estimada.valor_bancario.
+    #[serde(with = "money::number")]
+    pub valor_vivienda_max: Decimal,
+    /// Legacy key: equals capacidad_compra_estimada.credito_max.
+    #[serde(with = "money::number")]
+    pub credito_max: Decimal,
+    /// Legacy key: equals capacidad_compra_estimada.enganche_requerido.
+    #[serde(with = "money::number")]
+    pub enganche_min: Decimal,
+    /// Legacy key: equals capacidad_compra_estimada.pago_mensual_estimado.
+    #[serde(with = "money::number")]
+    pub pago_mensual_estimado: Decimal,
+    /// Legacy key: equals capacidad_compra_estimada.renta_equivalente.
+    #[serde(with = "money::number")]
+    pub renta_estimada: Decimal,
+    /// Additive: model version that produced this report ("2.1").
+    pub modelo_version: Text,
+    /// Additive: the state scored.
+    pub estado: EstadoReporte,
+    /// Additive: the six components, so the score can be explained.
+    pub componentes: Componentes,
+    /// Additive: the recommendations with their stable codes (same order as recomendaciones).
+    pub recomendaciones_detalle: Vec<Recomendacion>,
+}
+
+impl ScoreReport {
+    /// The report as compact JSON text (keys in the documented order).
+    pub fn to_json_string(&self) -> String {
+        serde_json::to_string(self).unwrap_or_default()
+    }
+}

@@ -1,0 +1,214 @@
+//! The 32 federal entities of Mexico with the model's per-state figures.
+//!
+//! Each row holds the INEGI key, the ISO 3166-2:MX code (without `MX-`), the official short
+//! name, the names people commonly type, the cost-of-living factor `factor_platform_v2` and the
+//! housing price per square metre. Sources and dates of every figure are in `MODEL.md`
+//! (section "States"); a test keeps that table and this one identical.
+
+use crate::params::dec;
+use rust_decimal::Decimal;
+use serde::{Deserialize, Serialize};
+
+/// Where a per-state figure comes from (see MODEL.md for the full citation of each tag).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SourceTag {
+    /// Sourced from a published figure.
+    Sourced,
+    /// Estimated; the reasoning is in MODEL.md.
+    Estimated,
+}
+
+/// One federal entity and its model figures.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct StateInfo {
+    /// INEGI two-digit key, "01".."32".
+    pub clave: &'static str,
+    /// ISO 3166-2:MX subdivision code without the `MX-` prefix.
+    pub iso: &'static str,
+    /// Official short name, with accents.
+    pub nombre: &'static str,
+    /// Other accepted spellings, already normalised (lowercase ASCII, single spaces).
+    pub aliases: &'static [&'static str],
+    /// `factor_platform_v2`: household spending of the state over the national mean, clamped
+    /// to 0.70..1.30.
+    pub factor: Decimal,
+    /// Origin of `factor`.
+    pub factor_source: SourceTag,
+    /// Housing price per square metre in MXN.
+    pub precio_m2: Decimal,
+    /// Origin of `precio_m2`.
+    pub precio_m2_source: SourceTag,
+}
+
+/// A federal entity, identified by its INEGI key (1..=32).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct State(u8);
+
+use SourceTag::{Estimated as E, Sourced as S};
+
+macro_rules! state {
+    ($clave:literal, $iso:literal, $nombre:literal, [$($alias:literal),*], $f:expr, $fs:expr, $p:expr, $ps:expr) => {
+        StateInfo {
+            clave: $clave,
+            iso: $iso,
+            nombre: $nombre,
+            aliases: &[$($alias),*],
+            factor: $f,
+            factor_source: $fs,
+            precio_m2: $p,
+            precio_m2_source: $ps,
+        }
+    };
+}
+
+/// The state table, in INEGI order (index = clave - 1).
+pub const STATES: [StateInfo; 32] = [
+    state!("01", "AGU", "Aguascalientes", ["aguascalientes"], dec(105, 2), E, dec(24000, 0), E),
+    state!("02", "BCN", "Baja California", ["baja california"], dec(120, 2), E, dec(39669, 0), S),
+    state!("03", "BCS", "Baja California Sur", ["baja california sur"], dec(120, 2), E, dec(40700, 0), E),
+    state!("04", "CAM", "Campeche", ["campeche"], dec(90, 2), E, dec(20000, 0), E),
+    state!("05", "COA", "Coahuila", ["coahuila", "coahuila de zaragoza"], dec(105, 2), E, dec(20000, 0), E),
+    state!("06", "COL", "Colima", ["colima"], dec(100, 2), E, dec(22000, 0), E),
+    state!("07", "CHP", "Chiapas", ["chiapas"], dec(70, 2), S, dec(17000, 0), E),
+    state!("08", "CHH", "Chihuahua", ["chihuahua"], dec(105, 2), E, dec(21000, 0), E),
+    state!("09", "CMX", "Ciudad de México", ["ciudad de mexico", "cdmx", "distrito federal", "mexico city"], dec(130, 2), S, dec(57672, 0), S),
+    state!("10", "DUR", "Durango", ["durango"], dec(90, 2), E, dec(17300, 0), E),
+    state!("11", "GUA", "Guanajuato", ["guanajuato"], dec(95, 2), E, dec(21000, 0), S),
+    state!("12", "GRO", "Guerrero", ["guerrero"], dec(75, 2), E, dec(24000, 0), E),
+    state!("13", "HID", "Hidalgo", ["hidalgo"], dec(85, 2), E, dec(20671, 0), S),
+    state!("14", "JAL", "Jalisco", ["jalisco"], dec(110, 2), E, dec(47359, 0), S),
+    state!("15", "MEX", "México", ["mexico", "estado de mexico", "edomex"], dec(100, 2), E, dec(38469, 0), S),
+    state!("16", "MIC", "Michoacán", ["michoacan", "michoacan de ocampo"], dec(85, 2), E, dec(20000, 0), E),
+    state!("17", "MOR", "Morelos", ["morelos"], dec(95, 2), E, dec(20828, 0), S),
+    state!("18", "NAY", "Nayarit", ["nayarit"], dec(95, 2), E, dec(35000, 0), E),
+    state!("19", "NLE", "Nuevo León", ["nuevo leon"], dec(125, 2), E, dec(53848, 0), S),
+    state!("20", "OAX", "Oaxaca", ["oaxaca"], dec(72, 2), S, dec(20000, 0), E),
+    state!("21", "PUE", "Puebla", ["puebla"], dec(85, 2), E, dec(25782, 0), S),
+    state!("22", "QUE", "Querétaro", ["queretaro", "queretaro de arteaga"], dec(129, 2), S, dec(24500, 0), E),
+    state!("23", "ROO", "Quintana Roo", ["quintana roo"], dec(110, 2), E, dec(40000, 0), E),
+    state!("24", "SLP", "San Luis Potosí", ["san luis potosi"], dec(92, 2), E, dec(26887, 0), S),
+    state!("25", "SIN", "Sinaloa", ["sinaloa"], dec(105, 2), E, dec(42712, 0), S),
+    state!("26", "SON", "Sonora", ["sonora"], dec(110, 2), E, dec(21548, 0), S),
+    state!("27", "TAB", "Tabasco", ["tabasco"], dec(85, 2), E, dec(19000, 0), E),
+    state!("28", "TAM", "Tamaulipas", ["tamaulipas"], dec(95, 2), E, dec(18439, 0), S),
+    state!("29", "TLA", "Tlaxcala", ["tlaxcala"], dec(85, 2), S, dec(18300, 0), E),
+    state!("30", "VER", "Veracruz", ["veracruz", "veracruz de ignacio de la llave"], dec(78, 2), E, dec(20000, 0), E),
+    state!("31", "YUC", "Yucatán", ["yucatan"], dec(100, 2), E, dec(28828, 0), S),
+    state!("32", "ZAC", "Zacatecas", ["zacatecas"], dec(82, 2), E, dec(17000, 0), E),
+];
+
+impl State {
+    /// Every state, in INEGI order.
+    pub fn all() -> impl Iterator<Item = State> {
+        (1..=32u8).map(State)
+    }
+
+    /// The state with INEGI key `clave` (1..=32).
+    pub fn from_inegi(clave: u8) -> Option<State> {
+        (1..=32).contains(&clave).then_some(State(clave))
+    }
+
+    /// This state's row of [`STATES`].
+    pub fn info(self) -> &'static StateInfo {
+        &STATES[usize::from(self.0 - 1)]
+    }
+
+    /// Parses what a person or a system typically sends: the ISO 3166-2:MX code with or
+    /// without `MX-` (`"CMX"`, `"MX-JAL"`), the INEGI key (`"09"`), or the state's name in any
+    /// case and with or without accents (`"Nuevo León"`, `"nuevo leon"`, `"Estado de México"`).
+    /// It allocates nothing.
+    pub fn parse(text: &str) -> Option<State> {
+        let mut buf = [0u8; 48];
+        let key = normalise(text, &mut buf)?;
+        let key = key.strip_prefix("mx ").unwrap_or(key);
+        if key.len() == 2 && key.bytes().all(|b| b.is_ascii_digit()) {
+            let n = (key.as_bytes()[0] - b'0') * 10 + (key.as_bytes()[1] - b'0');
+            return State::from_inegi(n);
+        }
+        STATES.iter().position(|s| {
+            (key.len() == 3 && s.iso.eq_ignore_ascii_case(key)) || s.aliases.contains(&key)
+        })
+        .and_then(|i| State::from_inegi(i as u8 + 1))
+    }
+}
+
+impl Serialize for State {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.info().iso)
+    }
+}
+
+impl<'de> Deserialize<'de> for State {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let text = std::borrow::Cow::<'de, str>::deserialize(deserializer)?;
+        State::parse(&text).ok_or_else(|| serde::de::Error::custom(format!("unknown state {text:?}")))
+    }
+}
+
+/// Lowercases, strips Spanish accents, turns `-`, `_`, `.` and runs of white space into one
+/// space and trims, writing into `buf`. `None` when the text has other non-ASCII letters or
+/// is longer than the buffer (no state name is).
+fn normalise<'b>(text: &str, buf: &'b mut [u8; 48]) -> Option<&'b str> {
+    let mut len = 0;
+    let mut pending_space = false;
+    for ch in text.trim().chars() {
+        let mapped = match ch {
+            'á' | 'Á' => 'a',
+            'é' | 'É' => 'e',
+            'í' | 'Í' => 'i',
+            'ó' | 'Ó' => 'o',
+            'ú' | 'Ú' | 'ü' | 'Ü' => 'u',
+            'ñ' | 'Ñ' => 'n',
+            '-' | '_' | '.' => ' ',
+            c if c.is_whitespace() => ' ',
+            c if c.is_ascii() => c.to_ascii_lowercase(),
+            _ => return None,
+        };
+        if mapped == ' ' {
+            pending_space = len > 0;
+            continue;
+        }
+        let needed = usize::from(pending_space) + 1;
+        if len + needed > buf.len() {
+            return None;
+        }
+        if pending_space {
+            buf[len] = b' ';
+            len += 1;
+            pending_space = false;
+        }
+        buf[len] = mapped as u8;
+        len += 1;
+    }
+    std::str::from_utf8(&buf[..len]).ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_every_accepted_form() {
+        for (i, s) in STATES.iter().enumerate() {
+            let expected = State::from_inegi(i as u8 + 1);
+            assert_eq!(State::parse(s.clave), expected, "{}", s.clave);
+            assert_eq!(State::parse(s.iso), expected, "{}", s.iso);
+            assert_eq!(State::parse(&s.iso.to_lowercase()), expected);
+            assert_eq!(State::parse(&format!("MX-{}", s.iso)), expected);
+            assert_eq!(State::parse(s.nombre), expected, "{}", s.nombre);
+            assert_eq!(State::parse(&s.nombre.to_uppercase()), expected);
+            for alias in s.aliases {
+                assert_eq!(State::parse(alias), expected, "{alias}");
+            }
+        }
+        assert_eq!(State::parse("  nuevo   LEÓN "), State::from_inegi(19));
+        assert_eq!(State::parse("Estado de México"), State::from_inegi(15));
+    }
+
+    #[test]
+    fn rejects_unknown_forms() {
+        for bad in ["", "00", "33", "XX", "MX-", "Texas", "9", "Ciudad de Mexic", "日本"] {
+            assert_eq!(State::parse(bad), None, "{bad}");
+        }
+    }
+}

@@ -1,0 +1,74 @@
+#!/usr/bin/env bash
+# Runs the server's end-to-end test suite twice: on SQLite and on PostgreSQL.
+#
+# Works on a brand-new machine: installs what is missing (Debian `postgresql`, a Python venv
+# at <repo>/.venv with aiosmtpd, the npm `oidc-provider` in server/tests/oidc), starts a
+# throwaway PostgreSQL cluster on 127.0.0.1 (stopped and deleted on exit), then runs
+# `cargo test -p server` without and with TEST_DATABASE_URL. Exits non-zero on any failure.
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+cd "$ROOT"
+
+log() { printf '\n==> %s\n' "$*"; }
+
+SUDO=""
+if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
+
+# --- tools -------------------------------------------------------------------------------
+if ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then
+  log "installing PostgreSQL (apt)"
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq postgresql >/dev/null
+fi
+
+if ! "$ROOT/.venv/bin/python" -c 'import aiosmtpd' >/dev/null 2>&1; then
+  log "installing aiosmtpd into $ROOT/.venv"
+  [ -x "$ROOT/.venv/bin/python" ] || python3 -m venv "$ROOT/.venv"
+  "$ROOT/.venv/bin/pip" install -q aiosmtpd
+fi
+
+if [ ! -d "$ROOT/server/tests/oidc/node_modules/oidc-provider" ]; then
+  log "installing oidc-provider (npm)"
+  ( cd "$ROOT/server/tests/oidc" && { npm ci --no-audit --no-fund || npm install --no-audit --no-fund; } )
+fi
+
+# --- throwaway PostgreSQL cluster ----------------------------------------------------------
+PGBIN="$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -1)"
+PGROOT="$(mktemp -d)"
+PGPORT="$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
+PG_STARTED=0
+
+as_pg() {
+  if [ "$(id -u)" -eq 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi
+}
+
+cleanup() {
+  if [ "$PG_STARTED" -eq 1 ]; then
+    as_pg "$PGBIN/pg_ctl" -D "$PGROOT/data" -m fast -w stop >/dev/null 2>&1 || true
+  fi
+  rm -rf "$PGROOT"
+}
+trap cleanup EXIT
+
+if [ "$(id -u)" -eq 0 ]; then chown postgres:postgres "$PGROOT"; fi
+log "starting PostgreSQL ($("$PGBIN/postgres" --version)) on 127.0.0.1:$PGPORT"
+as_pg "$PGBIN/initdb" -D "$PGROOT/data" -U postgres -A trust -E UTF8 --no-sync >/dev/null
+as_pg "$PGBIN/pg_ctl" -D "$PGROOT/data" -l "$PGROOT/log" -w \
+  -o "-c listen_addresses=127.0.0.1 -p $PGPORT -k $PGROOT -c fsync=off -c max_connections=300" start >/dev/null
+PG_STARTED=1
+
+# --- tests ---------------------------------------------------------------------------------
+status=0
+log "server tests on SQLite"
+cargo test -p server || status=1
+
+log "server tests on PostgreSQL"
+TEST_DATABASE_URL="postgres://postgres@127.0.0.1:$PGPORT/postgres" cargo test -p server || status=1
+
+if [ "$status" -ne 0 ]; then
+  log "server tests FAILED"
+else
+  log "server tests passed on SQLite and PostgreSQL"
+fi
+exit "$status"

@@ -1,0 +1,271 @@
+//! Account operations shared by the auth routes, the IdP login, `create-admin`, the agents area
+//! and the tests: creating users, sessions and one-time tokens.
+
+use std::time::Duration;
+
+use serde::Serialize;
+use utoipa::ToSchema;
+
+use crate::{
+    db::{self, Db},
+    error::{ApiError, is_unique_violation},
+    models::{Role, UserRow, UserSummary, normalize_email},
+    security::{hash_token, random_token},
+    state::AppState,
+};
+
+/// Kinds of one-time tokens (column `one_time_tokens.kind`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TokenKind {
+    VerifyEmail,
+    ResetPassword,
+    IdpLogin,
+}
+
+impl TokenKind {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            TokenKind::VerifyEmail => "verify_email",
+            TokenKind::ResetPassword => "reset_password",
+            TokenKind::IdpLogin => "idp_login",
+        }
+    }
+}
+
+/// Data for a new user. The password must already be hashed.
+#[derive(Debug, Clone)]
+pub struct NewUser {
+    pub email: String,
+    pub password_hash: Option<String>,
+    pub first_name: String,
+    pub last_name: String,
+    pub phone: Option<String>,
+    pub company_name: Option<String>,
+    pub role: Role,
+    /// true: `active` with a verified e-mail; false: `pending`.
+    pub verified: bool,
+}
+
+#[derive(Debug)]
+pub enum CreateUserError {
+    EmailTaken,
+    Db(sqlx::Error),
+}
+
+impl From<CreateUserError> for ApiError {
+    fn from(e: CreateUserError) -> Self {
+        match e {
+            CreateUserError::EmailTaken => ApiError::bad_request(
+                "EMAIL_ALREADY_EXISTS",
+                "El correo electrónico ya está registrado",
+            ),
+            CreateUserError::Db(e) => e.into(),
+        }
+    }
+}
+
+/// Inserts a user; a taken e-mail (unique index) gives `EmailTaken`, with no racy pre-check.
+/// Works inside a transaction too (pass `&mut *tx`).
+pub async fn create_user<'e, E>(exec: E, new: &NewUser) -> Result<UserRow, CreateUserError>
+where
+    E: sqlx::Executor<'e, Database = sqlx::Any>,
+{
+    let now = db::now();
+    let row = UserRow {
+        id: db::new_id(),
+        email: normalize_email(&new.email),
+        password_hash: new.password_hash.clone(),
+        first_name: new.first_name.clone(),
+        last_name: new.last_name.clone(),
+        phone: new.phone.clone(),
+        company_name: new.company_name.clone(),
+        role: new.role.as_str().to_string(),
+        status: if new.verified { "active" } else { "pending" }.to_string(),
+        email_verified: i64::from(new.verified),
+        created_at: now,
+    };
+    let res = sqlx::query(
+        "INSERT INTO users (id, email, password_hash, first_name, last_name, phone, company_name, \
+         role, status, email_verified, created_at, updated_at) \
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $11)",
+    )
+    .bind(&row.id)
+    .bind(&row.email)
+    .bind(&row.password_hash)
+    .bind(&row.first_name)
+    .bind(&row.last_name)
+    .bind(&row.phone)
+    .bind(&row.company_name)
+    .bind(&row.role)
+    .bind(&row.status)
+    .bind(row.email_verified)
+    .bind(now)
+    .execute(exec)
+    .await;
+    match res {
+        Ok(_) => Ok(row),
+        Err(e) if is_unique_violation(&e) => Err(CreateUserError::EmailTaken),
+        Err(e) => Err(CreateUserError::Db(e)),
+    }
+}
+
+/// Creates a one-time token for `user_id` and returns it (the only time it exists in clear).
+/// Earlier unused tokens of the same kind for that user are invalidated.
+pub async fn issue_one_time_token(
+    db: &Db,
+    user_id: &str,
+    kind: TokenKind,
+    ttl: Duration,
+) -> Result<String, ApiError> {
+    let now = db::now();
+    let token = random_token();
+    let mut tx = db.begin().await?;
+    if kind != TokenKind::IdpLogin {
+        sqlx::query(
+            "UPDATE one_time_tokens SET used_at = $1 \
+             WHERE user_id = $2 AND kind = $3 AND used_at IS NULL",
+        )
+        .bind(now)
+        .bind(user_id)
+        .bind(kind.as_str())
+        .execute(&mut *tx)
+        .await?;
+    }
+    // Housekeeping: drop long-expired rows of this user.
+    sqlx::query("DELETE FROM one_time_tokens WHERE user_id = $1 AND expires_at < $2")
+        .bind(user_id)
+        .bind(now - 7 * 86_400)
+        .execute(&mut *tx)
+        .await?;
+    sqlx::query(
+        "INSERT INTO one_time_tokens (token_hash, user_id, kind, created_at, expires_at) \
+         VALUES ($1, $2, $3, $4, $5)",
+    )
+    .bind(hash_token(&token))
+    .bind(user_id)
+    .bind(kind.as_str())
+    .bind(now)
+    .bind(now + ttl.as_secs() as i64)
+    .execute(&mut *tx)
+    .await?;
+    tx.commit().await?;
+    Ok(token)
+}
+
+/// Consumes a one-time token with one conditional UPDATE: it succeeds for exactly one caller,
+/// only while the token is unused and unexpired. Returns the user id.
+pub async fn consume_one_time_token<'e, E>(
+    exec: E,
+    token: &str,
+    kind: TokenKind,
+) -> Result<Option<String>, ApiError>
+where
+    E: sqlx::Executor<'e, Database = sqlx::Any>,
+{
+    let now = db::now();
+    let row: Option<(String,)> = sqlx::query_as(
+        "UPDATE one_time_tokens SET used_at = $1 \
+         WHERE token_hash = $2 AND kind = $3 AND used_at IS NULL AND expires_at > $1 \
+         RETURNING user_id",
+    )
+    .bind(now)
+    .bind(hash_token(token))
+    .bind(kind.as_str())
+    .fetch_optional(exec)
+    .await?;
+    Ok(row.map(|r| r.0))
+}
+
+/// `data` of a successful login.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct LoginData {
+    /// Access token (JWT, HS256). Send it as `Authorization: Bearer <token>`.
+    pub token: String,
+    /// Always `Bearer`.
+    pub token_type: &'static str,
+    /// Lifetime of the token in seconds.
+    pub expires_in: u64,
+    pub user: UserSummary,
+}
+
+/// Opens a new session for `user` and signs its access token.
+pub async fn start_session(
+    state: &AppState,
+    user: &UserRow,
+    method: &str,
+) -> Result<LoginData, ApiError> {
+    let now = db::now();
+    let ttl = state.config.access_token_ttl.as_secs();
+    let exp = now + ttl as i64;
+    let sid = db::new_id();
+    sqlx::query(
+        "INSERT INTO sessions (id, user_id, method, created_at, expires_at) VALUES ($1, $2, $3, $4, $5)",
+    )
+    .bind(&sid)
+    .bind(&user.id)
+    .bind(method)
+    .bind(now)
+    .bind(exp)
+    .execute(&state.db)
+    .await?;
+    let token = state.jwt.issue(&user.id, &sid, &user.role, now, exp)?;
+    Ok(LoginData {
+        token,
+        token_type: "Bearer",
+        expires_in: ttl,
+        user: user.summary(),
+    })
+}
+
+/// Revokes every open session of a user (password reset, role change, disabling).
+pub async fn revoke_all_sessions<'e, E>(exec: E, user_id: &str) -> Result<u64, ApiError>
+where
+    E: sqlx::Executor<'e, Database = sqlx::Any>,
+{
+    let res = sqlx::query(
+        "UPDATE sessions SET revoked_at = $1 WHERE user_id = $2 AND revoked_at IS NULL",
+    )
+    .bind(db::now())
+    .bind(user_id)
+    .execute(exec)
+    .await?;
+    Ok(res.rows_affected())
+}
+
+/// Light e-mail syntax check (one `@`, non-empty parts, a dot in the domain, no spaces).
+pub fn is_valid_email(email: &str) -> bool {
+    let email = email.trim();
+    if email.len() > 254 || email.chars().any(|c| c.is_whitespace() || c.is_control()) {
+        return false;
+    }
+    match email.split_once('@') {
+        Some((local, domain)) => {
+            !local.is_empty()
+                && local.len() <= 64
+                && !domain.contains('@')
+                && domain.contains('.')
+                && !domain.starts_with('.')
+                && !domain.ends_with('.')
+                && !domain.contains("..")
+        }
+        None => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::is_valid_email;
+
+    #[test]
+    fn email_syntax() {
+        for ok in ["a@b.co", "ana.garcia+x@example.com.mx", " A@B.CO "] {
+            assert!(is_valid_email(ok), "{ok}");
+        }
+        for bad in [
+            "", "a", "a@", "@b.co", "a@b", "a@@b.co", "a b@c.co", "a@b..co", "a@.b.co", "a@b.co.",
+        ] {
+            assert!(!is_valid_email(bad), "{bad}");
+        }
+    }
+}

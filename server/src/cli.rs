@@ -1,0 +1,152 @@
+//! Command-line subcommands: `serve` (default) and `create-admin`.
+
+use crate::{
+    accounts::{self, CreateUserError, NewUser},
+    config::Config,
+    db,
+    models::Role,
+    security::{PasswordService, check_password_rules},
+};
+
+pub const USAGE: &str = "\
+Usage:
+  server                      start the HTTP server (same as `server serve`)
+  server serve                start the HTTP server
+  server create-admin --email EMAIL [--password PASSWORD] [--first-name NAME] [--last-name NAME]
+                              create a platform administrator (role admin, verified, active).
+                              Without --password the password is read from ADMIN_PASSWORD.
+  server --help               show this help
+
+Configuration comes from environment variables (see server/README.md).";
+
+#[derive(Debug, PartialEq, Eq)]
+pub enum Command {
+    Serve,
+    Help,
+    CreateAdmin {
+        email: String,
+        password: Option<String>,
+        first_name: String,
+        last_name: String,
+    },
+}
+
+pub fn parse(args: &[String]) -> Result<Command, String> {
+    match args.first().map(String::as_str) {
+        None | Some("serve") => Ok(Command::Serve),
+        Some("-h" | "--help" | "help") => Ok(Command::Help),
+        Some("create-admin") => {
+            let mut email = None;
+            let mut password = None;
+            let mut first_name = "Admin".to_string();
+            let mut last_name = "Plataforma".to_string();
+            let mut it = args[1..].iter();
+            while let Some(flag) = it.next() {
+                let mut value = || {
+                    it.next()
+                        .cloned()
+                        .ok_or_else(|| format!("{flag} needs a value"))
+                };
+                match flag.as_str() {
+                    "--email" => email = Some(value()?),
+                    "--password" => password = Some(value()?),
+                    "--first-name" => first_name = value()?,
+                    "--last-name" => last_name = value()?,
+                    other => return Err(format!("unknown option {other}")),
+                }
+            }
+            let email = email.ok_or("--email is required")?;
+            Ok(Command::CreateAdmin {
+                email,
+                password,
+                first_name,
+                last_name,
+            })
+        }
+        Some(other) => Err(format!("unknown command {other}")),
+    }
+}
+
+/// Creates an administrator account. Returns its id.
+pub async fn create_admin(
+    config: &Config,
+    email: &str,
+    password: &str,
+    first_name: &str,
+    last_name: &str,
+) -> Result<String, String> {
+    if !accounts::is_valid_email(email) {
+        return Err("the e-mail address is not valid".into());
+    }
+    check_password_rules(password).map_err(|e| e.message)?;
+    let pool = db::connect_and_migrate(&config.database_url, 2)
+        .await
+        .map_err(|e| format!("database: {e}"))?;
+    let passwords = PasswordService::new(&config.argon2, 1)?;
+    let hash = passwords.hash(password).await.map_err(|e| e.message)?;
+    let new = NewUser {
+        email: email.to_string(),
+        password_hash: Some(hash),
+        first_name: first_name.to_string(),
+        last_name: last_name.to_string(),
+        phone: None,
+        company_name: None,
+        role: Role::Admin,
+        verified: true,
+    };
+    let result = accounts::create_user(&pool, &new).await;
+    pool.close().await;
+    match result {
+        Ok(user) => Ok(user.id),
+        Err(CreateUserError::EmailTaken) => {
+            Err("an account with this e-mail already exists".into())
+        }
+        Err(CreateUserError::Db(e)) => Err(format!("database: {e}")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn args(a: &[&str]) -> Vec<String> {
+        a.iter().map(|s| s.to_string()).collect()
+    }
+
+    #[test]
+    fn parses_commands() {
+        assert_eq!(parse(&args(&[])), Ok(Command::Serve));
+        assert_eq!(parse(&args(&["serve"])), Ok(Command::Serve));
+        assert_eq!(parse(&args(&["--help"])), Ok(Command::Help));
+        assert_eq!(
+            parse(&args(&[
+                "create-admin",
+                "--email",
+                "a@b.co",
+                "--password",
+                "p",
+                "--last-name",
+                "X"
+            ])),
+            Ok(Command::CreateAdmin {
+                email: "a@b.co".into(),
+                password: Some("p".into()),
+                first_name: "Admin".into(),
+                last_name: "X".into()
+            })
+        );
+        assert!(parse(&args(&["create-admin"])).is_err());
+        assert!(parse(&args(&["create-admin", "--email"])).is_err());
+        assert!(
+            parse(&args(&[
+                "create-admin",
+                "--email",
+                "a@b.co",
+                "--bogus",
+                "1"
+            ]))
+            .is_err()
+        );
+        assert!(parse(&args(&["frobnicate"])).is_err());
+    }
+}

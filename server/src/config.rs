@@ -1,0 +1,324 @@
+//! Configuration, read from environment variables (see `server/README.md` for the full list).
+//!
+//! Tests build a [`Config`] directly with [`Config::for_tests`] so they never touch the process
+//! environment.
+
+use std::{fmt, net::IpAddr, path::PathBuf, time::Duration};
+
+/// Password hashing parameters (Argon2id). The defaults are the OWASP minimum
+/// (m = 19 MiB, t = 2, p = 1).
+#[derive(Clone, Debug)]
+pub struct Argon2Config {
+    pub memory_kib: u32,
+    pub iterations: u32,
+    pub parallelism: u32,
+}
+
+impl Default for Argon2Config {
+    fn default() -> Self {
+        Self {
+            memory_kib: 19 * 1024,
+            iterations: 2,
+            parallelism: 1,
+        }
+    }
+}
+
+/// OpenID Connect relying-party settings; present only when all four variables are set.
+#[derive(Clone)]
+pub struct OidcConfig {
+    pub issuer_url: String,
+    pub client_id: String,
+    pub client_secret: String,
+    pub redirect_url: String,
+}
+
+impl fmt::Debug for OidcConfig {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("OidcConfig")
+            .field("issuer_url", &self.issuer_url)
+            .field("client_id", &self.client_id)
+            .field("client_secret", &"<redacted>")
+            .field("redirect_url", &self.redirect_url)
+            .finish()
+    }
+}
+
+/// A secret string that never shows up in `Debug` output or logs.
+#[derive(Clone)]
+pub struct Secret(pub Vec<u8>);
+
+impl fmt::Debug for Secret {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("<redacted>")
+    }
+}
+
+#[derive(Clone, Debug)]
+pub struct Config {
+    pub host: IpAddr,
+    pub port: u16,
+    /// `sqlite://...` or `postgres://...`.
+    pub database_url: String,
+    /// Folder for the default SQLite file, the generated JWT key and the mail outbox.
+    pub data_dir: PathBuf,
+    /// HS256 signing key. From `JWT_SECRET`, otherwise generated once and kept in
+    /// `<data_dir>/jwt-secret`.
+    pub jwt_secret: Option<Secret>,
+    pub jwt_issuer: String,
+    pub jwt_audience: String,
+    pub access_token_ttl: Duration,
+    pub verification_token_ttl: Duration,
+    pub reset_token_ttl: Duration,
+    pub idp_login_code_ttl: Duration,
+    pub argon2: Argon2Config,
+    /// Maximum concurrent password hash computations.
+    pub hash_concurrency: usize,
+    pub frontend_url: String,
+    pub frontend_verify_path: String,
+    pub frontend_reset_path: String,
+    pub frontend_idp_callback_path: String,
+    pub smtp_url: Option<String>,
+    pub mail_from: String,
+    pub mail_outbox_dir: PathBuf,
+    pub mail_max_attempts: u32,
+    pub mail_retry_base: Duration,
+    pub oidc: Option<OidcConfig>,
+    pub auth_rate_limit_per_minute: u32,
+    pub trust_x_forwarded_for: bool,
+    pub cors_allowed_origins: Vec<String>,
+    pub max_body_bytes: usize,
+    pub request_timeout: Duration,
+    pub api_docs_enabled: bool,
+    pub db_max_connections: u32,
+}
+
+#[derive(Debug, thiserror::Error)]
+#[error("invalid configuration: {0}")]
+pub struct ConfigError(pub String);
+
+fn var(name: &str) -> Option<String> {
+    std::env::var(name).ok().filter(|v| !v.trim().is_empty())
+}
+
+fn parse<T: std::str::FromStr>(name: &str, default: T) -> Result<T, ConfigError> {
+    match var(name) {
+        None => Ok(default),
+        Some(v) => v
+            .trim()
+            .parse()
+            .map_err(|_| ConfigError(format!("{name} has an invalid value"))),
+    }
+}
+
+fn parse_bool(name: &str, default: bool) -> Result<bool, ConfigError> {
+    match var(name).map(|v| v.trim().to_ascii_lowercase()) {
+        None => Ok(default),
+        Some(v) if ["1", "true", "yes", "on"].contains(&v.as_str()) => Ok(true),
+        Some(v) if ["0", "false", "no", "off"].contains(&v.as_str()) => Ok(false),
+        Some(_) => Err(ConfigError(format!("{name} must be true or false"))),
+    }
+}
+
+impl Config {
+    /// Reads the configuration from the process environment.
+    pub fn from_env() -> Result<Self, ConfigError> {
+        let data_dir = PathBuf::from(var("DATA_DIR").unwrap_or_else(|| "data".into()));
+        let database_url = var("DATABASE_URL").unwrap_or_else(|| {
+            format!(
+                "sqlite://{}?mode=rwc",
+                data_dir.join("platform.db").display()
+            )
+        });
+        let oidc = match (
+            var("OIDC_ISSUER_URL"),
+            var("OIDC_CLIENT_ID"),
+            var("OIDC_CLIENT_SECRET"),
+            var("OIDC_REDIRECT_URL"),
+        ) {
+            (Some(issuer_url), Some(client_id), Some(client_secret), Some(redirect_url)) => {
+                Some(OidcConfig {
+                    issuer_url,
+                    client_id,
+                    client_secret,
+                    redirect_url,
+                })
+            }
+            (None, None, None, None) => None,
+            _ => {
+                return Err(ConfigError(
+                    "OIDC_ISSUER_URL, OIDC_CLIENT_ID, OIDC_CLIENT_SECRET and OIDC_REDIRECT_URL \
+                     must be set together"
+                        .into(),
+                ));
+            }
+        };
+        let jwt_secret = match var("JWT_SECRET") {
+            Some(s) if s.len() < 32 => {
+                return Err(ConfigError("JWT_SECRET must be at least 32 bytes".into()));
+            }
+            Some(s) => Some(Secret(s.into_bytes())),
+            None => None,
+        };
+        let defaults = Argon2Config::default();
+        let cfg = Config {
+            host: parse("HOST", IpAddr::from([127, 0, 0, 1]))?,
+            port: parse("PORT", 8080)?,
+            database_url,
+            mail_outbox_dir: var("MAIL_OUTBOX_DIR")
+                .map(PathBuf::from)
+                .unwrap_or_else(|| data_dir.join("outbox")),
+            data_dir,
+            jwt_secret,
+            jwt_issuer: var("JWT_ISSUER").unwrap_or_else(|| "platform-score".into()),
+            jwt_audience: var("JWT_AUDIENCE").unwrap_or_else(|| "platform-score-api".into()),
+            access_token_ttl: Duration::from_secs(parse("ACCESS_TOKEN_TTL_SECONDS", 3600)?),
+            verification_token_ttl: Duration::from_secs(parse(
+                "VERIFICATION_TOKEN_TTL_SECONDS",
+                86_400,
+            )?),
+            reset_token_ttl: Duration::from_secs(parse("RESET_TOKEN_TTL_SECONDS", 3600)?),
+            idp_login_code_ttl: Duration::from_secs(parse("IDP_LOGIN_CODE_TTL_SECONDS", 120)?),
+            argon2: Argon2Config {
+                memory_kib: parse("ARGON2_MEMORY_KIB", defaults.memory_kib)?,
+                iterations: parse("ARGON2_ITERATIONS", defaults.iterations)?,
+                parallelism: parse("ARGON2_PARALLELISM", defaults.parallelism)?,
+            },
+            hash_concurrency: parse(
+                "PASSWORD_HASH_CONCURRENCY",
+                std::thread::available_parallelism()
+                    .map(|n| n.get())
+                    .unwrap_or(2),
+            )?,
+            frontend_url: var("FRONTEND_URL").unwrap_or_else(|| "http://localhost:3000".into()),
+            frontend_verify_path: var("FRONTEND_VERIFY_PATH")
+                .unwrap_or_else(|| "/verify-email".into()),
+            frontend_reset_path: var("FRONTEND_RESET_PATH")
+                .unwrap_or_else(|| "/reset-password".into()),
+            frontend_idp_callback_path: var("FRONTEND_IDP_CALLBACK_PATH")
+                .unwrap_or_else(|| "/auth/idp/callback".into()),
+            smtp_url: var("SMTP_URL"),
+            mail_from: var("MAIL_FROM").unwrap_or_else(|| "Plataforma <no-reply@localhost>".into()),
+            mail_max_attempts: parse("MAIL_MAX_ATTEMPTS", 5)?,
+            mail_retry_base: Duration::from_millis(parse("MAIL_RETRY_BASE_MS", 1000)?),
+            oidc,
+            auth_rate_limit_per_minute: parse("AUTH_RATE_LIMIT_PER_MINUTE", 10)?,
+            trust_x_forwarded_for: parse_bool("TRUST_X_FORWARDED_FOR", false)?,
+            cors_allowed_origins: var("CORS_ALLOWED_ORIGINS")
+                .map(|v| {
+                    v.split(',')
+                        .map(|s| s.trim().trim_end_matches('/').to_string())
+                        .filter(|s| !s.is_empty())
+                        .collect()
+                })
+                .unwrap_or_default(),
+            max_body_bytes: parse("MAX_BODY_BYTES", 64 * 1024)?,
+            request_timeout: Duration::from_secs(parse("REQUEST_TIMEOUT_SECONDS", 30)?),
+            api_docs_enabled: parse_bool("API_DOCS_ENABLED", true)?,
+            db_max_connections: parse("DB_MAX_CONNECTIONS", 10)?,
+        };
+        cfg.validate()?;
+        Ok(cfg)
+    }
+
+    /// A configuration for tests: cheap Argon2 parameters, generous rate limits, outbox mail.
+    pub fn for_tests(database_url: String, data_dir: PathBuf) -> Self {
+        Config {
+            host: IpAddr::from([127, 0, 0, 1]),
+            port: 0,
+            database_url,
+            mail_outbox_dir: data_dir.join("outbox"),
+            data_dir,
+            jwt_secret: Some(Secret(
+                b"test-secret-test-secret-test-secret-0123456789".to_vec(),
+            )),
+            jwt_issuer: "platform-score".into(),
+            jwt_audience: "platform-score-api".into(),
+            access_token_ttl: Duration::from_secs(3600),
+            verification_token_ttl: Duration::from_secs(86_400),
+            reset_token_ttl: Duration::from_secs(3600),
+            idp_login_code_ttl: Duration::from_secs(120),
+            argon2: Argon2Config {
+                memory_kib: 1024,
+                iterations: 1,
+                parallelism: 1,
+            },
+            hash_concurrency: 4,
+            frontend_url: "http://127.0.0.1:3000".into(),
+            frontend_verify_path: "/verify-email".into(),
+            frontend_reset_path: "/reset-password".into(),
+            frontend_idp_callback_path: "/auth/idp/callback".into(),
+            smtp_url: None,
+            mail_from: "Plataforma <no-reply@example.test>".into(),
+            mail_max_attempts: 5,
+            mail_retry_base: Duration::from_millis(100),
+            oidc: None,
+            auth_rate_limit_per_minute: 10_000,
+            trust_x_forwarded_for: false,
+            cors_allowed_origins: vec![],
+            max_body_bytes: 64 * 1024,
+            request_timeout: Duration::from_secs(30),
+            api_docs_enabled: true,
+            db_max_connections: 5,
+        }
+    }
+
+    pub fn validate(&self) -> Result<(), ConfigError> {
+        if !(self.database_url.starts_with("sqlite:")
+            || self.database_url.starts_with("postgres://")
+            || self.database_url.starts_with("postgresql://"))
+        {
+            return Err(ConfigError(
+                "DATABASE_URL must be sqlite: or postgres://".into(),
+            ));
+        }
+        if self.auth_rate_limit_per_minute == 0 {
+            return Err(ConfigError(
+                "AUTH_RATE_LIMIT_PER_MINUTE must be at least 1".into(),
+            ));
+        }
+        if self.hash_concurrency == 0 {
+            return Err(ConfigError(
+                "PASSWORD_HASH_CONCURRENCY must be at least 1".into(),
+            ));
+        }
+        url::Url::parse(&self.frontend_url)
+            .map_err(|_| ConfigError("FRONTEND_URL must be an absolute URL".into()))?;
+        Ok(())
+    }
+
+    /// Builds `FRONTEND_URL` + `path` + `?key=value`.
+    pub fn frontend_link(&self, path: &str, key: &str, value: &str) -> String {
+        let base = self.frontend_url.trim_end_matches('/');
+        let mut url = url::Url::parse(&format!("{base}{path}"))
+            .unwrap_or_else(|_| url::Url::parse("http://localhost/").expect("static URL"));
+        url.query_pairs_mut().append_pair(key, value);
+        url.to_string()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn frontend_links_carry_the_token_as_query() {
+        let mut c = Config::for_tests("sqlite::memory:".into(), PathBuf::from("x"));
+        c.frontend_url = "https://app.example.com/".into();
+        assert_eq!(
+            c.frontend_link("/verify-email", "token", "abc_-123"),
+            "https://app.example.com/verify-email?token=abc_-123"
+        );
+        assert!(c.validate().is_ok());
+        c.database_url = "mysql://x".into();
+        assert!(c.validate().is_err());
+    }
+
+    #[test]
+    fn secrets_are_not_printed() {
+        let c = Config::for_tests("sqlite::memory:".into(), PathBuf::from("x"));
+        let dbg = format!("{c:?}");
+        assert!(!dbg.contains("test-secret"), "{dbg}");
+        assert!(dbg.contains("<redacted>"));
+    }
+}

@@ -1,0 +1,115 @@
+//! Database access: one `sqlx::AnyPool` for SQLite or PostgreSQL, chosen by `DATABASE_URL`.
+//!
+//! Conventions that keep one SQL text valid on both backends (see ARCHITECTURE.md):
+//! - placeholders `$1, $2, ...` (SQLite accepts them);
+//! - ids are TEXT (hyphenated UUID), timestamps are BIGINT unix seconds, flags are BIGINT 0/1
+//!   (the `Any` driver cannot decode SQLite integers as `bool`);
+//! - DDL lives in `migrations/sqlite` and `migrations/postgres` with the same file names.
+
+use std::{path::Path, str::FromStr, time::Duration};
+
+use sqlx::{
+    AnyPool, Executor,
+    any::{AnyConnectOptions, AnyPoolOptions},
+    migrate::Migrator,
+};
+
+pub type Db = AnyPool;
+
+static SQLITE_MIGRATOR: Migrator = sqlx::migrate!("./migrations/sqlite");
+static POSTGRES_MIGRATOR: Migrator = sqlx::migrate!("./migrations/postgres");
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Backend {
+    Sqlite,
+    Postgres,
+}
+
+impl Backend {
+    pub fn of_url(url: &str) -> Backend {
+        if url.starts_with("sqlite:") {
+            Backend::Sqlite
+        } else {
+            Backend::Postgres
+        }
+    }
+}
+
+/// Connects (creating the SQLite file and its folder when needed), applies pragmas and runs
+/// the migrations.
+pub async fn connect_and_migrate(url: &str, max_connections: u32) -> Result<Db, sqlx::Error> {
+    sqlx::any::install_default_drivers();
+    let backend = Backend::of_url(url);
+    let mut url = url.to_string();
+    if backend == Backend::Sqlite {
+        url = ensure_sqlite_file(&url)?;
+    }
+    let options = AnyConnectOptions::from_str(&url)?;
+    let pool = AnyPoolOptions::new()
+        .max_connections(max_connections)
+        .acquire_timeout(Duration::from_secs(10))
+        .after_connect(move |conn, _meta| {
+            Box::pin(async move {
+                if backend == Backend::Sqlite {
+                    // Durable commits, WAL for concurrent readers, wait on locks.
+                    conn.execute("PRAGMA journal_mode = WAL").await?;
+                    conn.execute("PRAGMA synchronous = FULL").await?;
+                    conn.execute("PRAGMA foreign_keys = ON").await?;
+                    conn.execute("PRAGMA busy_timeout = 10000").await?;
+                }
+                Ok(())
+            })
+        })
+        .connect_with(options)
+        .await?;
+    match backend {
+        Backend::Sqlite => SQLITE_MIGRATOR.run(&pool).await?,
+        Backend::Postgres => POSTGRES_MIGRATOR.run(&pool).await?,
+    }
+    Ok(pool)
+}
+
+/// Makes sure the folder of a SQLite file exists and that the URL asks to create the file.
+fn ensure_sqlite_file(url: &str) -> Result<String, sqlx::Error> {
+    let rest = url
+        .trim_start_matches("sqlite://")
+        .trim_start_matches("sqlite:");
+    let (path, query) = match rest.split_once('?') {
+        Some((p, q)) => (p, Some(q)),
+        None => (rest, None),
+    };
+    if path.is_empty() || path == ":memory:" {
+        return Ok(url.to_string());
+    }
+    if let Some(parent) = Path::new(path).parent()
+        && !parent.as_os_str().is_empty()
+    {
+        std::fs::create_dir_all(parent).map_err(sqlx::Error::Io)?;
+    }
+    Ok(match query {
+        Some(q) if q.contains("mode=") => url.to_string(),
+        Some(q) => format!("sqlite://{path}?{q}&mode=rwc"),
+        None => format!("sqlite://{path}?mode=rwc"),
+    })
+}
+
+/// Current time as unix seconds.
+pub fn now() -> i64 {
+    time::OffsetDateTime::now_utc().unix_timestamp()
+}
+
+/// Unix seconds to an RFC 3339 / ISO 8601 UTC timestamp.
+pub fn to_rfc3339(ts: i64) -> String {
+    time::OffsetDateTime::from_unix_timestamp(ts)
+        .ok()
+        .and_then(|t| {
+            t.format(&time::format_description::well_known::Rfc3339)
+                .ok()
+        })
+        .unwrap_or_default()
+}
+
+/// A new random UUID v4 as text.
+pub fn new_id() -> String {
+    uuid::Uuid::new_v4().hyphenated().to_string()
+}

@@ -1,0 +1,228 @@
+//! The one error type of the server and its JSON envelope.
+//!
+//! Every error response, from every route and from the framework itself (bad JSON, unknown
+//! route, wrong method, oversized body, timeout, panic), has this body:
+//!
+//! ```json
+//! {"status": "error", "success": false, "code": "UPPER_SNAKE_CODE", "message": "...", ...extras}
+//! ```
+
+use axum::{
+    http::{HeaderValue, StatusCode, header},
+    response::{IntoResponse, Response},
+};
+use serde::Serialize;
+use serde_json::{Map, Value};
+use utoipa::ToSchema;
+
+/// Body of every error response.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ErrorBody {
+    /// Always `"error"`.
+    #[schema(example = "error")]
+    pub status: &'static str,
+    /// Always `false`.
+    pub success: bool,
+    /// Stable machine-readable code (UPPER_SNAKE_CASE).
+    #[schema(example = "VALIDATION_ERROR")]
+    pub code: String,
+    /// Human-readable message (Spanish).
+    pub message: String,
+    /// Extra fields of some errors, such as `requiresEmailVerification` or `retryAfter`.
+    #[serde(flatten)]
+    #[schema(value_type = Object)]
+    pub extra: Map<String, Value>,
+}
+
+/// An API error: HTTP status, stable code, message and optional extra top-level fields.
+#[derive(Debug)]
+pub struct ApiError {
+    pub status: StatusCode,
+    pub code: &'static str,
+    pub message: String,
+    pub extra: Map<String, Value>,
+    /// Seconds for the `Retry-After` header (429).
+    pub retry_after: Option<u64>,
+    /// Adds `WWW-Authenticate: Bearer` (401).
+    pub www_authenticate: bool,
+}
+
+pub type ApiResult<T> = Result<T, ApiError>;
+
+impl ApiError {
+    pub fn new(status: StatusCode, code: &'static str, message: impl Into<String>) -> Self {
+        Self {
+            status,
+            code,
+            message: message.into(),
+            extra: Map::new(),
+            retry_after: None,
+            www_authenticate: false,
+        }
+    }
+
+    /// Adds an extra top-level field to the envelope.
+    pub fn with(mut self, key: &str, value: impl Into<Value>) -> Self {
+        self.extra.insert(key.to_string(), value.into());
+        self
+    }
+
+    pub fn bad_request(code: &'static str, message: impl Into<String>) -> Self {
+        Self::new(StatusCode::BAD_REQUEST, code, message)
+    }
+
+    pub fn validation(message: impl Into<String>) -> Self {
+        Self::new(
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "VALIDATION_ERROR",
+            message,
+        )
+    }
+
+    pub fn not_found(code: &'static str, message: impl Into<String>) -> Self {
+        Self::new(StatusCode::NOT_FOUND, code, message)
+    }
+
+    pub fn unauthorized(code: &'static str, message: impl Into<String>) -> Self {
+        let mut e = Self::new(StatusCode::UNAUTHORIZED, code, message);
+        e.www_authenticate = true;
+        e
+    }
+
+    pub fn forbidden() -> Self {
+        Self::new(
+            StatusCode::FORBIDDEN,
+            "FORBIDDEN",
+            "No tienes permisos para realizar esta acción",
+        )
+    }
+
+    pub fn conflict(code: &'static str, message: impl Into<String>) -> Self {
+        Self::new(StatusCode::CONFLICT, code, message)
+    }
+
+    pub fn rate_limited(retry_after_secs: u64) -> Self {
+        let mut e = Self::new(
+            StatusCode::TOO_MANY_REQUESTS,
+            "RATE_LIMITED",
+            "Demasiadas solicitudes. Inténtalo de nuevo más tarde",
+        )
+        .with("retryAfter", retry_after_secs);
+        e.retry_after = Some(retry_after_secs);
+        e
+    }
+
+    pub fn service_unavailable(code: &'static str, message: impl Into<String>) -> Self {
+        Self::new(StatusCode::SERVICE_UNAVAILABLE, code, message)
+    }
+
+    /// A 500 whose cause is logged (never sent to the client).
+    pub fn internal(cause: impl std::fmt::Display) -> Self {
+        tracing::error!(error = %cause, "internal error");
+        Self::internal_generic()
+    }
+
+    pub fn internal_generic() -> Self {
+        Self::new(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            "INTERNAL_ERROR",
+            "Error interno del servidor",
+        )
+    }
+
+    /// The default error for a bare status produced by the framework or a middleware.
+    pub fn from_status(status: StatusCode) -> Self {
+        match status {
+            StatusCode::NOT_FOUND => Self::not_found("ROUTE_NOT_FOUND", "Ruta no encontrada"),
+            StatusCode::METHOD_NOT_ALLOWED => Self::new(
+                status,
+                "METHOD_NOT_ALLOWED",
+                "Método no permitido para esta ruta",
+            ),
+            StatusCode::PAYLOAD_TOO_LARGE => Self::new(
+                status,
+                "PAYLOAD_TOO_LARGE",
+                "El cuerpo de la solicitud es demasiado grande",
+            ),
+            StatusCode::REQUEST_TIMEOUT => Self::new(
+                status,
+                "REQUEST_TIMEOUT",
+                "La solicitud tardó demasiado en procesarse",
+            ),
+            StatusCode::UNSUPPORTED_MEDIA_TYPE => Self::new(
+                status,
+                "UNSUPPORTED_MEDIA_TYPE",
+                "El cuerpo debe ser JSON (Content-Type: application/json)",
+            ),
+            StatusCode::UNAUTHORIZED => Self::unauthorized("UNAUTHORIZED", "No autenticado"),
+            StatusCode::FORBIDDEN => Self::forbidden(),
+            StatusCode::TOO_MANY_REQUESTS => Self::rate_limited(60),
+            s if s.is_server_error() => {
+                Self::new(s, "INTERNAL_ERROR", "Error interno del servidor")
+            }
+            s => Self::new(s, "BAD_REQUEST", "Solicitud inválida"),
+        }
+    }
+
+    pub fn body(&self) -> ErrorBody {
+        ErrorBody {
+            status: "error",
+            success: false,
+            code: self.code.to_string(),
+            message: self.message.clone(),
+            extra: self.extra.clone(),
+        }
+    }
+}
+
+impl std::fmt::Display for ApiError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "{} {}: {}",
+            self.status.as_u16(),
+            self.code,
+            self.message
+        )
+    }
+}
+
+impl std::error::Error for ApiError {}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        let mut resp = (self.status, axum::Json(self.body())).into_response();
+        if let Some(secs) = self.retry_after
+            && let Ok(v) = HeaderValue::from_str(&secs.to_string())
+        {
+            resp.headers_mut().insert(header::RETRY_AFTER, v);
+        }
+        if self.www_authenticate {
+            resp.headers_mut()
+                .insert(header::WWW_AUTHENTICATE, HeaderValue::from_static("Bearer"));
+        }
+        resp.extensions_mut().insert(EnvelopeMarker);
+        resp
+    }
+}
+
+/// Marks a response that already carries the error envelope.
+#[derive(Clone, Copy, Debug)]
+pub struct EnvelopeMarker;
+
+impl From<sqlx::Error> for ApiError {
+    fn from(e: sqlx::Error) -> Self {
+        match e {
+            sqlx::Error::PoolTimedOut => {
+                tracing::error!("database pool timed out");
+                Self::service_unavailable("DATABASE_UNAVAILABLE", "Base de datos no disponible")
+            }
+            other => Self::internal(format!("database: {other}")),
+        }
+    }
+}
+
+/// True when a database error is a unique-constraint violation.
+pub fn is_unique_violation(e: &sqlx::Error) -> bool {
+    matches!(e, sqlx::Error::Database(db) if db.is_unique_violation())
+}

@@ -1,0 +1,190 @@
+//! Extractors that turn every rejection into the error envelope, the client IP, and the
+//! authenticated user.
+
+use std::net::SocketAddr;
+
+use axum::{
+    extract::{ConnectInfo, FromRequest, FromRequestParts, Request, rejection::JsonRejection},
+    http::{StatusCode, header, request::Parts},
+};
+use serde::de::DeserializeOwned;
+
+use crate::{db, error::ApiError, models::Role, state::AppState};
+
+/// JSON body extractor: malformed JSON → 400 `INVALID_JSON`; wrong types or missing fields →
+/// 422 `VALIDATION_ERROR`; no JSON content type → 415; too large → 413. Always the envelope.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct ApiJson<T>(pub T);
+
+impl<T, S> FromRequest<S> for ApiJson<T>
+where
+    T: DeserializeOwned,
+    S: Send + Sync,
+{
+    type Rejection = ApiError;
+
+    async fn from_request(req: Request, state: &S) -> Result<Self, Self::Rejection> {
+        match axum::Json::<T>::from_request(req, state).await {
+            Ok(axum::Json(v)) => Ok(ApiJson(v)),
+            Err(rejection) => Err(json_rejection(rejection)),
+        }
+    }
+}
+
+fn json_rejection(r: JsonRejection) -> ApiError {
+    match r {
+        JsonRejection::JsonDataError(e) => {
+            ApiError::validation("Los datos enviados no son válidos").with("detail", e.body_text())
+        }
+        JsonRejection::JsonSyntaxError(_) => ApiError::bad_request(
+            "INVALID_JSON",
+            "El cuerpo de la solicitud no es un JSON válido",
+        ),
+        JsonRejection::MissingJsonContentType(_) => {
+            ApiError::from_status(StatusCode::UNSUPPORTED_MEDIA_TYPE)
+        }
+        other => {
+            let status = other.status();
+            if status == StatusCode::PAYLOAD_TOO_LARGE || status.is_client_error() {
+                ApiError::from_status(status)
+            } else {
+                ApiError::bad_request("INVALID_BODY", "No se pudo leer el cuerpo de la solicitud")
+            }
+        }
+    }
+}
+
+/// Query-string extractor with the error envelope (400 `INVALID_QUERY`).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct ApiQuery<T>(pub T);
+
+impl<T, S> FromRequestParts<S> for ApiQuery<T>
+where
+    T: DeserializeOwned,
+    S: Send + Sync,
+{
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, Self::Rejection> {
+        match axum::extract::Query::<T>::from_request_parts(parts, state).await {
+            Ok(axum::extract::Query(v)) => Ok(ApiQuery(v)),
+            Err(e) => Err(ApiError::bad_request(
+                "INVALID_QUERY",
+                "Los parámetros de la consulta no son válidos",
+            )
+            .with("detail", e.body_text())),
+        }
+    }
+}
+
+/// Path extractor with the error envelope (400 `INVALID_PATH`).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct ApiPath<T>(pub T);
+
+impl<T, S> FromRequestParts<S> for ApiPath<T>
+where
+    T: DeserializeOwned + Send,
+    S: Send + Sync,
+{
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, Self::Rejection> {
+        match axum::extract::Path::<T>::from_request_parts(parts, state).await {
+            Ok(axum::extract::Path(v)) => Ok(ApiPath(v)),
+            Err(e) => Err(
+                ApiError::bad_request("INVALID_PATH", "Parámetro de ruta inválido")
+                    .with("detail", e.body_text()),
+            ),
+        }
+    }
+}
+
+/// The client IP used for rate limiting: the socket peer, or the first `X-Forwarded-For`
+/// entry when `TRUST_X_FORWARDED_FOR=true` (only behind a proxy that sets it).
+#[derive(Debug, Clone)]
+pub struct ClientIp(pub String);
+
+impl FromRequestParts<AppState> for ClientIp {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, ApiError> {
+        if state.config.trust_x_forwarded_for
+            && let Some(first) = parts
+                .headers
+                .get("x-forwarded-for")
+                .and_then(|v| v.to_str().ok())
+                .and_then(|v| v.split(',').next())
+                .map(str::trim)
+                .filter(|v| v.parse::<std::net::IpAddr>().is_ok())
+        {
+            return Ok(ClientIp(first.to_string()));
+        }
+        let ip = parts
+            .extensions
+            .get::<ConnectInfo<SocketAddr>>()
+            .map(|ci| ci.0.ip().to_string())
+            .unwrap_or_else(|| "unknown".into());
+        Ok(ClientIp(ip))
+    }
+}
+
+/// The authenticated caller: a valid `Authorization: Bearer <JWT>` whose session is not
+/// revoked or expired and whose account is active. Missing token → 401 `TOKEN_MISSING`;
+/// anything else wrong → 401 `TOKEN_INVALID`.
+#[derive(Debug, Clone)]
+pub struct AuthUser {
+    pub user_id: String,
+    pub role: Role,
+    pub session_id: String,
+}
+
+impl AuthUser {
+    /// 403 unless the caller has one of `roles`.
+    pub fn require_role(&self, roles: &[Role]) -> Result<(), ApiError> {
+        if roles.contains(&self.role) {
+            Ok(())
+        } else {
+            Err(ApiError::forbidden())
+        }
+    }
+}
+
+pub fn token_invalid() -> ApiError {
+    ApiError::unauthorized("TOKEN_INVALID", "Token inválido o expirado")
+}
+
+impl FromRequestParts<AppState> for AuthUser {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, ApiError> {
+        let Some(value) = parts.headers.get(header::AUTHORIZATION) else {
+            return Err(ApiError::unauthorized(
+                "TOKEN_MISSING",
+                "Token de acceso requerido",
+            ));
+        };
+        let value = value.to_str().map_err(|_| token_invalid())?;
+        let token = match value.split_once(' ') {
+            Some((scheme, t)) if scheme.eq_ignore_ascii_case("bearer") => t.trim(),
+            _ => return Err(token_invalid()),
+        };
+        let claims = state.jwt.verify(token).ok_or_else(token_invalid)?;
+        let row: Option<(String, String)> = sqlx::query_as(
+            "SELECT u.id, u.role FROM sessions s JOIN users u ON u.id = s.user_id \
+             WHERE s.id = $1 AND s.user_id = $2 AND s.revoked_at IS NULL AND s.expires_at > $3 \
+             AND u.status = 'active'",
+        )
+        .bind(&claims.sid)
+        .bind(&claims.sub)
+        .bind(db::now())
+        .fetch_optional(&state.db)
+        .await?;
+        let (user_id, role) = row.ok_or_else(token_invalid)?;
+        let role = Role::parse(&role).ok_or_else(token_invalid)?;
+        Ok(AuthUser {
+            user_id,
+            role,
+            session_id: claims.sid,
+        })
+    }
+}

@@ -1,0 +1,88 @@
+//! Liveness, readiness and metrics.
+
+use axum::{
+    extract::State,
+    http::{StatusCode, header},
+    response::{IntoResponse, Response},
+};
+use serde::Serialize;
+use utoipa::ToSchema;
+use utoipa_axum::{router::OpenApiRouter, routes};
+
+use crate::{
+    error::{ApiError, ErrorBody},
+    state::AppState,
+};
+
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(healthz))
+        .routes(routes!(readyz))
+        .routes(routes!(metrics))
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct HealthResponse {
+    #[schema(example = "ok")]
+    pub status: &'static str,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ReadyResponse {
+    #[schema(example = "ok")]
+    pub status: &'static str,
+    /// `sqlite` or `postgres`.
+    pub database: &'static str,
+}
+
+/// Liveness: the process is up.
+#[utoipa::path(get, path = "/healthz", tag = "ops",
+    responses((status = 200, description = "Alive", body = HealthResponse)))]
+pub async fn healthz() -> Response {
+    axum::Json(HealthResponse { status: "ok" }).into_response()
+}
+
+/// Readiness: the database answers.
+#[utoipa::path(get, path = "/readyz", tag = "ops",
+    responses(
+        (status = 200, description = "Ready", body = ReadyResponse),
+        (status = 503, description = "`DATABASE_UNAVAILABLE`", body = ErrorBody),
+    ))]
+pub async fn readyz(State(state): State<AppState>) -> Response {
+    match sqlx::query_scalar::<_, i64>("SELECT 1")
+        .fetch_one(&state.db)
+        .await
+    {
+        Ok(_) => {
+            let database = match crate::db::Backend::of_url(&state.config.database_url) {
+                crate::db::Backend::Sqlite => "sqlite",
+                crate::db::Backend::Postgres => "postgres",
+            };
+            axum::Json(ReadyResponse {
+                status: "ok",
+                database,
+            })
+            .into_response()
+        }
+        Err(e) => {
+            tracing::error!(error = %e, "readiness check failed");
+            ApiError::service_unavailable("DATABASE_UNAVAILABLE", "Base de datos no disponible")
+                .into_response()
+        }
+    }
+}
+
+/// Prometheus metrics (text format 0.0.4).
+#[utoipa::path(get, path = "/metrics", tag = "ops",
+    responses((status = 200, description = "Prometheus text exposition", content_type = "text/plain", body = String)))]
+pub async fn metrics(State(state): State<AppState>) -> Response {
+    (
+        StatusCode::OK,
+        [(
+            header::CONTENT_TYPE,
+            "text/plain; version=0.0.4; charset=utf-8",
+        )],
+        state.metrics.render(),
+    )
+        .into_response()
+}

@@ -1,0 +1,60 @@
+//! Routes and the OpenAPI document. Every route is registered with `utoipa_axum::routes!`,
+//! so it appears in `/openapi.json` by construction (checked by `tests/api/openapi.rs`).
+//!
+//! To add an area: create `routes/<area>.rs` with `pub fn router() -> OpenApiRouter<AppState>`
+//! and merge it in [`api_router`].
+
+pub mod auth;
+pub mod health;
+
+use utoipa::{
+    Modify, OpenApi,
+    openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme},
+};
+use utoipa_axum::router::OpenApiRouter;
+
+use crate::{error::ErrorBody, state::AppState};
+
+#[derive(OpenApi)]
+#[openapi(
+    info(
+        title = "Real-estate platform API",
+        description = "Accounts and authentication, agents and offices, buyer credit score. \
+            Every error uses the envelope `ErrorBody`.",
+        version = env!("CARGO_PKG_VERSION"),
+    ),
+    components(schemas(ErrorBody)),
+    modifiers(&BearerAuth),
+    tags(
+        (name = "auth", description = "Accounts and authentication"),
+        (name = "ops", description = "Health, readiness and metrics"),
+    )
+)]
+#[derive(Debug)]
+pub struct ApiDoc;
+
+struct BearerAuth;
+
+impl Modify for BearerAuth {
+    fn modify(&self, openapi: &mut utoipa::openapi::OpenApi) {
+        let components = openapi.components.get_or_insert_with(Default::default);
+        components.add_security_scheme(
+            "bearer",
+            SecurityScheme::Http(
+                HttpBuilder::new()
+                    .scheme(HttpAuthScheme::Bearer)
+                    .bearer_format("JWT")
+                    .build(),
+            ),
+        );
+    }
+}
+
+/// All API routes with their OpenAPI description.
+pub fn api_router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::with_openapi(ApiDoc::openapi())
+        .merge(health::router())
+        .merge(auth::router())
+        .merge(crate::oidc::router())
+    // Other areas merge their routers here, e.g. `.merge(agents::router())`.
+}

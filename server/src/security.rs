@@ -1,0 +1,290 @@
+//! Passwords (Argon2id), one-time tokens and access tokens (JWT HS256 bound to a session).
+
+use std::sync::Arc;
+
+use argon2::{
+    Algorithm, Argon2, Params, Version,
+    password_hash::{PasswordHasher, PasswordVerifier},
+};
+use jsonwebtoken::{DecodingKey, EncodingKey, Header, Validation, decode, encode};
+use rand::RngCore;
+use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
+use tokio::sync::Semaphore;
+
+use crate::{
+    config::{Argon2Config, Config},
+    error::ApiError,
+};
+
+/// Minimum and maximum password length in characters (no composition rules; ASVS V6.2).
+pub const PASSWORD_MIN_CHARS: usize = 12;
+pub const PASSWORD_MAX_CHARS: usize = 128;
+
+/// Checks the password rules. Returns the Spanish message of the violated rule.
+pub fn check_password_rules(password: &str) -> Result<(), ApiError> {
+    let n = password.chars().count();
+    if n < PASSWORD_MIN_CHARS {
+        return Err(ApiError::validation(format!(
+            "La contraseña debe tener al menos {PASSWORD_MIN_CHARS} caracteres"
+        ))
+        .with("field", "password"));
+    }
+    if n > PASSWORD_MAX_CHARS {
+        return Err(ApiError::validation(format!(
+            "La contraseña debe tener como máximo {PASSWORD_MAX_CHARS} caracteres"
+        ))
+        .with("field", "password"));
+    }
+    Ok(())
+}
+
+/// Argon2id hashing off the async runtime, behind a semaphore so hashing cannot exhaust the
+/// blocking pool (ASVS V15.2.2).
+#[derive(Clone, Debug)]
+pub struct PasswordService {
+    params: Params,
+    permits: Arc<Semaphore>,
+    /// A hash of a random password, verified when the account does not exist so that the
+    /// response time does not reveal whether an e-mail is registered.
+    dummy_hash: Arc<String>,
+}
+
+impl PasswordService {
+    pub fn new(cfg: &Argon2Config, concurrency: usize) -> Result<Self, String> {
+        let params = Params::new(cfg.memory_kib, cfg.iterations, cfg.parallelism, None)
+            .map_err(|e| format!("invalid Argon2 parameters: {e}"))?;
+        let argon = Argon2::new(Algorithm::Argon2id, Version::V0x13, params.clone());
+        let dummy = argon
+            .hash_password(random_token().as_bytes())
+            .map_err(|e| format!("argon2: {e}"))?
+            .to_string();
+        Ok(Self {
+            params,
+            permits: Arc::new(Semaphore::new(concurrency)),
+            dummy_hash: Arc::new(dummy),
+        })
+    }
+
+    fn argon(&self) -> Argon2<'static> {
+        Argon2::new(Algorithm::Argon2id, Version::V0x13, self.params.clone())
+    }
+
+    /// Hashes a password into a PHC string.
+    pub async fn hash(&self, password: &str) -> Result<String, ApiError> {
+        let _permit = self.permits.acquire().await.map_err(ApiError::internal)?;
+        let argon = self.argon();
+        let pw = password.to_owned();
+        tokio::task::spawn_blocking(move || {
+            argon.hash_password(pw.as_bytes()).map(|h| h.to_string())
+        })
+        .await
+        .map_err(ApiError::internal)?
+        .map_err(|e| ApiError::internal(format!("argon2: {e}")))
+    }
+
+    /// Verifies a password against a stored hash; with `None` it verifies against the dummy
+    /// hash (always false) so the work done is the same.
+    pub async fn verify(&self, password: &str, stored: Option<&str>) -> Result<bool, ApiError> {
+        let _permit = self.permits.acquire().await.map_err(ApiError::internal)?;
+        let argon = self.argon();
+        let pw = password.to_owned();
+        let (hash, real) = match stored {
+            Some(h) => (h.to_owned(), true),
+            None => (self.dummy_hash.as_str().to_owned(), false),
+        };
+        let ok = tokio::task::spawn_blocking(move || {
+            argon.verify_password(pw.as_bytes(), hash.as_str()).is_ok()
+        })
+        .await
+        .map_err(ApiError::internal)?;
+        Ok(ok && real)
+    }
+}
+
+/// 256 bits from the OS CSPRNG, URL-safe base64 without padding (43 characters).
+pub fn random_token() -> String {
+    use base64::Engine;
+    let mut bytes = [0u8; 32];
+    rand::rng().fill_bytes(&mut bytes);
+    base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(bytes)
+}
+
+/// SHA-256 of a token, hex: the only form in which one-time tokens are stored.
+pub fn hash_token(token: &str) -> String {
+    hex::encode(Sha256::digest(token.as_bytes()))
+}
+
+/// Claims of an access token.
+#[derive(Debug, Serialize, Deserialize)]
+pub struct Claims {
+    /// User id.
+    pub sub: String,
+    /// Session id (row of `sessions`); revoked sessions make the token invalid.
+    pub sid: String,
+    pub role: String,
+    /// Token type; only `access` is accepted as a bearer token.
+    pub typ: String,
+    pub iss: String,
+    pub aud: String,
+    pub iat: i64,
+    pub exp: i64,
+    pub jti: String,
+}
+
+/// Signs and verifies access tokens. HS256 only (algorithm allow-list).
+#[derive(Clone)]
+pub struct JwtService {
+    encoding: EncodingKey,
+    decoding: DecodingKey,
+    validation: Validation,
+    issuer: String,
+    audience: String,
+}
+
+impl std::fmt::Debug for JwtService {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("JwtService")
+            .field("issuer", &self.issuer)
+            .finish_non_exhaustive()
+    }
+}
+
+impl JwtService {
+    pub fn new(secret: &[u8], cfg: &Config) -> Self {
+        let mut validation = Validation::new(jsonwebtoken::Algorithm::HS256);
+        validation.algorithms = vec![jsonwebtoken::Algorithm::HS256];
+        validation.set_issuer(&[cfg.jwt_issuer.as_str()]);
+        validation.set_audience(&[cfg.jwt_audience.as_str()]);
+        validation.set_required_spec_claims(&["exp", "iss", "aud", "sub"]);
+        validation.leeway = 5;
+        Self {
+            encoding: EncodingKey::from_secret(secret),
+            decoding: DecodingKey::from_secret(secret),
+            validation,
+            issuer: cfg.jwt_issuer.clone(),
+            audience: cfg.jwt_audience.clone(),
+        }
+    }
+
+    pub fn issue(
+        &self,
+        user_id: &str,
+        session_id: &str,
+        role: &str,
+        iat: i64,
+        exp: i64,
+    ) -> Result<String, ApiError> {
+        let claims = Claims {
+            sub: user_id.into(),
+            sid: session_id.into(),
+            role: role.into(),
+            typ: "access".into(),
+            iss: self.issuer.clone(),
+            aud: self.audience.clone(),
+            iat,
+            exp,
+            jti: crate::db::new_id(),
+        };
+        encode(
+            &Header::new(jsonwebtoken::Algorithm::HS256),
+            &claims,
+            &self.encoding,
+        )
+        .map_err(|e| ApiError::internal(format!("jwt encode: {e}")))
+    }
+
+    /// Verifies signature, algorithm, `exp`, `iss`, `aud` and `typ`.
+    pub fn verify(&self, token: &str) -> Option<Claims> {
+        let data = decode::<Claims>(token, &self.decoding, &self.validation).ok()?;
+        (data.claims.typ == "access").then_some(data.claims)
+    }
+}
+
+/// Loads the JWT key: `JWT_SECRET`, or a random key generated once in `<data_dir>/jwt-secret`.
+pub fn load_or_create_jwt_secret(cfg: &Config) -> std::io::Result<Vec<u8>> {
+    if let Some(s) = &cfg.jwt_secret {
+        return Ok(s.0.clone());
+    }
+    let path = cfg.data_dir.join("jwt-secret");
+    if let Ok(existing) = std::fs::read_to_string(&path) {
+        let existing = existing.trim();
+        if existing.len() >= 32 {
+            return Ok(existing.as_bytes().to_vec());
+        }
+    }
+    std::fs::create_dir_all(&cfg.data_dir)?;
+    let secret = random_token();
+    write_private_file(&path, secret.as_bytes())?;
+    tracing::warn!(path = %path.display(), "JWT_SECRET not set: generated a signing key and stored it in the data folder");
+    Ok(secret.into_bytes())
+}
+
+#[cfg(unix)]
+fn write_private_file(path: &std::path::Path, content: &[u8]) -> std::io::Result<()> {
+    use std::{io::Write, os::unix::fs::OpenOptionsExt};
+    let mut f = std::fs::OpenOptions::new()
+        .write(true)
+        .create(true)
+        .truncate(true)
+        .mode(0o600)
+        .open(path)?;
+    f.write_all(content)
+}
+
+#[cfg(not(unix))]
+fn write_private_file(path: &std::path::Path, content: &[u8]) -> std::io::Result<()> {
+    std::fs::write(path, content)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[tokio::test]
+    async fn hashes_verify_and_dummy_never_matches() {
+        let cfg = Argon2Config {
+            memory_kib: 1024,
+            iterations: 1,
+            parallelism: 1,
+        };
+        let svc = PasswordService::new(&cfg, 2).expect("service");
+        let h = svc
+            .hash("correct horse battery staple")
+            .await
+            .expect("hash");
+        assert!(h.starts_with("$argon2id$v=19$m=1024,t=1,p=1$"));
+        assert!(
+            svc.verify("correct horse battery staple", Some(&h))
+                .await
+                .expect("verify")
+        );
+        assert!(!svc.verify("wrong", Some(&h)).await.expect("verify"));
+        assert!(!svc.verify("anything", None).await.expect("verify"));
+    }
+
+    #[test]
+    fn default_argon2_parameters_are_owasp() {
+        let d = Argon2Config::default();
+        assert_eq!(
+            (d.memory_kib, d.iterations, d.parallelism),
+            (19 * 1024, 2, 1)
+        );
+    }
+
+    #[test]
+    fn tokens_are_256_bit_and_hashed() {
+        let t = random_token();
+        assert_eq!(t.len(), 43);
+        assert_ne!(t, random_token());
+        assert_eq!(hash_token(&t).len(), 64);
+        assert_check_password();
+    }
+
+    fn assert_check_password() {
+        assert!(check_password_rules(&"a".repeat(11)).is_err());
+        assert!(check_password_rules(&"ñ".repeat(12)).is_ok());
+        assert!(check_password_rules(&"a".repeat(128)).is_ok());
+        assert!(check_password_rules(&"a".repeat(129)).is_err());
+    }
+}

@@ -1,0 +1,25 @@
+//! Shared application state, cloned into every handler.
+
+use std::sync::Arc;
+
+use crate::{
+    config::Config,
+    db::Db,
+    mail::Mailer,
+    metrics::Metrics,
+    oidc::OidcState,
+    ratelimit::RateLimiter,
+    security::{JwtService, PasswordService},
+};
+
+#[derive(Clone, Debug)]
+pub struct AppState {
+    pub db: Db,
+    pub config: Arc<Config>,
+    pub mailer: Mailer,
+    pub jwt: Arc<JwtService>,
+    pub passwords: PasswordService,
+    pub limiter: Arc<RateLimiter>,
+    pub metrics: Arc<Metrics>,
+    pub oidc: Arc<OidcState>,
+}

@@ -1,0 +1,10 @@
+//! End-to-end tests of the server over real HTTP. One test binary (faster to link); each area
+//! adds a module here. Run against PostgreSQL with `TEST_DATABASE_URL=postgres://...`.
+
+mod helpers;
+
+mod auth;
+mod foundation;
+mod mail;
+mod oidc;
+mod openapi;

@@ -1,0 +1,56 @@
+// Loopback OpenID Provider for the server's end-to-end tests (npm oidc-provider, panva).
+// Dev interactions are on: any login name is accepted with any password, then consent.
+// Environment: OP_PORT, OP_CLIENT_ID, OP_CLIENT_SECRET, OP_REDIRECT_URI, OP_USERINFO_ONLY.
+// Accounts: login `<name>` gets e-mail `<name>@example.test`; names starting with
+// `unverified` get `email_verified: false`; names of the form `x--user@domain` use that
+// e-mail (`x` prefix dropped), so a test can log in as an existing local account.
+import Provider from 'oidc-provider';
+
+const port = Number(process.env.OP_PORT || 3900);
+const issuer = `http://127.0.0.1:${port}`;
+
+function emailFor(login) {
+  const m = /^x--(.+@.+)$/.exec(login);
+  return m ? m[1] : `${login}@example.test`;
+}
+
+const provider = new Provider(issuer, {
+  clients: [{
+    client_id: process.env.OP_CLIENT_ID || 'platform-test',
+    client_secret: process.env.OP_CLIENT_SECRET || 'platform-test-secret',
+    redirect_uris: [process.env.OP_REDIRECT_URI],
+    grant_types: ['authorization_code'],
+    response_types: ['code'],
+  }],
+  claims: {
+    openid: ['sub'],
+    email: ['email', 'email_verified'],
+    profile: ['name', 'given_name', 'family_name'],
+  },
+  // By default the scope claims go into the ID token too; with OP_USERINFO_ONLY=1 they are
+  // served only by the UserInfo endpoint (the library's spec-conform default).
+  conformIdTokenClaims: process.env.OP_USERINFO_ONLY === '1',
+  pkce: { required: () => true },
+  features: { devInteractions: { enabled: true } },
+  cookies: { keys: ['test-only-cookie-key'] },
+  async findAccount(ctx, id) {
+    return {
+      accountId: id,
+      async claims() {
+        return {
+          sub: id,
+          email: emailFor(id),
+          email_verified: !id.startsWith('unverified'),
+          name: `Test ${id}`,
+          given_name: 'Test',
+          family_name: id,
+        };
+      },
+    };
+  },
+});
+
+provider.listen(port, '127.0.0.1', () => {
+  console.log(`oidc-provider listening on ${issuer}`);
+});
+process.on('SIGTERM', () => process.exit(0));
