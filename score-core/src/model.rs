@@ -180,9 +180,12 @@ pub(crate) fn capacity(profile: &Profile, health: &Health, factor: Decimal, prec
     let disponible = profile.ahorro + subcuenta;
     let m2 = valor_bancario / precio_m2;
     let nucleo = m2_minimo_nucleo(profile);
+    // valor_realista is derived from the *shown* valor_bancario, so the spec's formula holds
+    // exactly on the published figures: round2(valor_bancario x ajuste) == valor_realista.
+    let valor_bancario_mostrado = money(valor_bancario);
     CapacidadCompra {
-        valor_bancario: money(valor_bancario),
-        valor_realista: money(valor_bancario * ajuste),
+        valor_bancario: valor_bancario_mostrado,
+        valor_realista: money(valor_bancario_mostrado * ajuste),
         factor_platform_v2: factor,
         ltv,
         pago_mensual_estimado: money(pago),
@@ -247,3 +250,55 @@ pub(crate) fn report(profile: &Profile) -> ScoreReport {
 
 /// The disclaimer every report carries.
 pub const DISCLAIMER: &str = "Este puntaje es indicativo y se calcula con la información declarada; no constituye una aprobación ni una oferta de crédito. La aprobación final depende del análisis de cada institución financiera.";
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::str::FromStr;
+
+    fn values(ahorro: &str, salud: &str) -> ComponentValues {
+        let d = |s: &str| Decimal::from_str(s).expect("decimal");
+        // Income type, seniority and savings weights: 100 x (0.12 + 0.18) x 10 = 300 points,
+        // plus the savings and health components below.
+        ComponentValues {
+            ingreso: Decimal::ZERO,
+            tipo_ingreso: Decimal::ONE_HUNDRED,
+            antiguedad: Decimal::ONE_HUNDRED,
+            deudas: Decimal::ZERO,
+            ahorro: d(ahorro),
+            salud_financiera: d(salud),
+        }
+    }
+
+    /// The score rounds half away from zero, exactly at .5, and the level follows the rounded
+    /// score: 400.5 becomes 401 (medio), 400.4999 stays 400 (bajo).
+    #[test]
+    fn score_rounds_half_away_from_zero_at_the_boundaries() {
+        assert_eq!(values("100", "0.5").score(), 401);
+        assert_eq!(Nivel::from_score(values("100", "0.5").score()), Nivel::Medio);
+        assert_eq!(values("100", "0.4999").score(), 400);
+        assert_eq!(Nivel::from_score(values("100", "0.4999").score()), Nivel::Bajo);
+        assert_eq!(values("100", "100.0").score(), 500);
+        assert_eq!(values("30.5", "0").score(), 331);
+        assert_eq!(values("30.49", "0").score(), 330);
+    }
+
+    #[test]
+    fn term_is_shortened_by_age_and_never_negative() {
+        let mut p = Profile::from_json_str(r#"{"estado":"CMX","ingreso_mensual":1,"tipo_ingreso":"mixto","antiguedad_meses":0}"#)
+            .expect("valid");
+        assert_eq!(plazo_anios(&p), 20);
+        for (edad, plazo) in [(18, 20), (55, 20), (56, 19), (74, 1), (75, 0), (100, 0)] {
+            p.edad = Some(edad);
+            assert_eq!(plazo_anios(&p), plazo, "edad {edad}");
+        }
+    }
+
+    /// The research's check: 20 years at 11.65% gives an annuity factor near 93 (93.77 at 11.5%).
+    #[test]
+    fn annuity_factor_matches_the_closed_form() {
+        let f = annuity_factor(20);
+        assert!(f > Decimal::from(92) && f < Decimal::from(93), "{f}");
+        assert_eq!(annuity_factor(0), Decimal::ZERO);
+    }
+}

@@ -1,0 +1,176 @@
+//! Invariants of score model v2.1, checked on random valid profiles (proptest), and a
+//! fuzz-style check that no JSON input, however malformed, makes the model panic.
+
+use proptest::prelude::*;
+use rust_decimal::Decimal;
+use score_core::{Nivel, Profile, ScoreReport, State};
+use serde_json::{Value, json};
+
+/// Money with cents, from 0.01 to about 10 million.
+fn amount(max_cents: i64) -> impl Strategy<Value = Decimal> {
+    (1i64..max_cents).prop_map(|c| Decimal::new(c, 2))
+}
+
+fn income_type() -> impl Strategy<Value = score_core::IncomeType> {
+    prop::sample::select(score_core::IncomeType::ALL.to_vec())
+}
+
+prop_compose! {
+    fn profile()(
+        estado in 1u8..=32,
+        ingreso_mensual in amount(50_000_000),
+        tipo_ingreso in income_type(),
+        antiguedad_meses in 0u32..=720,
+        deudas_mensuales in prop::option::of(amount(5_000_000).prop_map(|d| d - Decimal::new(1, 2))),
+        ahorro in amount(500_000_000).prop_map(|a| a - Decimal::new(1, 2)),
+        edad in prop::option::of(18u32..=100),
+        personas_hogar in prop::option::of(1u32..=20),
+        subcuenta_fondo in prop::option::of(amount(100_000_000)),
+    ) -> Profile {
+        Profile {
+            estado: State::from_inegi(estado).expect("1..=32"),
+            ingreso_mensual, tipo_ingreso, antiguedad_meses, deudas_mensuales, ahorro,
+            edad, personas_hogar, subcuenta_fondo,
+        }
+    }
+}
+
+fn report(p: &Profile) -> ScoreReport {
+    score_core::score(p).expect("generated profiles are valid")
+}
+
+fn components(r: &ScoreReport) -> [Decimal; 6] {
+    let c = &r.componentes;
+    [c.ingreso.valor, c.tipo_ingreso.valor, c.antiguedad.valor, c.deudas.valor, c.ahorro.valor, c.salud_financiera.valor]
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 2_000, ..ProptestConfig::default() })]
+
+    #[test]
+    fn score_and_components_stay_in_range(p in profile()) {
+        let r = report(&p);
+        prop_assert!(r.score <= 1000);
+        for v in components(&r) {
+            prop_assert!(v >= Decimal::ZERO && v <= Decimal::ONE_HUNDRED, "component {v}");
+        }
+        prop_assert!(r.salud_financiera.score >= Decimal::ZERO && r.salud_financiera.score <= Decimal::ONE_HUNDRED);
+    }
+
+    #[test]
+    fn level_matches_the_score_range(p in profile()) {
+        let r = report(&p);
+        let expected = match r.score { 0..=400 => Nivel::Bajo, 401..=600 => Nivel::Medio, 601..=800 => Nivel::Alto, _ => Nivel::Excelente };
+        prop_assert_eq!(r.nivel, expected);
+    }
+
+    #[test]
+    fn valor_realista_follows_the_formula(p in profile()) {
+        let c = report(&p).capacidad_compra_estimada;
+        let ajuste = (Decimal::TWO - c.factor_platform_v2).clamp(Decimal::new(7, 1), Decimal::new(13, 1));
+        // Exactly, on the shown figures, rounded half away from zero to cents.
+        let from_shown = score_core::money::money(c.valor_bancario * ajuste);
+        prop_assert_eq!(c.valor_realista, from_shown);
+        prop_assert!(c.factor_platform_v2 >= Decimal::new(7, 1) && c.factor_platform_v2 <= Decimal::new(13, 1));
+    }
+
+    #[test]
+    fn more_income_never_lowers_the_score(p in profile(), extra in amount(5_000_000)) {
+        let mut richer = p.clone();
+        richer.ingreso_mensual = (p.ingreso_mensual + extra).min(Decimal::from(100_000_000));
+        prop_assert!(report(&richer).score >= report(&p).score);
+    }
+
+    #[test]
+    fn more_seniority_never_lowers_the_score(p in profile(), extra in 0u32..200) {
+        let mut senior = p.clone();
+        senior.antiguedad_meses = (p.antiguedad_meses + extra).min(720);
+        prop_assert!(report(&senior).score >= report(&p).score);
+    }
+
+    #[test]
+    fn more_savings_never_lowers_the_score(p in profile(), extra in amount(100_000_000)) {
+        let mut saver = p.clone();
+        saver.ahorro = p.ahorro + extra;
+        prop_assert!(report(&saver).score >= report(&p).score);
+    }
+
+    #[test]
+    fn more_declared_debt_never_raises_the_score(p in profile(), extra in amount(2_000_000)) {
+        let base = Profile { deudas_mensuales: Some(p.deudas_mensuales.unwrap_or(Decimal::ZERO)), ..p.clone() };
+        let indebted = Profile { deudas_mensuales: base.deudas_mensuales.map(|d| d + extra), ..p };
+        prop_assert!(report(&indebted).score <= report(&base).score);
+    }
+
+    #[test]
+    fn scoring_is_deterministic_and_json_round_trips(p in profile()) {
+        let r = report(&p);
+        prop_assert_eq!(&r, &report(&p));
+        let text = r.to_json_string();
+        let back: ScoreReport = serde_json::from_str(&text).expect("the report reads back");
+        prop_assert_eq!(&back, &r);
+        prop_assert_eq!(back.to_json_string(), text);
+        // The profile's canonical JSON reads back to the same profile.
+        let again = Profile::from_json_value(&p.to_json_value()).expect("canonical profile is valid");
+        prop_assert_eq!(again, p);
+    }
+
+    #[test]
+    fn legacy_keys_mirror_the_capacity_block(p in profile()) {
+        let r = report(&p);
+        let c = &r.capacidad_compra_estimada;
+        prop_assert_eq!(r.valor_vivienda_max, c.valor_bancario);
+        prop_assert_eq!(r.credito_max, c.credito_max);
+        prop_assert_eq!(r.enganche_min, c.enganche_requerido);
+        prop_assert_eq!(r.pago_mensual_estimado, c.pago_mensual_estimado);
+        prop_assert_eq!(r.renta_estimada, c.renta_equivalente);
+        prop_assert_eq!(r.recomendaciones.len(), r.recomendaciones_detalle.len());
+    }
+}
+
+/// Arbitrary JSON values, biased towards the profile's own field names so that the fuzzing
+/// reaches deep into validation rather than stopping at UNKNOWN_FIELD.
+fn arbitrary_json() -> impl Strategy<Value = Value> {
+    let leaf = prop_oneof![
+        Just(Value::Null),
+        any::<bool>().prop_map(Value::Bool),
+        any::<i64>().prop_map(|i| json!(i)),
+        any::<f64>().prop_map(|f| serde_json::Number::from_f64(f).map(Value::Number).unwrap_or(Value::Null)),
+        "[a-zA-Z0-9 áéíóúñ-]{0,12}".prop_map(Value::String),
+        prop::sample::select(vec!["CMX", "09", "Nuevo León", "asalariado", "mixto", "MX-JAL", "33", ""]).prop_map(|s| json!(s)),
+    ];
+    leaf.prop_recursive(3, 24, 9, |inner| {
+        prop_oneof![
+            prop::collection::vec(inner.clone(), 0..4).prop_map(Value::Array),
+            prop::collection::btree_map(
+                prop_oneof![
+                    prop::sample::select(score_core::FIELDS.to_vec()).prop_map(str::to_owned),
+                    "[a-z_]{1,10}",
+                ],
+                inner,
+                0..10,
+            )
+            .prop_map(|m| Value::Object(m.into_iter().collect())),
+        ]
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 5_000, ..ProptestConfig::default() })]
+
+    #[test]
+    fn any_json_value_gives_a_report_or_a_coded_error(v in arbitrary_json()) {
+        match score_core::score_value(&v) {
+            Ok(r) => prop_assert!(r.score <= 1000),
+            Err(e) => {
+                prop_assert!(!e.message.is_empty());
+                prop_assert!(score_core::ErrorCode::ALL.contains(&e.code));
+            }
+        }
+    }
+
+    #[test]
+    fn any_text_gives_a_report_or_a_coded_error(s in "\\PC{0,64}") {
+        let _ = score_core::score_json(&s);
+    }
+}
