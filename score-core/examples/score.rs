@@ -7,7 +7,7 @@
 //! ```
 //! Exit status 0 with the report on stdout, or 2 with `CODE: message` on stderr.
 
-use std::io::Read;
+use std::io::{Read, Write};
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
@@ -23,7 +23,8 @@ fn main() -> ExitCode {
     match score_core::Profile::from_json_str(&text).and_then(|p| score_core::score(&p)) {
         Ok(report) => {
             let pretty = serde_json::to_string_pretty(&report).unwrap_or_default();
-            println!("{pretty}");
+            // A closed pipe (`| head`) is not an error worth a panic.
+            let _ = writeln!(std::io::stdout(), "{pretty}");
             ExitCode::SUCCESS
         }
         Err(e) => {

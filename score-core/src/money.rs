@@ -22,8 +22,22 @@ pub const MONEY_DP: u32 = 2;
 pub const RATIO_DP: u32 = 4;
 
 /// Rounds half away from zero to `dp` decimal places.
+///
+/// One 128-bit division of the mantissa, instead of `rust_decimal`'s digit-by-digit loop (which
+/// was a quarter of a report's cost); the test `fast_rounding_matches_rust_decimal` checks
+/// it against `round_dp_with_strategy(MidpointAwayFromZero)`.
 pub fn round(value: Decimal, dp: u32) -> Decimal {
-    value.round_dp_with_strategy(dp, RoundingStrategy::MidpointAwayFromZero)
+    let scale = value.scale();
+    if scale <= dp {
+        return value;
+    }
+    let mantissa = value.mantissa();
+    let divisor = 10i128.pow(scale - dp);
+    let (quotient, remainder) = (mantissa / divisor, mantissa % divisor);
+    // |remainder| < divisor <= 10^28 < 2^94, so doubling it cannot overflow.
+    let rounded = if remainder.abs() * 2 >= divisor { quotient + mantissa.signum() } else { quotient };
+    Decimal::try_from_i128_with_scale(rounded, dp)
+        .unwrap_or_else(|_| value.round_dp_with_strategy(dp, RoundingStrategy::MidpointAwayFromZero))
 }
 
 /// Money amount as shown: 2 decimals.
@@ -162,6 +176,31 @@ mod tests {
         assert_eq!(money(Decimal::from_str("-0.125").unwrap()).to_string(), "-0.13");
         assert_eq!(round(Decimal::from_str("690.5").unwrap(), 0).to_string(), "691");
         assert_eq!(round(Decimal::from_str("690.4999").unwrap(), 0).to_string(), "690");
+    }
+
+    #[test]
+    fn fast_rounding_matches_rust_decimal() {
+        let samples = [
+            "0", "0.005", "-0.005", "0.004999", "1.2345", "-1.2355", "690.5", "-690.5", "92.8691559250196460700209112",
+            "79228162514264337593543950335", "-7922816251426433759354395033.5", "0.0000000000000000000000000005",
+            "123456789.123456789123456789", "-0.0049", "1.005", "2.675",
+        ];
+        for text in samples {
+            let d = Decimal::from_str(text).unwrap();
+            for dp in 0..=6 {
+                let expected = d.round_dp_with_strategy(dp, RoundingStrategy::MidpointAwayFromZero);
+                assert_eq!(round(d, dp), expected, "{text} to {dp} places");
+            }
+        }
+        // A deterministic sweep over mantissas and scales.
+        let mut m: i128 = 1;
+        for step in 0..20_000i128 {
+            m = m.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407) & ((1i128 << 95) - 1);
+            let d = Decimal::from_i128_with_scale(if step % 2 == 0 { m } else { -m }, (step % 29) as u32);
+            for dp in [0, 2, 4] {
+                assert_eq!(round(d, dp), d.round_dp_with_strategy(dp, RoundingStrategy::MidpointAwayFromZero), "{d} to {dp}");
+            }
+        }
     }
 
     #[test]
