@@ -68,8 +68,23 @@ impl std::fmt::Write for StackText {
     }
 }
 
-/// The binary double nearest to `value` (correctly rounded through its decimal text).
+/// Exact powers of ten as doubles (10^0 ..= 10^22 are exactly representable).
+const POW10: [f64; 23] = [
+    1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19,
+    1e20, 1e21, 1e22,
+];
+
+/// The binary double nearest to `value`.
+///
+/// Fast path (Clinger): when the mantissa fits in 53 bits and the scale is at most 22, both
+/// `mantissa` and `10^scale` are exact doubles and one IEEE division is correctly rounded. Every
+/// shown amount of a report (2 or 4 decimals) takes it; other values go through their text.
 pub fn to_f64(value: Decimal) -> f64 {
+    let mantissa = value.mantissa();
+    let scale = value.scale() as usize;
+    if mantissa.unsigned_abs() < (1u128 << 53) && scale < POW10.len() {
+        return mantissa as f64 / POW10[scale];
+    }
     let mut text = StackText { buf: [0; 64], len: 0 };
     if write!(text, "{value}").is_ok() {
         if let Some(parsed) = std::str::from_utf8(&text.buf[..text.len]).ok().and_then(|s| s.parse().ok()) {
@@ -200,6 +215,15 @@ mod tests {
             for dp in [0, 2, 4] {
                 assert_eq!(round(d, dp), d.round_dp_with_strategy(dp, RoundingStrategy::MidpointAwayFromZero), "{d} to {dp}");
             }
+        }
+    }
+
+    #[test]
+    fn fast_f64_path_is_correctly_rounded() {
+        for text in ["0.01", "656396.12", "92.87", "-0.1234", "1e-22", "9007199254740.991", "0.3", "123456789.01"] {
+            let d = Decimal::from_str(text).or_else(|_| Decimal::from_scientific(text)).unwrap();
+            let slow: f64 = d.to_string().parse().unwrap();
+            assert_eq!(to_f64(d).to_bits(), slow.to_bits(), "{text}");
         }
     }
 
