@@ -56,6 +56,7 @@ pub async fn build_state(config: Config) -> Result<(AppState, JoinHandle<()>), S
         db,
         jwt: Arc::new(JwtService::new(&secret, &config)),
         limiter: Arc::new(RateLimiter::new(config.auth_rate_limit_per_minute)),
+        score_limiter: Arc::new(RateLimiter::new(config.score_rate_limit_per_minute)),
         config: Arc::new(config),
         mailer,
         passwords,

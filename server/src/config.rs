@@ -85,6 +85,8 @@ pub struct Config {
     pub mail_retry_base: Duration,
     pub oidc: Option<OidcConfig>,
     pub auth_rate_limit_per_minute: u32,
+    /// Requests per minute per client IP on the public score endpoints (`/api/v1/*`).
+    pub score_rate_limit_per_minute: u32,
     pub trust_x_forwarded_for: bool,
     pub cors_allowed_origins: Vec<String>,
     pub max_body_bytes: usize,
@@ -203,6 +205,7 @@ impl Config {
             mail_retry_base: Duration::from_millis(parse("MAIL_RETRY_BASE_MS", 1000)?),
             oidc,
             auth_rate_limit_per_minute: parse("AUTH_RATE_LIMIT_PER_MINUTE", 10)?,
+            score_rate_limit_per_minute: parse("SCORE_RATE_LIMIT_PER_MINUTE", 120)?,
             trust_x_forwarded_for: parse_bool("TRUST_X_FORWARDED_FOR", false)?,
             cors_allowed_origins: var("CORS_ALLOWED_ORIGINS")
                 .map(|v| {
@@ -254,6 +257,7 @@ impl Config {
             mail_retry_base: Duration::from_millis(100),
             oidc: None,
             auth_rate_limit_per_minute: 10_000,
+            score_rate_limit_per_minute: 10_000,
             trust_x_forwarded_for: false,
             cors_allowed_origins: vec![],
             max_body_bytes: 64 * 1024,
@@ -275,6 +279,11 @@ impl Config {
         if self.auth_rate_limit_per_minute == 0 {
             return Err(ConfigError(
                 "AUTH_RATE_LIMIT_PER_MINUTE must be at least 1".into(),
+            ));
+        }
+        if self.score_rate_limit_per_minute == 0 {
+            return Err(ConfigError(
+                "SCORE_RATE_LIMIT_PER_MINUTE must be at least 1".into(),
             ));
         }
         if self.hash_concurrency == 0 {

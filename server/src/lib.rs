@@ -5,6 +5,7 @@
 
 pub mod accounts;
 pub mod app;
+pub mod buyers;
 pub mod cli;
 pub mod config;
 pub mod db;

@@ -20,6 +20,8 @@ pub struct AppState {
     pub jwt: Arc<JwtService>,
     pub passwords: PasswordService,
     pub limiter: Arc<RateLimiter>,
+    /// Per-IP limiter of the public score endpoints (`SCORE_RATE_LIMIT_PER_MINUTE`).
+    pub score_limiter: Arc<RateLimiter>,
     pub metrics: Arc<Metrics>,
     pub oidc: Arc<OidcState>,
 }

@@ -6,6 +6,7 @@
 
 pub mod auth;
 pub mod health;
+pub mod score;
 
 use utoipa::{
     Modify, OpenApi,
@@ -28,6 +29,7 @@ use crate::{error::ErrorBody, state::AppState};
     tags(
         (name = "auth", description = "Accounts and authentication"),
         (name = "ops", description = "Health, readiness and metrics"),
+        (name = "score", description = "Buyer credit score (spec 4.3), public and rate limited per IP"),
     )
 )]
 #[derive(Debug)]
@@ -56,5 +58,6 @@ pub fn api_router() -> OpenApiRouter<AppState> {
         .merge(health::router())
         .merge(auth::router())
         .merge(crate::oidc::router())
+        .merge(score::router())
     // Other areas merge their routers here, e.g. `.merge(agents::router())`.
 }

@@ -8,3 +8,4 @@ mod foundation;
 mod mail;
 mod oidc;
 mod openapi;
+mod score;

@@ -22,6 +22,11 @@ const EXPECTED: &[(&str, &str)] = &[
     ("get", "/api/auth/idp/redirect"),
     ("get", "/api/auth/idp/callback"),
     ("post", "/api/auth/idp/exchange"),
+    ("post", "/api/v1/score"),
+    ("post", "/api/v1/fase1/perfil"),
+    ("post", "/api/v1/fase2/validar/{id}"),
+    ("post", "/api/v1/onboarding/perfil"),
+    ("get", "/api/v1/perfil/{id}"),
 ];
 
 const METHODS: [&str; 5] = ["get", "post", "put", "delete", "patch"];

@@ -1,0 +1,310 @@
+//! Buyer profiles of the credit-score API: validation through score-core, contact data, and
+//! storage of the profile with the report and the model version that produced it.
+//!
+//! The profile fields are exactly score-core's (`score_core::FIELDS`), so a profile that scores
+//! in Python or in the browser scores the same here. Contact fields (`nombre`, `email`,
+//! `telefono`) travel beside them in the same JSON object and are stored apart: they reach an
+//! agent only when the buyer documents interest in one of the agent's properties (phase 3), and
+//! no response of the public endpoints echoes the e-mail or the phone.
+
+use axum::http::StatusCode;
+use serde::Serialize;
+use serde_json::{Map, Value};
+use utoipa::ToSchema;
+
+use crate::{
+    db::{self, Db},
+    error::{ApiError, ApiResult},
+};
+
+/// Contact fields accepted beside the profile fields.
+pub const CONTACT_FIELDS: [&str; 3] = ["nombre", "email", "telefono"];
+
+/// A score-core error in the common envelope, with the field at fault. Malformed input (bad
+/// types, missing or unknown fields) is 400; well-formed values the model rejects are 422.
+pub fn score_error(e: score_core::ScoreError) -> ApiError {
+    use score_core::ErrorCode::*;
+    let status = match e.code {
+        InvalidJson | InvalidType | MissingField | UnknownField => StatusCode::BAD_REQUEST,
+        _ => StatusCode::UNPROCESSABLE_ENTITY,
+    };
+    ApiError::new(status, e.code.as_str(), e.message).with("field", e.field)
+}
+
+/// Contact changes of a request: `None` leaves a field as it is, `Some(None)` clears it.
+#[derive(Debug, Default, Clone)]
+pub struct ContactPatch {
+    pub nombre: Option<Option<String>>,
+    pub email: Option<Option<String>>,
+    pub telefono: Option<Option<String>>,
+}
+
+/// The object of a request body, split into score-core profile fields and contact fields.
+/// A body that is not an object is left to score-core, which reports `INVALID_TYPE`.
+pub fn split_body(body: Value) -> ApiResult<(Value, ContactPatch)> {
+    let Value::Object(mut map) = body else {
+        return Ok((body, ContactPatch::default()));
+    };
+    let mut contact = ContactPatch::default();
+    for key in CONTACT_FIELDS {
+        if let Some(value) = map.remove(key) {
+            let parsed = contact_value(key, value)?;
+            match key {
+                "nombre" => contact.nombre = Some(parsed),
+                "email" => contact.email = Some(parsed),
+                _ => contact.telefono = Some(parsed),
+            }
+        }
+    }
+    Ok((Value::Object(map), contact))
+}
+
+fn invalid_contact(field: &str, message: &str) -> ApiError {
+    ApiError::validation(message.to_string()).with("field", field)
+}
+
+/// Validates one contact field; `null` or an empty text clears it.
+fn contact_value(field: &str, value: Value) -> ApiResult<Option<String>> {
+    let text = match value {
+        Value::Null => return Ok(None),
+        Value::String(s) => s.trim().to_string(),
+        _ => return Err(invalid_contact(field, &format!("El campo \"{field}\" debe ser un texto."))),
+    };
+    if text.is_empty() {
+        return Ok(None);
+    }
+    let ok = match field {
+        "nombre" => text.chars().count() <= 120 && !text.chars().any(char::is_control),
+        "email" => {
+            let parts: Vec<&str> = text.split('@').collect();
+            text.len() <= 254
+                && parts.len() == 2
+                && !parts[0].is_empty()
+                && parts[1].contains('.')
+                && !parts[1].starts_with('.')
+                && !parts[1].ends_with('.')
+                && !text.chars().any(|c| c.is_whitespace() || c.is_control())
+        }
+        _ => {
+            let digits = text.chars().filter(char::is_ascii_digit).count();
+            (7..=15).contains(&digits)
+                && text.len() <= 25
+                && text.chars().all(|c| c.is_ascii_digit() || " +-().".contains(c))
+        }
+    };
+    if !ok {
+        let message = match field {
+            "nombre" => "El campo \"nombre\" admite hasta 120 caracteres.",
+            "email" => "El campo \"email\" no es un correo electrónico válido.",
+            _ => "El campo \"telefono\" debe tener de 7 a 15 dígitos.",
+        };
+        return Err(invalid_contact(field, message));
+    }
+    Ok(Some(if field == "email" { text.to_lowercase() } else { text }))
+}
+
+/// A stored buyer profile.
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct BuyerRow {
+    pub id: String,
+    pub profile_json: String,
+    pub report_json: String,
+    pub model_version: String,
+    pub score: i64,
+    pub nivel: String,
+    pub estado: String,
+    pub phase: i64,
+    pub contact_name: Option<String>,
+    pub contact_email: Option<String>,
+    pub contact_phone: Option<String>,
+    pub created_at: i64,
+    pub updated_at: i64,
+}
+
+/// A validated profile with its report, ready to store.
+#[derive(Debug, Clone)]
+pub struct Scored {
+    pub profile: Value,
+    pub report: score_core::ScoreReport,
+}
+
+/// Validates and scores a profile object through score-core.
+pub fn score_profile(profile: &Value) -> ApiResult<Scored> {
+    let parsed = score_core::Profile::from_json_value(profile).map_err(score_error)?;
+    let report = score_core::score(&parsed).map_err(score_error)?;
+    Ok(Scored { profile: parsed.to_json_value(), report })
+}
+
+/// Inserts a new profile in `phase` and returns it.
+pub async fn insert(db: &Db, scored: &Scored, contact: &ContactPatch, phase: i64) -> ApiResult<BuyerRow> {
+    let now = db::now();
+    let row = BuyerRow {
+        id: db::new_id(),
+        profile_json: scored.profile.to_string(),
+        report_json: scored.report.to_json_string(),
+        model_version: score_core::MODEL_VERSION.to_string(),
+        score: i64::from(scored.report.score),
+        nivel: scored.report.nivel.as_str().to_string(),
+        estado: scored.report.estado.codigo.to_string(),
+        phase,
+        contact_name: contact.nombre.clone().flatten(),
+        contact_email: contact.email.clone().flatten(),
+        contact_phone: contact.telefono.clone().flatten(),
+        created_at: now,
+        updated_at: now,
+    };
+    sqlx::query(
+        "INSERT INTO buyer_profiles (id, profile_json, report_json, model_version, score, nivel, estado, phase, \
+         contact_name, contact_email, contact_phone, created_at, updated_at) \
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)",
+    )
+    .bind(&row.id)
+    .bind(&row.profile_json)
+    .bind(&row.report_json)
+    .bind(&row.model_version)
+    .bind(row.score)
+    .bind(&row.nivel)
+    .bind(&row.estado)
+    .bind(row.phase)
+    .bind(&row.contact_name)
+    .bind(&row.contact_email)
+    .bind(&row.contact_phone)
+    .bind(row.created_at)
+    .bind(row.updated_at)
+    .execute(db)
+    .await?;
+    Ok(row)
+}
+
+/// The profile with this id, or 404 `PROFILE_NOT_FOUND` (also for ids that are not UUIDs, so
+/// nothing about the id space is revealed).
+pub async fn find(db: &Db, id: &str) -> ApiResult<BuyerRow> {
+    let not_found = || ApiError::not_found("PROFILE_NOT_FOUND", "Perfil no encontrado");
+    if uuid::Uuid::parse_str(id).is_err() {
+        return Err(not_found());
+    }
+    sqlx::query_as::<_, BuyerRow>(
+        "SELECT id, profile_json, report_json, model_version, score, nivel, estado, phase, \
+         contact_name, contact_email, contact_phone, created_at, updated_at FROM buyer_profiles WHERE id = $1",
+    )
+        .bind(id)
+        .fetch_optional(db)
+        .await?
+        .ok_or_else(not_found)
+}
+
+/// Phase 2: merges `changes` (profile fields; `null` clears an optional one) and the contact
+/// patch into the stored profile, rescores it with the current model and stores the result.
+/// The phase never goes back (a profile in phase 3 stays in phase 3).
+pub async fn refine(db: &Db, current: &BuyerRow, changes: Value, contact: &ContactPatch) -> ApiResult<BuyerRow> {
+    let Value::Object(changes) = changes else {
+        // score-core reports a non-object profile as INVALID_TYPE with its own message.
+        return match score_core::Profile::from_json_value(&changes) {
+            Err(e) => Err(score_error(e)),
+            Ok(_) => Err(ApiError::internal("a non-object profile was accepted")),
+        };
+    };
+    let mut merged: Map<String, Value> = match serde_json::from_str(&current.profile_json) {
+        Ok(Value::Object(map)) => map,
+        _ => return Err(ApiError::internal("stored profile is not a JSON object")),
+    };
+    for (key, value) in changes {
+        if value.is_null() {
+            merged.remove(&key);
+        } else {
+            merged.insert(key, value);
+        }
+    }
+    let scored = score_profile(&Value::Object(merged))?;
+    let pick = |patch: &Option<Option<String>>, stored: &Option<String>| match patch {
+        Some(v) => v.clone(),
+        None => stored.clone(),
+    };
+    let row = BuyerRow {
+        profile_json: scored.profile.to_string(),
+        report_json: scored.report.to_json_string(),
+        model_version: score_core::MODEL_VERSION.to_string(),
+        score: i64::from(scored.report.score),
+        nivel: scored.report.nivel.as_str().to_string(),
+        estado: scored.report.estado.codigo.to_string(),
+        phase: current.phase.max(2),
+        contact_name: pick(&contact.nombre, &current.contact_name),
+        contact_email: pick(&contact.email, &current.contact_email),
+        contact_phone: pick(&contact.telefono, &current.contact_phone),
+        updated_at: db::now(),
+        ..current.clone()
+    };
+    sqlx::query(
+        "UPDATE buyer_profiles SET profile_json = $1, report_json = $2, model_version = $3, score = $4, nivel = $5, \
+         estado = $6, phase = $7, contact_name = $8, contact_email = $9, contact_phone = $10, updated_at = $11 \
+         WHERE id = $12",
+    )
+    .bind(&row.profile_json)
+    .bind(&row.report_json)
+    .bind(&row.model_version)
+    .bind(row.score)
+    .bind(&row.nivel)
+    .bind(&row.estado)
+    .bind(row.phase)
+    .bind(&row.contact_name)
+    .bind(&row.contact_email)
+    .bind(&row.contact_phone)
+    .bind(row.updated_at)
+    .bind(&row.id)
+    .execute(db)
+    .await?;
+    Ok(row)
+}
+
+/// What the public endpoints show of the contact data: the name, and whether an e-mail and a
+/// phone are on file (never the e-mail or the phone themselves).
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ContactSummary {
+    pub nombre: Option<String>,
+    pub email_registrado: bool,
+    pub telefono_registrado: bool,
+}
+
+/// A buyer profile as returned by phase 2, onboarding and `GET /perfil/{id}`.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ProfileView {
+    /// Unguessable profile id (UUID v4).
+    pub id: String,
+    /// 1 after phase 1, 2 after phase 2 or onboarding, 3 once interest was documented.
+    pub fase: i64,
+    /// The profile as score-core reads it (canonical: state as ISO code, absent optionals omitted).
+    #[schema(value_type = Object)]
+    pub perfil: Value,
+    /// The `platform_score` object of spec 2.4 as produced by `modelo_version` (same keys and
+    /// numbers as score-core and the fixtures).
+    #[schema(value_type = Object)]
+    pub platform_score: Value,
+    /// Model version that produced `platform_score`; older results stay readable as they were.
+    #[schema(example = "2.1")]
+    pub modelo_version: String,
+    pub contacto: ContactSummary,
+    /// RFC 3339.
+    pub created_at: String,
+    /// RFC 3339.
+    pub updated_at: String,
+}
+
+impl BuyerRow {
+    pub fn view(&self) -> ApiResult<ProfileView> {
+        let parse = |text: &str| serde_json::from_str::<Value>(text).map_err(ApiError::internal);
+        Ok(ProfileView {
+            id: self.id.clone(),
+            fase: self.phase,
+            perfil: parse(&self.profile_json)?,
+            platform_score: parse(&self.report_json)?,
+            modelo_version: self.model_version.clone(),
+            contacto: ContactSummary {
+                nombre: self.contact_name.clone(),
+                email_registrado: self.contact_email.is_some(),
+                telefono_registrado: self.contact_phone.is_some(),
+            },
+            created_at: db::to_rfc3339(self.created_at),
+            updated_at: db::to_rfc3339(self.updated_at),
+        })
+    }
+}

@@ -1,0 +1,210 @@
+//! The credit-score API (spec 4.3) under `/api/v1`: public, rate limited per client IP
+//! (`SCORE_RATE_LIMIT_PER_MINUTE`), `{"status": "success", "data": ...}` envelopes, and the
+//! `platform_score` object of score-core returned unchanged.
+//!
+//! Decisions the spec leaves open (also in the OpenAPI descriptions):
+//! - Bodies are the score-core profile (`estado`, `ingreso_mensual`, `tipo_ingreso`,
+//!   `antiguedad_meses`, optional `deudas_mensuales`, `ahorro`, `edad`, `personas_hogar`,
+//!   `subcuenta_fondo`) plus optional contact fields `nombre`, `email`, `telefono`.
+//! - Phase 1 validates and scores the profile at once (so bad input fails early and
+//!   `GET /perfil/{id}` has a result), and answers 201 with the id only.
+//! - Phase 2 takes any subset of the profile and contact fields; `null` clears an optional
+//!   field (`deudas_mensuales: null` makes debts undeclared again). It rescores with the
+//!   current model.
+//! - Bad profile input answers with the score-core code: 400 for malformed input
+//!   (`INVALID_TYPE`, `MISSING_FIELD`, `UNKNOWN_FIELD`), 422 for values the model rejects
+//!   (`UNKNOWN_STATE`, `NEGATIVE_AMOUNT`, `VALUE_OUT_OF_RANGE`, ...), with `field` in the envelope.
+//! - Unknown or malformed profile ids answer 404 `PROFILE_NOT_FOUND`.
+
+use axum::{extract::State, http::StatusCode, response::IntoResponse};
+use serde::Serialize;
+use serde_json::Value;
+use utoipa::ToSchema;
+use utoipa_axum::{router::OpenApiRouter, routes};
+
+use crate::{
+    buyers::{self, ProfileView},
+    error::{ApiResult, ErrorBody},
+    extract::{ApiJson, ApiPath, ClientIp},
+    routes::auth::DataResponse,
+    state::AppState,
+};
+
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(score_stateless))
+        .routes(routes!(create_profile))
+        .routes(routes!(refine_profile))
+        .routes(routes!(onboarding))
+        .routes(routes!(get_profile))
+}
+
+/// The profile body, for the OpenAPI document (the server reads it as JSON and lets score-core
+/// validate it, so its error codes are the same everywhere).
+#[derive(Debug, Serialize, ToSchema)]
+#[allow(dead_code)]
+pub struct ProfileInput {
+    /// State where the buyer wants to buy: ISO 3166-2:MX code with or without `MX-` (`CMX`),
+    /// INEGI key (`09`) or official name, case- and accent-insensitive.
+    #[schema(example = "CMX")]
+    estado: String,
+    /// Monthly household net income, MXN (> 0).
+    #[schema(example = 30000)]
+    ingreso_mensual: f64,
+    /// `asalariado`, `independiente`, `mixto` or `pensionado`.
+    #[schema(example = "asalariado")]
+    tipo_ingreso: String,
+    /// Months in the current job or activity.
+    #[schema(example = 36)]
+    antiguedad_meses: u32,
+    /// Non-mortgage monthly debt payments; absent or null = not declared (scored neutral).
+    deudas_mensuales: Option<f64>,
+    /// Savings available for the down payment (default 0).
+    ahorro: Option<f64>,
+    /// Age in years (18..100); shortens the loan term.
+    edad: Option<u32>,
+    /// Household size (1..20; default 3.35, the ENIGH mean).
+    personas_hogar: Option<u32>,
+    /// Declared housing-fund sub-account balance; estimated when absent.
+    subcuenta_fondo: Option<f64>,
+    /// Contact name (stored; shown back).
+    nombre: Option<String>,
+    /// Contact e-mail (stored; shared only with the agent of a property the buyer shows interest in).
+    email: Option<String>,
+    /// Contact phone (stored; shared only like the e-mail).
+    telefono: Option<String>,
+}
+
+/// `data` of the stateless calculator.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ScoreData {
+    /// The `platform_score` object of spec 2.4.
+    #[schema(value_type = Object)]
+    pub platform_score: Value,
+}
+
+/// `data` of phase 1.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct CreatedProfile {
+    /// Unguessable profile id (UUID v4) for the next phases.
+    pub id: String,
+    pub fase: i64,
+    #[schema(example = "2.1")]
+    pub modelo_version: String,
+    /// RFC 3339.
+    pub created_at: String,
+}
+
+fn limit(state: &AppState, ip: &str) -> ApiResult<()> {
+    state.score_limiter.check_scope("score", ip, None)
+}
+
+/// Stateless calculator: the `platform_score` of a profile, stored nowhere.
+#[utoipa::path(post, path = "/api/v1/score", tag = "score",
+    request_body(content = ProfileInput, description = "A score-core profile (contact fields are not accepted here)."),
+    responses(
+        (status = 200, description = "The score", body = DataResponse<ScoreData>),
+        (status = 400, description = "Malformed profile (`INVALID_JSON`, `INVALID_TYPE`, `MISSING_FIELD`, `UNKNOWN_FIELD`)", body = ErrorBody),
+        (status = 422, description = "Values the model rejects (`UNKNOWN_STATE`, `UNKNOWN_INCOME_TYPE`, `NEGATIVE_AMOUNT`, `AMOUNT_TOO_LARGE`, `NOT_AN_INTEGER`, `VALUE_OUT_OF_RANGE`)", body = ErrorBody),
+        (status = 429, description = "Rate limited", body = ErrorBody),
+    ))]
+pub async fn score_stateless(
+    State(state): State<AppState>,
+    ClientIp(ip): ClientIp,
+    ApiJson(profile): ApiJson<Value>,
+) -> ApiResult<axum::Json<DataResponse<ScoreData>>> {
+    limit(&state, &ip)?;
+    let report = score_core::score_value(&profile).map_err(buyers::score_error)?;
+    let platform_score = serde_json::to_value(&report).map_err(crate::error::ApiError::internal)?;
+    Ok(axum::Json(DataResponse::new(ScoreData { platform_score })))
+}
+
+/// Phase 1: creates the buyer profile.
+#[utoipa::path(post, path = "/api/v1/fase1/perfil", tag = "score",
+    request_body(content = ProfileInput, description = "The profile and optional contact fields."),
+    responses(
+        (status = 201, description = "Created; use `id` in the next phases", body = DataResponse<CreatedProfile>),
+        (status = 400, description = "Malformed profile", body = ErrorBody),
+        (status = 422, description = "Values the model rejects, or an invalid contact field (`VALIDATION_ERROR`)", body = ErrorBody),
+        (status = 429, description = "Rate limited", body = ErrorBody),
+    ))]
+pub async fn create_profile(
+    State(state): State<AppState>,
+    ClientIp(ip): ClientIp,
+    ApiJson(body): ApiJson<Value>,
+) -> ApiResult<impl IntoResponse> {
+    limit(&state, &ip)?;
+    let (profile, contact) = buyers::split_body(body)?;
+    let scored = buyers::score_profile(&profile)?;
+    let row = buyers::insert(&state.db, &scored, &contact, 1).await?;
+    let data = CreatedProfile {
+        id: row.id,
+        fase: row.phase,
+        modelo_version: row.model_version,
+        created_at: crate::db::to_rfc3339(row.created_at),
+    };
+    Ok((StatusCode::CREATED, axum::Json(DataResponse::new(data))))
+}
+
+/// Phase 2: refines the profile (any subset of fields) and returns it with its new score.
+#[utoipa::path(post, path = "/api/v1/fase2/validar/{id}", tag = "score",
+    params(("id" = String, Path, description = "Profile id from phase 1 or onboarding")),
+    request_body(content = ProfileInput, description = "Any subset of the profile and contact fields; `null` clears an optional field."),
+    responses(
+        (status = 200, description = "The refined profile with `platform_score`", body = DataResponse<ProfileView>),
+        (status = 400, description = "Malformed profile", body = ErrorBody),
+        (status = 404, description = "Unknown profile (`PROFILE_NOT_FOUND`)", body = ErrorBody),
+        (status = 422, description = "Values the model rejects", body = ErrorBody),
+        (status = 429, description = "Rate limited", body = ErrorBody),
+    ))]
+pub async fn refine_profile(
+    State(state): State<AppState>,
+    ClientIp(ip): ClientIp,
+    ApiPath(id): ApiPath<String>,
+    ApiJson(body): ApiJson<Value>,
+) -> ApiResult<axum::Json<DataResponse<ProfileView>>> {
+    limit(&state, &ip)?;
+    let current = buyers::find(&state.db, &id).await?;
+    let (changes, contact) = buyers::split_body(body)?;
+    let row = buyers::refine(&state.db, &current, changes, &contact).await?;
+    Ok(axum::Json(DataResponse::new(row.view()?)))
+}
+
+/// Onboarding: phases 1 and 2 in one call.
+#[utoipa::path(post, path = "/api/v1/onboarding/perfil", tag = "score",
+    request_body(content = ProfileInput, description = "The full profile and optional contact fields."),
+    responses(
+        (status = 201, description = "Created, with `id` and `platform_score`", body = DataResponse<ProfileView>),
+        (status = 400, description = "Malformed profile", body = ErrorBody),
+        (status = 422, description = "Values the model rejects, or an invalid contact field", body = ErrorBody),
+        (status = 429, description = "Rate limited", body = ErrorBody),
+    ))]
+pub async fn onboarding(
+    State(state): State<AppState>,
+    ClientIp(ip): ClientIp,
+    ApiJson(body): ApiJson<Value>,
+) -> ApiResult<impl IntoResponse> {
+    limit(&state, &ip)?;
+    let (profile, contact) = buyers::split_body(body)?;
+    let scored = buyers::score_profile(&profile)?;
+    let row = buyers::insert(&state.db, &scored, &contact, 2).await?;
+    Ok((StatusCode::CREATED, axum::Json(DataResponse::new(row.view()?))))
+}
+
+/// The profile with its current `platform_score`, phase and timestamps.
+#[utoipa::path(get, path = "/api/v1/perfil/{id}", tag = "score",
+    params(("id" = String, Path, description = "Profile id")),
+    responses(
+        (status = 200, description = "The profile", body = DataResponse<ProfileView>),
+        (status = 404, description = "Unknown profile (`PROFILE_NOT_FOUND`)", body = ErrorBody),
+        (status = 429, description = "Rate limited", body = ErrorBody),
+    ))]
+pub async fn get_profile(
+    State(state): State<AppState>,
+    ClientIp(ip): ClientIp,
+    ApiPath(id): ApiPath<String>,
+) -> ApiResult<axum::Json<DataResponse<ProfileView>>> {
+    limit(&state, &ip)?;
+    let row = buyers::find(&state.db, &id).await?;
+    Ok(axum::Json(DataResponse::new(row.view()?)))
+}
