@@ -59,6 +59,18 @@ pub enum EvaluacionM2 {
     Holgado,
 }
 
+impl EvaluacionM2 {
+    /// Wire name (`"NUCLEO_BASICO"`, ...), the same as its JSON form.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            EvaluacionM2::Insuficiente => "INSUFICIENTE",
+            EvaluacionM2::NucleoBasico => "NUCLEO_BASICO",
+            EvaluacionM2::Adecuado => "ADECUADO",
+            EvaluacionM2::Holgado => "HOLGADO",
+        }
+    }
+}
+
 /// Down-payment status: available funds against the required down payment and closing costs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "SCREAMING_SNAKE_CASE")]
@@ -75,6 +87,20 @@ pub enum EstatusEnganche {
     CubiertoSinGastos,
     /// Down payment and closing costs are covered.
     Cubierto,
+}
+
+impl EstatusEnganche {
+    /// Wire name (`"CUBIERTO_SIN_GASTOS"`, ...), the same as its JSON form.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            EstatusEnganche::NoAplica => "NO_APLICA",
+            EstatusEnganche::SinEnganche => "SIN_ENGANCHE",
+            EstatusEnganche::Insuficiente => "INSUFICIENTE",
+            EstatusEnganche::Parcial => "PARCIAL",
+            EstatusEnganche::CubiertoSinGastos => "CUBIERTO_SIN_GASTOS",
+            EstatusEnganche::Cubierto => "CUBIERTO",
+        }
+    }
 }
 
 /// `capacidad_compra_estimada`: the 14 keys of spec 2.4 plus the inputs that produced them.
@@ -219,6 +245,44 @@ pub enum CodigoRecomendacion {
     PerfilSolido,
 }
 
+impl CodigoRecomendacion {
+    /// Every code, in documentation order.
+    pub const ALL: [CodigoRecomendacion; 13] = [
+        Self::IngresoBajo,
+        Self::IngresoPocoComprobable,
+        Self::AntiguedadCorta,
+        Self::DeudaAlta,
+        Self::AhorroBajo,
+        Self::SaludFinancieraAjustada,
+        Self::DeudasNoDeclaradas,
+        Self::SinCapacidadDePago,
+        Self::PlazoLimitadoPorEdad,
+        Self::EngancheInsuficiente,
+        Self::GastosDeCierrePendientes,
+        Self::ViviendaBajoNucleo,
+        Self::PerfilSolido,
+    ];
+
+    /// Stable wire name (`"DEUDAS_NO_DECLARADAS"`, ...), the same as its JSON form.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Self::IngresoBajo => "INGRESO_BAJO",
+            Self::IngresoPocoComprobable => "INGRESO_POCO_COMPROBABLE",
+            Self::AntiguedadCorta => "ANTIGUEDAD_CORTA",
+            Self::DeudaAlta => "DEUDA_ALTA",
+            Self::AhorroBajo => "AHORRO_BAJO",
+            Self::SaludFinancieraAjustada => "SALUD_FINANCIERA_AJUSTADA",
+            Self::DeudasNoDeclaradas => "DEUDAS_NO_DECLARADAS",
+            Self::SinCapacidadDePago => "SIN_CAPACIDAD_DE_PAGO",
+            Self::PlazoLimitadoPorEdad => "PLAZO_LIMITADO_POR_EDAD",
+            Self::EngancheInsuficiente => "ENGANCHE_INSUFICIENTE",
+            Self::GastosDeCierrePendientes => "GASTOS_DE_CIERRE_PENDIENTES",
+            Self::ViviendaBajoNucleo => "VIVIENDA_BAJO_NUCLEO",
+            Self::PerfilSolido => "PERFIL_SOLIDO",
+        }
+    }
+}
+
 /// A recommendation with a stable code and a Spanish text.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -286,5 +350,32 @@ impl ScoreReport {
     /// The report as compact JSON text (keys in the documented order).
     pub fn to_json_string(&self) -> String {
         serde_json::to_string(self).unwrap_or_default()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn wire<T: Serialize>(value: T) -> String {
+        serde_json::to_value(value).ok().and_then(|v| v.as_str().map(str::to_owned)).unwrap_or_default()
+    }
+
+    /// `as_str` and the serde form are the same names, so bindings can use either.
+    #[test]
+    fn as_str_matches_the_json_names() {
+        for n in [Nivel::Bajo, Nivel::Medio, Nivel::Alto, Nivel::Excelente] {
+            assert_eq!(n.as_str(), wire(n));
+        }
+        for e in [EvaluacionM2::Insuficiente, EvaluacionM2::NucleoBasico, EvaluacionM2::Adecuado, EvaluacionM2::Holgado] {
+            assert_eq!(e.as_str(), wire(e));
+        }
+        use EstatusEnganche::*;
+        for e in [NoAplica, SinEnganche, Insuficiente, Parcial, CubiertoSinGastos, Cubierto] {
+            assert_eq!(e.as_str(), wire(e));
+        }
+        for c in CodigoRecomendacion::ALL {
+            assert_eq!(c.as_str(), wire(c));
+        }
     }
 }

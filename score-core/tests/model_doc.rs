@@ -89,3 +89,8 @@ fn every_state_row_is_documented() {
         assert!(row.get(7).is_some_and(|basis| !basis.is_empty()), "{name}: basis");
     }
 }
+
+#[test]
+fn the_disclaimer_is_documented_verbatim() {
+    assert!(model_md().contains(&format!("> {}", score_core::DISCLAIMER)), "MODEL.md section 9 quotes the disclaimer");
+}

@@ -1,0 +1,117 @@
+"""Benchmark of platform_score (score-py) against the pure-Python reference, side by side.
+
+Run from the repository root, after installing the package (make test-py does):
+
+    .venv/bin/python benches/python/bench_py.py            # 1,000,000 profiles / rows
+    .venv/bin/python benches/python/bench_py.py --n 100000 # quicker
+
+Prints per-call and batch figures and the ratios. Not a test: nothing is asserted.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import json
+import os
+import platform
+import random
+import sys
+import time
+from pathlib import Path
+from typing import Any, Callable, Dict, List
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import platform_score  # noqa: E402
+
+STATES = (
+    "AGU BCN BCS CAM COA COL CHP CHH CMX DUR GUA GRO HID JAL MEX MIC "
+    "MOR NAY NLE OAX PUE QUE ROO SLP SIN SON TAB TAM TLA VER YUC ZAC"
+).split()
+TYPES = ["asalariado", "independiente", "mixto", "pensionado"]
+
+
+def random_profile(rng: random.Random) -> Dict[str, Any]:
+    p: Dict[str, Any] = {
+        "estado": rng.choice(STATES),
+        "ingreso_mensual": rng.randint(500_000, 15_000_000) / 100,
+        "tipo_ingreso": rng.choice(TYPES),
+        "antiguedad_meses": rng.randint(0, 240),
+        "ahorro": rng.randint(0, 50_000_000) / 100,
+    }
+    if rng.random() < 0.7:
+        p["deudas_mensuales"] = rng.randint(0, 2_000_000) / 100
+    if rng.random() < 0.8:
+        p["edad"] = rng.randint(18, 80)
+    if rng.random() < 0.5:
+        p["personas_hogar"] = rng.randint(1, 8)
+    return p
+
+
+def best_of(repeat: int, fn: Callable[[], Any]) -> float:
+    times = []
+    for _ in range(repeat):
+        t = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - t)
+    return min(times)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--n", type=int, default=1_000_000, help="profiles for the batch and frame paths")
+    parser.add_argument("--reference-n", type=int, default=2_000, help="profiles for the pure-Python reference")
+    args = parser.parse_args()
+
+    rng = random.Random(2026)
+    sample = [random_profile(rng) for _ in range(10_000)]
+    profiles = [sample[i % len(sample)] for i in range(args.n)]
+    mem = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") / 2**30
+    print(f"platform_score {platform_score.__version__} (model {platform_score.MODEL_VERSION}), "
+          f"Python {platform.python_version()}, {os.cpu_count()} CPUs, {mem:.1f} GiB")
+
+    # score(): per call, including dict -> Rust -> dict conversion.
+    calls = 200_000
+    one = sample[:1000]
+    t = best_of(5, lambda: [platform_score.score(p) for p in one * (calls // 1000)])
+    per_call = t / calls
+    print(f"score()                       {per_call * 1e6:8.2f} us/call   ({calls} calls, best of 5)")
+    texts = [json.dumps(p) for p in one]
+    t = best_of(5, lambda: [platform_score.score_json(s) for s in texts])
+    print(f"score_json()                  {t / len(texts) * 1e6:8.2f} us/call")
+
+    # score_many on N profiles.
+    gc.collect()
+    t_many = best_of(3, lambda: platform_score.score_many(profiles))
+    print(f"score_many({args.n:,})        {t_many:8.3f} s   ({t_many / args.n * 1e6:.2f} us/profile, best of 3)")
+
+    # DataFrame path on N rows (the frame is built outside the timing).
+    try:
+        import pandas as pd
+    except ImportError:
+        pd = None
+        t_frame = float("nan")
+        print("score_frame: pandas not installed")
+    if pd is not None:
+        df = pd.DataFrame(profiles)
+        t_frame = best_of(3, lambda: platform_score.score_frame(df))
+        print(f"score_frame(DataFrame {args.n:,} rows) {t_frame:8.3f} s   ({t_frame / args.n * 1e6:.2f} us/row, best of 3)")
+
+    # Pure-Python reference (decimal), per profile.
+    import reference_model
+
+    ref = sample[: args.reference_n]
+    t_ref = best_of(3, lambda: [reference_model.score(p) for p in ref]) / len(ref)
+    print(f"reference_model.score()       {t_ref * 1e6:8.2f} us/profile ({len(ref)} profiles, best of 3)")
+
+    print("ratios (reference time / platform_score time, per profile):")
+    print(f"  score()      {t_ref / per_call:8.1f}x")
+    print(f"  score_many   {t_ref / (t_many / args.n):8.1f}x")
+    if pd is not None:
+        print(f"  score_frame  {t_ref / (t_frame / args.n):8.1f}x")
+    print("targets: score() < 5 us, score_many 1M < 2 s, DataFrame 1M < 1 s, ratio >= 50x")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,346 @@
+"""Independent pure-Python reference of score model v2.1, written from score-core/MODEL.md.
+
+It reads its constants from MODEL.md itself (the *checked* tables: curves, states, parameters)
+and its recommendation texts from the reviewed snapshot score-core/tests/snapshots/
+snapshots__recommendation_texts.snap, and computes with the `decimal` module at 60 digits, so it
+shares no code with the Rust crate. It is the differential oracle of score-py's tests
+(tests/test_reference.py) and the pure-Python baseline of bench_py.py.
+
+    >>> from reference_model import score
+    >>> score({"estado": "CMX", "ingreso_mensual": 30000, "tipo_ingreso": "asalariado",
+    ...        "antiguedad_meses": 36, "ahorro": 100000, "edad": 35})["nivel"]
+    'alto'
+
+The report has score-core's keys, with amounts as decimal.Decimal, except `disclaimer`, whose
+text MODEL.md does not give (None here).
+"""
+
+from __future__ import annotations
+
+import decimal
+import re
+import unicodedata
+from decimal import ROUND_CEILING, ROUND_HALF_UP, Decimal
+from pathlib import Path
+from typing import Any, Dict, List, Optional, Tuple
+
+REPO = Path(__file__).resolve().parents[2]
+MODEL_MD = REPO / "score-core" / "MODEL.md"
+TEXTS_SNAP = REPO / "score-core" / "tests" / "snapshots" / "snapshots__recommendation_texts.snap"
+
+CTX = decimal.Context(prec=60, rounding=decimal.ROUND_HALF_EVEN)
+decimal.setcontext(CTX)
+
+
+# ---- MODEL.md tables ---------------------------------------------------------------------
+
+
+def _num(cell: str) -> Decimal:
+    return Decimal(cell.replace(",", "").strip())
+
+
+def _rows(text: str, heading: str) -> List[List[str]]:
+    """Rows of the first markdown table after the heading line that starts with `heading`."""
+    lines = text.splitlines()
+    start = next(i for i, line in enumerate(lines) if line.startswith(heading))
+    rows: List[List[str]] = []
+    for line in lines[start + 1 :]:
+        if line.startswith("#"):
+            break
+        if line.startswith("|"):
+            cells = [c.strip() for c in line.strip().strip("|").split("|")]
+            if not set("".join(cells)) <= set("-: "):
+                rows.append(cells)
+        elif rows:
+            break
+    return rows[1:]  # without the header
+
+
+_DOC = MODEL_MD.read_text(encoding="utf-8")
+MODEL_VERSION = re.search(r"Score model v([0-9.]+)", _DOC).group(1)  # type: ignore[union-attr]
+CURVES: Dict[str, List[Tuple[Decimal, Decimal]]] = {
+    name: [(_num(r[0]), _num(r[1])) for r in _rows(_DOC, f"#### `{name}`")]
+    for name in (
+        "CURVA_INGRESO",
+        "CURVA_ANTIGUEDAD_ASALARIADO",
+        "CURVA_ANTIGUEDAD_INDEPENDIENTE",
+        "CURVA_DEUDAS",
+        "CURVA_AHORRO",
+        "CURVA_SALUD_FINANCIERA",
+    )
+}
+P: Dict[str, Decimal] = {r[0].strip("`"): _num(r[1]) for r in _rows(_DOC, "## 11. Parameters")}
+STATES: List[Dict[str, Any]] = [
+    {"clave": r[0], "iso": r[1], "nombre": r[2], "factor": _num(r[3]), "precio_m2": _num(r[5])}
+    for r in _rows(_DOC, "## 10. States")
+]
+
+
+def _texts() -> Dict[str, str]:
+    lines = TEXTS_SNAP.read_text(encoding="utf-8").split("---")[-1].strip().splitlines()
+    return {lines[i].strip(): lines[i + 1].strip() for i in range(0, len(lines) - 1, 2)}
+
+
+TEXTS = _texts()
+
+
+class ReferenceError(ValueError):
+    def __init__(self, code: str, field: Optional[str]) -> None:
+        super().__init__(f"{code}: {field}")
+        self.code, self.field = code, field
+
+
+# ---- input (MODEL.md section 1) ----------------------------------------------------------
+
+FIELDS = ["estado", "ingreso_mensual", "tipo_ingreso", "antiguedad_meses", "deudas_mensuales",
+          "ahorro", "edad", "personas_hogar", "subcuenta_fondo"]
+TYPES = ["asalariado", "independiente", "mixto", "pensionado"]
+ALIASES = {"cdmx": "CMX", "ciudad de mexico": "CMX", "distrito federal": "CMX", "mexico city": "CMX",
+           "estado de mexico": "MEX", "edomex": "MEX", "coahuila de zaragoza": "COA",
+           "veracruz de ignacio de la llave": "VER"}
+
+
+def _plain(text: str) -> str:
+    text = unicodedata.normalize("NFKD", text)
+    text = "".join(c for c in text if not unicodedata.combining(c)).lower()
+    return " ".join(re.sub(r"[^a-z0-9]+", " ", text).split())
+
+
+def _state(text: str) -> Dict[str, Any]:
+    key = _plain(text)
+    key = key[3:] if key.startswith("mx ") else key
+    for s in STATES:
+        if key in (s["clave"], s["iso"].lower(), _plain(s["nombre"])) or ALIASES.get(key) == s["iso"]:
+            return s
+    raise ReferenceError("UNKNOWN_STATE", "estado")
+
+
+def _number(value: Any, field: str) -> Decimal:
+    if isinstance(value, bool) or not isinstance(value, (int, float, Decimal)):
+        raise ReferenceError("INVALID_TYPE", field)
+    return Decimal(repr(value)) if isinstance(value, float) else Decimal(value)
+
+
+def _amount(profile: Dict[str, Any], field: str, ceiling: Decimal) -> Optional[Decimal]:
+    if profile.get(field) is None:
+        return None
+    v = _number(profile[field], field)
+    if v < 0:
+        raise ReferenceError("NEGATIVE_AMOUNT", field)
+    if v > ceiling:
+        raise ReferenceError("AMOUNT_TOO_LARGE", field)
+    return v
+
+
+def _count(profile: Dict[str, Any], field: str, low: Decimal, high: Decimal) -> Optional[int]:
+    if profile.get(field) is None:
+        return None
+    v = _number(profile[field], field)
+    if v != v.to_integral_value():
+        raise ReferenceError("NOT_AN_INTEGER", field)
+    if not low <= v <= high:
+        raise ReferenceError("VALUE_OUT_OF_RANGE", field)
+    return int(v)
+
+
+def _read(profile: Any) -> Dict[str, Any]:
+    if not isinstance(profile, dict):
+        raise ReferenceError("INVALID_TYPE", None)
+    unknown = sorted(k for k in profile if k not in FIELDS)
+    if unknown:
+        raise ReferenceError("UNKNOWN_FIELD", unknown[0])
+    for field in FIELDS[:4]:
+        if profile.get(field) is None:
+            raise ReferenceError("MISSING_FIELD", field)
+    if not isinstance(profile["estado"], str):
+        raise ReferenceError("INVALID_TYPE", "estado")
+    estado = _state(profile["estado"])
+    ingreso = _amount(profile, "ingreso_mensual", P["MONTO_MENSUAL_MAX"])
+    if not isinstance(profile["tipo_ingreso"], str):
+        raise ReferenceError("INVALID_TYPE", "tipo_ingreso")
+    tipo = profile["tipo_ingreso"].strip().lower()
+    if tipo not in TYPES:
+        raise ReferenceError("UNKNOWN_INCOME_TYPE", "tipo_ingreso")
+    antiguedad = _count(profile, "antiguedad_meses", Decimal(0), P["ANTIGUEDAD_MAX_MESES"])
+    if ingreso == 0:
+        raise ReferenceError("VALUE_OUT_OF_RANGE", "ingreso_mensual")
+    return {
+        "estado": estado,
+        "ingreso": ingreso,
+        "tipo": tipo,
+        "antiguedad": antiguedad,
+        "deudas": _amount(profile, "deudas_mensuales", P["MONTO_MENSUAL_MAX"]),
+        "ahorro": _amount(profile, "ahorro", P["SALDO_MAX"]) or Decimal(0),
+        "edad": _count(profile, "edad", P["EDAD_MIN"], P["EDAD_MAX"]),
+        "personas": _count(profile, "personas_hogar", Decimal(1), P["PERSONAS_HOGAR_MAX"]),
+        "subcuenta": _amount(profile, "subcuenta_fondo", P["SALDO_MAX"]),
+    }
+
+
+# ---- the model (MODEL.md sections 2-9) ---------------------------------------------------
+
+
+def curve(name: str, x: Decimal) -> Decimal:
+    points = CURVES[name]
+    if x <= points[0][0]:
+        return points[0][1]
+    for (x0, y0), (x1, y1) in zip(points, points[1:]):
+        if x < x1:
+            return y0 + (x - x0) * (y1 - y0) / (x1 - x0)
+    return points[-1][1]
+
+
+def rnd(value: Decimal, places: int) -> Decimal:
+    """Half away from zero ("redondeo comercial")."""
+    return value.quantize(Decimal(1).scaleb(-places), rounding=ROUND_HALF_UP)
+
+
+def score(profile: Any) -> Dict[str, Any]:
+    p = _read(profile)
+    I, tipo, estado = p["ingreso"], p["tipo"], p["estado"]
+    factor, deudas = estado["factor"], p["deudas"]
+    personas = Decimal(p["personas"]) if p["personas"] is not None else P["PERSONAS_HOGAR_DEFAULT"]
+
+    # 5. Financial health
+    costo = P["LINEA_POBREZA_URBANA"] * personas * factor
+    disponible_ingreso = I - costo - (deudas or 0)
+    ratio = disponible_ingreso / I
+
+    # 3-4. Components
+    ref = min(max(I, P["AHORRO_INGRESO_REFERENCIA_MIN"]), P["AHORRO_INGRESO_REFERENCIA_MAX"])
+    values = {
+        "ingreso": curve("CURVA_INGRESO", I),
+        "tipo_ingreso": P["PUNTOS_TIPO_" + tipo.upper()],
+        "antiguedad": curve("CURVA_ANTIGUEDAD_INDEPENDIENTE" if tipo == "independiente" else "CURVA_ANTIGUEDAD_ASALARIADO",
+                            Decimal(p["antiguedad"])),
+        "deudas": P["PUNTOS_DEUDAS_NO_DECLARADAS"] if deudas is None else curve("CURVA_DEUDAS", deudas / I),
+        "ahorro": curve("CURVA_AHORRO", p["ahorro"] / (ref * 12)),
+        "salud_financiera": curve("CURVA_SALUD_FINANCIERA", ratio),
+    }
+    weights = {k: P["PESO_" + k.upper()] for k in values}
+    # 2. The score, rounded once
+    total = int(rnd(sum(values[k] * weights[k] for k in values) * P["ESCALA_SCORE"], 0))
+    nivel = "bajo" if total <= 400 else "medio" if total <= 600 else "alto" if total <= 800 else "excelente"
+
+    # 6. Purchasing capacity
+    pago = max(Decimal(0), min(P["PTI_MAX"] * I, P["DTI_TOTAL_MAX"] * I - (deudas or 0), disponible_ingreso))
+    plazo = int(P["PLAZO_MAX_ANIOS"]) if p["edad"] is None else max(0, min(int(P["PLAZO_MAX_ANIOS"]), int(P["EDAD_MAX_FIN_PLAZO"]) - p["edad"]))
+    i = P["TASA_ANUAL"] / 12
+    n = plazo * 12
+    credito = pago * (1 - (1 + i) ** -n) / i if n else Decimal(0)
+    ltv = P["LTV_INDEPENDIENTE"] if tipo == "independiente" else P["LTV_ASALARIADO"]
+    valor = credito / ltv
+    ajuste = min(max(2 - factor, P["FACTOR_MIN"]), P["FACTOR_MAX"])
+    valor_realista = rnd(rnd(valor, 2) * ajuste, 2)
+    requerido = valor * (1 - ltv)
+    gastos = valor * P["GASTOS_CIERRE"]
+    # 8. Housing-fund sub-account
+    if p["subcuenta"] is not None:
+        subcuenta = p["subcuenta"]
+    elif tipo in ("asalariado", "mixto"):
+        salario = I if tipo == "asalariado" else P["PROPORCION_SALARIO_MIXTO"] * I
+        tope = P["TOPE_SBC_UMAS"] * P["UMA_DIARIA"] * P["DIAS_POR_MES"]
+        subcuenta = P["APORTACION_FONDO"] * min(salario, tope) * min(Decimal(p["antiguedad"]), P["MESES_FONDO_MAX"])
+    else:
+        subcuenta = Decimal(0)
+    enganche_disponible = p["ahorro"] + subcuenta
+    m2 = valor / estado["precio_m2"]
+    # 9. Core dwelling
+    dormitorios = max(Decimal(1), (personas / P["PERSONAS_POR_DORMITORIO"]).to_integral_value(ROUND_CEILING))
+    nucleo = (P["M2_NUCLEO_BASE"] + P["M2_POR_DORMITORIO_EXTRA"] * (dormitorios - 1)) * P["FACTOR_MUROS_CIRCULACION"]
+    # 7. Labels (exact values)
+    if m2 < nucleo:
+        evaluacion = "INSUFICIENTE"
+    elif m2 < P["UMBRAL_M2_ADECUADO"] * nucleo:
+        evaluacion = "NUCLEO_BASICO"
+    elif m2 < P["UMBRAL_M2_HOLGADO"] * nucleo:
+        evaluacion = "ADECUADO"
+    else:
+        evaluacion = "HOLGADO"
+    if valor == 0:
+        estatus = "NO_APLICA"
+    elif enganche_disponible == 0:
+        estatus = "SIN_ENGANCHE"
+    elif enganche_disponible < P["UMBRAL_ENGANCHE_PARCIAL"] * requerido:
+        estatus = "INSUFICIENTE"
+    elif enganche_disponible < requerido:
+        estatus = "PARCIAL"
+    elif enganche_disponible < requerido + gastos:
+        estatus = "CUBIERTO_SIN_GASTOS"
+    else:
+        estatus = "CUBIERTO"
+
+    # 9. Recommendations
+    codes_by_component = {
+        "ingreso": "INGRESO_BAJO",
+        "tipo_ingreso": None if tipo == "asalariado" else "INGRESO_POCO_COMPROBABLE",
+        "antiguedad": "ANTIGUEDAD_CORTA",
+        "deudas": None if deudas is None else "DEUDA_ALTA",
+        "ahorro": "AHORRO_BAJO",
+        "salud_financiera": "SALUD_FINANCIERA_AJUSTADA",
+    }
+    weak = [((100 - values[k]) * weights[k], order, code)
+            for order, (k, code) in enumerate(codes_by_component.items())
+            if code is not None and values[k] < P["UMBRAL_RECOMENDACION"]]
+    weak.sort(key=lambda w: (-w[0], w[1]))
+    codes = [w[2] for w in weak[: int(P["MAX_RECOMENDACIONES_COMPONENTE"])]]
+    if deudas is None:
+        codes.append("DEUDAS_NO_DECLARADAS")
+    if pago == 0:
+        codes.append("SIN_CAPACIDAD_DE_PAGO")
+    if plazo < int(P["PLAZO_MAX_ANIOS"]):
+        codes.append("PLAZO_LIMITADO_POR_EDAD")
+    if estatus in ("SIN_ENGANCHE", "INSUFICIENTE", "PARCIAL"):
+        codes.append("ENGANCHE_INSUFICIENTE")
+    if estatus == "CUBIERTO_SIN_GASTOS":
+        codes.append("GASTOS_DE_CIERRE_PENDIENTES")
+    if evaluacion == "INSUFICIENTE" and pago > 0:
+        codes.append("VIVIENDA_BAJO_NUCLEO")
+    if not codes:
+        codes.append("PERFIL_SOLIDO")
+
+    capacidad = {
+        "valor_bancario": rnd(valor, 2),
+        "valor_realista": valor_realista,
+        "factor_platform_v2": factor,
+        "ltv": ltv,
+        "pago_mensual_estimado": rnd(pago, 2),
+        "credito_max": rnd(credito, 2),
+        "m2_alcanzables": rnd(m2, 2),
+        "m2_minimo_nucleo": rnd(nucleo, 2),
+        "evaluacion_m2": evaluacion,
+        "enganche_requerido": rnd(requerido, 2),
+        "enganche_disponible": rnd(enganche_disponible, 2),
+        "subcuenta_fondo_estimada": rnd(subcuenta, 2),
+        "estatus_enganche": estatus,
+        "renta_equivalente": rnd(valor * P["RENDIMIENTO_RENTA_ANUAL"] / 12, 2),
+        "gastos_cierre_estimados": rnd(gastos, 2),
+        "tasa_anual": P["TASA_ANUAL"],
+        "plazo_anios": plazo,
+        "precio_m2_estado": estado["precio_m2"],
+    }
+    return {
+        "score": total,
+        "nivel": nivel,
+        "capacidad_compra_estimada": capacidad,
+        "salud_financiera": {
+            "score": rnd(values["salud_financiera"], 2),
+            "costo_vida_digno": rnd(costo, 2),
+            "ingreso_disponible": rnd(disponible_ingreso, 2),
+            "ratio": rnd(ratio, 4),
+        },
+        "recomendaciones": [TEXTS[c] for c in codes],
+        "disclaimer": None,
+        "valor_vivienda_max": capacidad["valor_bancario"],
+        "credito_max": capacidad["credito_max"],
+        "enganche_min": capacidad["enganche_requerido"],
+        "pago_mensual_estimado": capacidad["pago_mensual_estimado"],
+        "renta_estimada": capacidad["renta_equivalente"],
+        "modelo_version": MODEL_VERSION,
+        "estado": {"clave": estado["clave"], "codigo": estado["iso"], "nombre": estado["nombre"]},
+        "componentes": {
+            k: {"valor": rnd(values[k], 2), "peso": weights[k], "puntos": rnd(values[k] * weights[k] * P["ESCALA_SCORE"], 2)}
+            for k in values
+        },
+        "recomendaciones_detalle": [{"codigo": c, "texto": TEXTS[c]} for c in codes],
+    }

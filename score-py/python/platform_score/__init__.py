@@ -1,0 +1,57 @@
+"""platform_score: the buyer pre-qualification score (model v2.1) of platform-score for Python.
+
+A thin binding of the Rust crate score-core: every surface (Rust, Python, Node, the browser,
+the HTTP API) returns the same report for the same profile.
+
+>>> import platform_score
+>>> report = platform_score.score({"estado": "CMX", "ingreso_mensual": 30000,
+...     "tipo_ingreso": "asalariado", "antiguedad_meses": 36, "ahorro": 100000, "edad": 35})
+>>> report["nivel"]
+'alto'
+"""
+
+from ._core import (
+    CORE_VERSION,
+    ERROR_CODES,
+    MODEL_VERSION,
+    PROFILE_FIELDS,
+    ScoreError,
+    __version__,
+    score,
+    score_json,
+    score_many,
+)
+from ._frame import score_frame
+from ._types import (
+    Amount,
+    CapacidadCompra,
+    Componente,
+    Componentes,
+    EstadoReporte,
+    Profile,
+    Recomendacion,
+    SaludFinanciera,
+    ScoreReport,
+)
+
+__all__ = [
+    "CORE_VERSION",
+    "ERROR_CODES",
+    "MODEL_VERSION",
+    "PROFILE_FIELDS",
+    "Amount",
+    "CapacidadCompra",
+    "Componente",
+    "Componentes",
+    "EstadoReporte",
+    "Profile",
+    "Recomendacion",
+    "SaludFinanciera",
+    "ScoreError",
+    "ScoreReport",
+    "__version__",
+    "score",
+    "score_frame",
+    "score_json",
+    "score_many",
+]

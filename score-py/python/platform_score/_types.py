@@ -1,0 +1,114 @@
+"""TypedDicts of the profile (the input) and of the report (the output) of platform_score.
+
+Field names and meanings are score-core's (see score-core/MODEL.md). Report amounts are
+``float``, or ``int`` when integral, exactly as in score-core's JSON; ``score(profile,
+decimals=True)`` returns the same keys with ``decimal.Decimal`` amounts instead.
+"""
+
+from __future__ import annotations
+
+import decimal
+from typing import List, Optional, TypedDict, Union
+
+Amount = Union[int, float, decimal.Decimal]
+"""A money amount in the profile: MXN as int, float or decimal.Decimal."""
+
+
+class _ProfileRequired(TypedDict):
+    estado: str
+    """Federal entity: ISO code ("CMX", "MX-JAL"), INEGI key ("09") or name ("Nuevo León")."""
+    ingreso_mensual: Amount
+    """Monthly household net income, MXN (> 0)."""
+    tipo_ingreso: str
+    """asalariado | independiente | mixto | pensionado (case-insensitive)."""
+    antiguedad_meses: int
+    """Months in the current job or activity."""
+
+
+class Profile(_ProfileRequired, total=False):
+    """A buyer profile. Unknown keys are rejected (UNKNOWN_FIELD); None means "not given"."""
+
+    deudas_mensuales: Optional[Amount]
+    """Non-mortgage monthly debt payments, MXN; absent means not declared (scored neutral)."""
+    ahorro: Optional[Amount]
+    """Liquid savings, MXN (default 0)."""
+    edad: Optional[int]
+    """Age in years (18..100); shortens the loan term."""
+    personas_hogar: Optional[int]
+    """Persons in the household (1..20)."""
+    subcuenta_fondo: Optional[Amount]
+    """Housing-fund sub-account balance, MXN; estimated when absent."""
+
+
+class CapacidadCompra(TypedDict):
+    valor_bancario: float
+    valor_realista: float
+    factor_platform_v2: float
+    ltv: float
+    pago_mensual_estimado: float
+    credito_max: float
+    m2_alcanzables: float
+    m2_minimo_nucleo: float
+    evaluacion_m2: str
+    enganche_requerido: float
+    enganche_disponible: float
+    subcuenta_fondo_estimada: float
+    estatus_enganche: str
+    renta_equivalente: float
+    gastos_cierre_estimados: float
+    tasa_anual: float
+    plazo_anios: int
+    precio_m2_estado: float
+
+
+class SaludFinanciera(TypedDict):
+    score: float
+    costo_vida_digno: float
+    ingreso_disponible: float
+    ratio: float
+
+
+class Componente(TypedDict):
+    valor: float
+    peso: float
+    puntos: float
+
+
+class Componentes(TypedDict):
+    ingreso: Componente
+    tipo_ingreso: Componente
+    antiguedad: Componente
+    deudas: Componente
+    ahorro: Componente
+    salud_financiera: Componente
+
+
+class EstadoReporte(TypedDict):
+    clave: str
+    codigo: str
+    nombre: str
+
+
+class Recomendacion(TypedDict):
+    codigo: str
+    texto: str
+
+
+class ScoreReport(TypedDict):
+    """The full report: the same keys and values as score-core's JSON."""
+
+    score: int
+    nivel: str
+    capacidad_compra_estimada: CapacidadCompra
+    salud_financiera: SaludFinanciera
+    recomendaciones: List[str]
+    disclaimer: str
+    valor_vivienda_max: float
+    credito_max: float
+    enganche_min: float
+    pago_mensual_estimado: float
+    renta_estimada: float
+    modelo_version: str
+    estado: EstadoReporte
+    componentes: Componentes
+    recomendaciones_detalle: List[Recomendacion]

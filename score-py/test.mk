@@ -1,0 +1,11 @@
+# score-py: the Python package platform_score (pyo3 + maturin). See score-py/README.md.
+TEST_TARGETS += test-py
+
+.PHONY: test-py bench-py
+test-py:
+	score-py/scripts/test.sh
+
+# Benchmark against the pure-Python reference (figures quoted in score-py/README.md).
+bench-py:
+	MATURIN_ARGS=--release score-py/scripts/test.sh --build-only
+	.venv/bin/python benches/python/bench_py.py

@@ -1,0 +1,125 @@
+"""score_frame: a pandas DataFrame or a pyarrow Table in, the report columns out, and the same
+numbers as score() row by row."""
+
+from __future__ import annotations
+
+from typing import Any, Dict, List
+
+import pytest
+
+import platform_score
+from conftest import load_cases
+
+pd = pytest.importorskip("pandas")
+pa = pytest.importorskip("pyarrow")
+
+VALID = [c for c in load_cases() if "expected" in c and isinstance(c["input"], dict)]
+
+
+def flatten(report: Dict[str, Any]) -> Dict[str, Any]:
+    """The documented flattening of a report into frame columns."""
+    c = report["capacidad_compra_estimada"]
+    row = {"score": report["score"], "nivel": report["nivel"]}
+    row.update({k: v for k, v in c.items()})
+    for k, v in report["salud_financiera"].items():
+        row[f"salud_financiera_{k}"] = v
+    for name, comp in report["componentes"].items():
+        for k, v in comp.items():
+            row[f"componente_{name}_{k}"] = v
+    for k, v in report["estado"].items():
+        row[f"estado_{k}"] = v
+    row["recomendaciones_codigos"] = "|".join(d["codigo"] for d in report["recomendaciones_detalle"])
+    return row
+
+
+def check_rows(frame_rows: List[Dict[str, Any]], profiles: List[Dict[str, Any]]) -> None:
+    for got, profile in zip(frame_rows, profiles):
+        expected = flatten(platform_score.score(profile))
+        assert set(got) == set(expected)
+        for key, value in expected.items():
+            assert got[key] == value, (key, got[key], value)
+            assert isinstance(got[key], str) == isinstance(value, str)
+
+
+def test_fixture_profiles_round_trip_through_a_dataframe() -> None:
+    profiles = [c["input"] for c in VALID]
+    df = pd.DataFrame(profiles, index=[f"p{i}" for i in range(len(profiles))])
+    out = platform_score.score_frame(df)
+    assert list(out.index) == list(df.index)
+    assert out["score"].dtype == "int64" and out["valor_realista"].dtype == "float64"
+    assert isinstance(out["nivel"].dtype, pd.CategoricalDtype)
+    check_rows(out.to_dict("records"), profiles)
+
+
+def test_fixture_profiles_round_trip_through_an_arrow_table() -> None:
+    profiles = [c["input"] for c in VALID]
+    keys = [k for k in platform_score.PROFILE_FIELDS if any(k in p for p in profiles)]
+    table = pa.table({k: [p.get(k) for p in profiles] for k in keys})
+    out = platform_score.score_frame(table)
+    assert isinstance(out, pa.Table) and out.num_rows == len(profiles)
+    check_rows(out.to_pylist(), profiles)
+
+
+def test_a_large_frame_is_scored_in_parallel_and_matches_score() -> None:
+    profiles = [c["input"] for c in VALID] * 60
+    df = pd.DataFrame(profiles)
+    out = platform_score.score_frame(df)
+    rows = out.to_dict("records")
+    check_rows(rows[::53], profiles[::53])
+
+
+def test_column_dtypes_are_read_like_values() -> None:
+    base = {"estado": "CMX", "ingreso_mensual": 30000.5, "tipo_ingreso": "asalariado", "antiguedad_meses": 36}
+    df = pd.DataFrame([base, {**base, "estado": "Jalisco", "antiguedad_meses": 7}])
+    df["estado"] = df["estado"].astype("category")
+    df["antiguedad_meses"] = df["antiguedad_meses"].astype("Int32")
+    df["edad"] = pd.array([35, None], dtype="Int64")
+    out = platform_score.score_frame(df)
+    profiles = [{**base, "edad": 35}, {**base, "estado": "Jalisco", "antiguedad_meses": 7}]
+    check_rows(out.to_dict("records"), profiles)
+
+
+def test_errors_raise_with_the_row_position() -> None:
+    df = pd.DataFrame([c["input"] for c in VALID[:3]])
+    df.loc[1, "estado"] = "Atlantis"
+    with pytest.raises(platform_score.ScoreError) as info:
+        platform_score.score_frame(df)
+    assert (info.value.code, info.value.field, info.value.index) == ("UNKNOWN_STATE", "estado", 1)
+
+
+def test_unknown_columns_fail_like_unknown_keys() -> None:
+    df = pd.DataFrame([c["input"] for c in VALID[:2]]).assign(cliente_id=[7, 8])
+    with pytest.raises(platform_score.ScoreError) as info:
+        platform_score.score_frame(df)
+    assert (info.value.code, info.value.field, info.value.index) == ("UNKNOWN_FIELD", "cliente_id", 0)
+
+
+def test_errors_return_keeps_the_good_rows() -> None:
+    profiles = [c["input"] for c in VALID[:4]]
+    df = pd.DataFrame(profiles)
+    df["ingreso_mensual"] = df["ingreso_mensual"].astype(object)
+    df.loc[2, "ingreso_mensual"] = "mucho"
+    out = platform_score.score_frame(df, errors="return")
+    assert out["error_code"].tolist()[2] == "INVALID_TYPE" and out["error_field"].tolist()[2] == "ingreso_mensual"
+    assert out["error_code"].isna().tolist() == [True, True, False, True]
+    assert out["score"].isna().tolist() == [False, False, True, False]
+    good = [i for i in range(4) if i != 2]
+    check_rows(
+        [{k: v for k, v in out.iloc[i].to_dict().items() if not k.startswith("error_")} for i in good],
+        [profiles[i] for i in good],
+    )
+    keys = [k for k in platform_score.PROFILE_FIELDS if any(k in p for p in profiles)]
+    columns = {k: [p.get(k) for p in profiles] for k in keys}
+    columns["estado"][2] = None
+    table = platform_score.score_frame(pa.table(columns), errors="return")
+    assert table.column("error_code").to_pylist() == [None, None, "MISSING_FIELD", None]
+    assert table.column("error_field").to_pylist() == [None, None, "estado", None]
+    assert table.column("score").null_count == 1
+    check_rows([{k: v for k, v in r.items() if not k.startswith("error_")} for r in table.to_pylist()][:2], profiles[:2])
+
+
+def test_other_inputs_are_rejected() -> None:
+    with pytest.raises(TypeError):
+        platform_score.score_frame([{"estado": "CMX"}])
+    with pytest.raises(ValueError):
+        platform_score.score_frame(pd.DataFrame(), errors="ignore")  # type: ignore[arg-type]

@@ -1,0 +1,105 @@
+"""Differential test: score-core (through platform_score) against the independent pure-Python
+reference of MODEL.md in benches/python/reference_model.py, on 10,000 random valid profiles."""
+
+from __future__ import annotations
+
+import random
+import sys
+from decimal import Decimal
+from typing import Any, Dict, List
+
+import pytest
+
+import platform_score
+from conftest import REPO, load_cases
+
+sys.path.insert(0, str(REPO / "benches" / "python"))
+import reference_model  # noqa: E402
+
+STATE_FORMS = [s["iso"] for s in reference_model.STATES] + [s["clave"] for s in reference_model.STATES] + [
+    "Nuevo León", "nuevo leon", "CDMX", "Estado de México", "MX-JAL", "yucatán", "Querétaro",
+]
+TYPES = ["asalariado", "independiente", "mixto", "pensionado", "Mixto", " PENSIONADO "]
+
+
+def amount(rng: random.Random, high: int) -> Any:
+    kind = rng.random()
+    if kind < 0.1:
+        return 0
+    if kind < 0.5:
+        return rng.randint(1, high)
+    if kind < 0.6:
+        return Decimal(rng.randint(1, high * 100)) / 100
+    return rng.randint(1, high * 100) / 100
+
+
+def random_profile(rng: random.Random) -> Dict[str, Any]:
+    p: Dict[str, Any] = {
+        "estado": rng.choice(STATE_FORMS),
+        "ingreso_mensual": amount(rng, rng.choice([20_000, 200_000, 2_000_000])) or 0.01,
+        "tipo_ingreso": rng.choice(TYPES),
+        "antiguedad_meses": rng.choice([0, 3, 6, 12, 24, 36, 60, 360, 720, rng.randint(0, 720)]),
+    }
+    if rng.random() < 0.6:
+        p["deudas_mensuales"] = amount(rng, rng.choice([1_000, 20_000, 200_000]))
+    if rng.random() < 0.8:
+        p["ahorro"] = amount(rng, rng.choice([50_000, 1_000_000, 20_000_000]))
+    if rng.random() < 0.7:
+        p["edad"] = rng.choice([18, 35, 55, 56, 70, 74, 75, 100, rng.randint(18, 100)])
+    if rng.random() < 0.5:
+        p["personas_hogar"] = rng.randint(1, 20)
+    if rng.random() < 0.3:
+        p["subcuenta_fondo"] = amount(rng, 2_000_000)
+    if rng.random() < 0.05:
+        p["edad"] = None
+    return p
+
+
+def as_decimals(x: Any) -> Any:
+    if isinstance(x, dict):
+        return {k: as_decimals(v) for k, v in x.items() if k != "disclaimer"}
+    if isinstance(x, list):
+        return [as_decimals(v) for v in x]
+    if isinstance(x, float):
+        return Decimal(repr(x))
+    if isinstance(x, int) and not isinstance(x, bool):
+        return Decimal(x)
+    return x
+
+
+def differences(a: Any, b: Any, path: str = "$") -> List[str]:
+    if isinstance(b, dict) and isinstance(a, dict):
+        if list(a) != list(b):
+            return [f"{path}: keys {list(a)} != {list(b)}"]
+        return [d for k in b for d in differences(a[k], b[k], f"{path}.{k}")]
+    if isinstance(b, list) and isinstance(a, list) and len(a) == len(b):
+        return [d for i, (x, y) in enumerate(zip(a, b)) for d in differences(x, y, f"{path}[{i}]")]
+    return [] if a == b else [f"{path}: rust {a!r} != reference {b!r}"]
+
+
+def test_reference_reproduces_every_fixture() -> None:
+    for case in load_cases():
+        if "expected" in case:
+            assert differences(as_decimals(case["expected"]), as_decimals(reference_model.score(case["input"]))) == [], case["id"]
+
+
+def test_ten_thousand_random_profiles_agree_with_the_reference() -> None:
+    rng = random.Random(20261122)
+    profiles = [random_profile(rng) for _ in range(10_000)]
+    reports = platform_score.score_many(profiles)
+    exact = platform_score.score_many(profiles, decimals=True)
+    failures = []
+    for p, report, dec in zip(profiles, reports, exact):
+        expected = as_decimals(reference_model.score(p))
+        diff = differences(as_decimals(report), expected) + differences(as_decimals(dec), expected)
+        assert isinstance(report["disclaimer"], str) and report["disclaimer"]
+        if diff:
+            failures.append((p, diff[:3]))
+    assert not failures, f"{len(failures)} of {len(profiles)} profiles differ; first: {failures[:3]}"
+
+
+@pytest.mark.parametrize("case", [c for c in load_cases() if "error" in c and "input" in c], ids=lambda c: c["id"])
+def test_reference_rejects_the_error_fixtures_with_the_same_code(case: Dict[str, Any]) -> None:
+    with pytest.raises(ValueError) as info:
+        reference_model.score(case["input"])
+    assert getattr(info.value, "code", None) == case["error"]["code"]

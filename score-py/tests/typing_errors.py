@@ -1,0 +1,12 @@
+"""Mistakes the stubs must catch: `mypy --strict` must reject each line marked E."""
+
+from __future__ import annotations
+
+import platform_score
+from platform_score import Profile
+
+bad_profile: Profile = {"estado": "CMX", "ingreso": 30000, "tipo_ingreso": "asalariado", "antiguedad_meses": 1}  # E
+report = platform_score.score({"estado": "CMX"})
+typo = report["scor"]  # E
+wrong: str = report["score"]  # E
+platform_score.score_many([], errors="ignore")  # E
