@@ -15,6 +15,11 @@ Usage:
   server create-admin --email EMAIL [--password PASSWORD] [--first-name NAME] [--last-name NAME]
                               create a platform administrator (role admin, verified, active).
                               Without --password the password is read from ADMIN_PASSWORD.
+  server seed [--agents N] [--agencies N] [--properties-per-agent N] [--reviewers N] [--seed N]
+                              fill the database with realistic offices, agents, properties and
+                              reviews across the 32 Mexican states (default 200 agents). Every
+                              seeded account gets the password of SEED_PASSWORD (default
+                              `seed password 2026`).
   server --help               show this help
 
 Configuration comes from environment variables (see server/README.md).";
@@ -23,6 +28,7 @@ Configuration comes from environment variables (see server/README.md).";
 pub enum Command {
     Serve,
     Help,
+    Seed(crate::seed::SeedOptions),
     CreateAdmin {
         email: String,
         password: Option<String>,
@@ -62,6 +68,30 @@ pub fn parse(args: &[String]) -> Result<Command, String> {
                 first_name,
                 last_name,
             })
+        }
+        Some("seed") => {
+            let mut opts = crate::seed::SeedOptions::default();
+            let mut it = args[1..].iter();
+            while let Some(flag) = it.next() {
+                let value = it
+                    .next()
+                    .ok_or_else(|| format!("{flag} needs a value"))?;
+                let n: u64 = value
+                    .parse()
+                    .map_err(|_| format!("{flag} needs a number"))?;
+                match flag.as_str() {
+                    "--agents" => opts.agents = n as usize,
+                    "--agencies" => opts.agencies = Some((n as usize).max(1)),
+                    "--properties-per-agent" => opts.properties_per_agent = n as usize,
+                    "--reviewers" => opts.reviewers = Some((n as usize).max(1)),
+                    "--seed" => opts.seed = n,
+                    other => return Err(format!("unknown option {other}")),
+                }
+            }
+            if opts.agents > 1_000_000 {
+                return Err("--agents is at most 1000000".into());
+            }
+            Ok(Command::Seed(opts))
         }
         Some(other) => Err(format!("unknown command {other}")),
     }
@@ -103,6 +133,19 @@ pub async fn create_admin(
         }
         Err(CreateUserError::Db(e)) => Err(format!("database: {e}")),
     }
+}
+
+/// The `seed` subcommand: hashes the shared password once and seeds.
+pub async fn seed(config: &Config, opts: &crate::seed::SeedOptions, password: &str) -> Result<crate::seed::SeedSummary, String> {
+    check_password_rules(password).map_err(|e| e.message)?;
+    let pool = db::connect_and_migrate(&config.database_url, 2)
+        .await
+        .map_err(|e| format!("database: {e}"))?;
+    let passwords = PasswordService::new(&config.argon2, 1)?;
+    let hash = passwords.hash(password).await.map_err(|e| e.message)?;
+    let result = crate::seed::run(&pool, &hash, opts).await;
+    pool.close().await;
+    result.map_err(|e| format!("database: {e}"))
 }
 
 #[cfg(test)]
@@ -148,5 +191,11 @@ mod tests {
             .is_err()
         );
         assert!(parse(&args(&["frobnicate"])).is_err());
+        match parse(&args(&["seed", "--agents", "10000", "--seed", "7"])) {
+            Ok(Command::Seed(o)) => assert_eq!((o.agents, o.seed), (10_000, 7)),
+            other => panic!("{other:?}"),
+        }
+        assert!(parse(&args(&["seed", "--agents"])).is_err());
+        assert!(parse(&args(&["seed", "--agents", "x"])).is_err());
     }
 }

@@ -4,6 +4,7 @@
 //! migrations, routes, test harness) and `server/README.md` for running it.
 
 pub mod accounts;
+pub mod agents;
 pub mod app;
 pub mod buyers;
 pub mod cli;
@@ -18,6 +19,7 @@ pub mod oidc;
 pub mod ratelimit;
 pub mod routes;
 pub mod security;
+pub mod seed;
 pub mod state;
 pub mod telemetry;
 

@@ -52,6 +52,35 @@ async fn main() -> ExitCode {
                 }
             }
         }
+        cli::Command::Seed(opts) => {
+            let password =
+                std::env::var("SEED_PASSWORD").unwrap_or_else(|_| "seed password 2026".into());
+            let started = std::time::Instant::now();
+            match cli::seed(&config, &opts, &password).await {
+                Ok(s) => {
+                    println!(
+                        "seeded in {:.1} s (run tag {}): {} offices, {} agents ({} active), {} properties, {} reviews by {} buyers",
+                        started.elapsed().as_secs_f64(),
+                        s.tag,
+                        s.agencies,
+                        s.agents,
+                        s.active_agents,
+                        s.properties,
+                        s.reviews,
+                        s.reviewers
+                    );
+                    println!(
+                        "every seeded account has the password of SEED_PASSWORD (default `seed password 2026`);\n  e.g. office owner: {}\n  agent: {}",
+                        s.first_owner_email, s.first_agent_email
+                    );
+                    ExitCode::SUCCESS
+                }
+                Err(e) => {
+                    eprintln!("error: {e}");
+                    ExitCode::FAILURE
+                }
+            }
+        }
         cli::Command::Serve => {
             let app = match Application::build(config).await {
                 Ok(a) => a,

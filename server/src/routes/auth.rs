@@ -414,6 +414,8 @@ pub async fn update_profile(
     .bind(&user.id)
     .execute(&state.db)
     .await?;
+    // Keep the agent search (name or company) in step with the new name.
+    crate::agents::refresh_agent_search(&state.db, &user.id).await?;
     Ok(json(
         StatusCode::OK,
         ProfileResponse {

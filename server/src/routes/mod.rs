@@ -4,8 +4,11 @@
 //! To add an area: create `routes/<area>.rs` with `pub fn router() -> OpenApiRouter<AppState>`
 //! and merge it in [`api_router`].
 
+pub mod agencies;
+pub mod agents;
 pub mod auth;
 pub mod health;
+pub mod properties;
 pub mod score;
 
 use utoipa::{
@@ -29,6 +32,9 @@ use crate::{error::ErrorBody, state::AppState};
     tags(
         (name = "auth", description = "Accounts and authentication"),
         (name = "ops", description = "Health, readiness and metrics"),
+        (name = "agents", description = "Agents (spec 4.2): public list and detail, creation, assignment, update, delete, reviews"),
+        (name = "agencies", description = "Offices (spec 2.3): owners, co-admins and their agents"),
+        (name = "properties", description = "Agents' listings, matching-friendly (estado, operation, price, m2)"),
         (name = "score", description = "Buyer credit score (spec 4.3), public and rate limited per IP"),
     )
 )]
@@ -59,5 +65,7 @@ pub fn api_router() -> OpenApiRouter<AppState> {
         .merge(auth::router())
         .merge(crate::oidc::router())
         .merge(score::router())
-    // Other areas merge their routers here, e.g. `.merge(agents::router())`.
+        .merge(agents::router())
+        .merge(agencies::router())
+        .merge(properties::router())
 }

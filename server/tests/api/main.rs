@@ -3,9 +3,11 @@
 
 mod helpers;
 
+mod agents;
 mod auth;
 mod foundation;
 mod mail;
 mod oidc;
 mod openapi;
 mod score;
+mod seeded;
