@@ -185,7 +185,7 @@ fn escape_html(s: &str) -> String {
         .replace('\'', "&#39;")
 }
 
-fn html_page(title: &str, paragraphs: &[String], button: Option<(&str, &str)>) -> String {
+pub fn html_page(title: &str, paragraphs: &[String], button: Option<(&str, &str)>) -> String {
     let mut body = String::new();
     for p in paragraphs {
         body.push_str(&format!("<p>{}</p>\n", escape_html(p)));

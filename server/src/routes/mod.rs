@@ -8,6 +8,7 @@ pub mod agencies;
 pub mod agents;
 pub mod auth;
 pub mod health;
+pub mod leads;
 pub mod properties;
 pub mod score;
 
@@ -68,4 +69,5 @@ pub fn api_router() -> OpenApiRouter<AppState> {
         .merge(agents::router())
         .merge(agencies::router())
         .merge(properties::router())
+        .merge(leads::router())
 }

@@ -104,7 +104,7 @@ impl PropertyRow {
     }
 }
 
-async fn find_property(db: &Db, id: &str) -> ApiResult<PropertyRow> {
+pub async fn find_property(db: &Db, id: &str) -> ApiResult<PropertyRow> {
     let mut sql = Sql::new(&format!("SELECT {PROPERTY_COLUMNS} FROM properties WHERE id = "));
     sql.bind_text(id);
     sql.query_as::<PropertyRow>()

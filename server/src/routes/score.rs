@@ -15,17 +15,22 @@
 //!   (`INVALID_TYPE`, `MISSING_FIELD`, `UNKNOWN_FIELD`), 422 for values the model rejects
 //!   (`UNKNOWN_STATE`, `NEGATIVE_AMOUNT`, `VALUE_OUT_OF_RANGE`, ...), with `field` in the envelope.
 //! - Unknown or malformed profile ids answer 404 `PROFILE_NOT_FOUND`.
+//! - Matching: the rules and the fit formula are in `crate::matching` (and the OpenAPI text).
+//! - Phase 3: one lead per profile and property, contact rules and consent in `crate::leads`.
 
 use axum::{extract::State, http::StatusCode, response::IntoResponse};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use utoipa::ToSchema;
 use utoipa_axum::{router::OpenApiRouter, routes};
 
 use crate::{
+    agents::Paging,
     buyers::{self, ProfileView},
     error::{ApiResult, ErrorBody},
-    extract::{ApiJson, ApiPath, ClientIp},
+    extract::{ApiJson, ApiPath, ApiQuery, ClientIp},
+    leads::{self, InterestInput, InterestRecorded},
+    matching::{self, MatchPage},
     routes::auth::DataResponse,
     state::AppState,
 };
@@ -37,6 +42,8 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(refine_profile))
         .routes(routes!(onboarding))
         .routes(routes!(get_profile))
+        .routes(routes!(match_properties))
+        .routes(routes!(document_interest))
 }
 
 /// The profile body, for the OpenAPI document (the server reads it as JSON and lets score-core
@@ -207,4 +214,106 @@ pub async fn get_profile(
     limit(&state, &ip)?;
     let row = buyers::find(&state.db, &id).await?;
     Ok(axum::Json(DataResponse::new(row.view()?)))
+}
+
+/// Query of `GET /api/v1/matching/{id}`.
+#[derive(Debug, Deserialize, utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct MatchingQuery {
+    /// Page number, default 1.
+    pub page: Option<i64>,
+    /// Page size, default 10, at most 100.
+    pub limit: Option<i64>,
+    /// `sale` or `rent`; both when absent.
+    pub operation: Option<String>,
+}
+
+/// Properties compatible with the profile, best fit first.
+///
+/// In the profile's state and listed by an active agent. Sale: price at most
+/// `criterios.precio_max_venta` = min(`valor_realista`, `credito_max` + `enganche_disponible`,
+/// `enganche_disponible` / (1 - `ltv`)), the binding one named in `limite_venta`. Rent: at most
+/// `criterios.renta_max_mensual` = `pago_mensual_estimado`. `ajuste` (0..100) = 0.7 x price fit
+/// (100 at 80% of the ceiling, 75 at the ceiling, 0 at price 0) + 0.3 x space fit (area as a
+/// share of `m2_minimo_nucleo`, capped at 100); ties by higher price, then id. Each entry has
+/// `motivos` (why it fits, stable codes), `advertencias` and `finanzas` (down payment, credit and
+/// monthly payment for that price). The ceilings come from the stored report, so a profile
+/// scored by an older model version is matched with the figures it was shown.
+#[utoipa::path(get, path = "/api/v1/matching/{id}", tag = "score",
+    params(("id" = String, Path, description = "Profile id"), MatchingQuery),
+    responses(
+        (status = 200, description = "A page of matching properties", body = DataResponse<MatchPage>),
+        (status = 400, description = "Bad `operation` (`INVALID_QUERY`) or paging (`INVALID_PAGINATION`)", body = ErrorBody),
+        (status = 404, description = "Unknown profile (`PROFILE_NOT_FOUND`)", body = ErrorBody),
+        (status = 429, description = "Rate limited", body = ErrorBody),
+    ))]
+pub async fn match_properties(
+    State(state): State<AppState>,
+    ClientIp(ip): ClientIp,
+    ApiPath(id): ApiPath<String>,
+    ApiQuery(q): ApiQuery<MatchingQuery>,
+) -> ApiResult<axum::Json<DataResponse<MatchPage>>> {
+    limit(&state, &ip)?;
+    let operation = matching::parse_operation(q.operation.as_deref())?;
+    let paging = Paging::new(q.page, q.limit)?;
+    let row = buyers::find(&state.db, &id).await?;
+    let criterios = matching::criteria_of(&row)?;
+    let (propiedades, total) = matching::find(&state.db, &criterios, operation, paging).await?;
+    Ok(axum::Json(DataResponse::new(MatchPage {
+        perfil_id: row.id,
+        criterios,
+        propiedades,
+        pagination: paging.pagination(total),
+    })))
+}
+
+/// The phase 3 body, for the OpenAPI document.
+#[derive(Debug, Serialize, ToSchema)]
+#[allow(dead_code)]
+pub struct InterestBody {
+    /// Id of the property (from matching or the property list).
+    propiedad_id: String,
+    /// Message for the agent, at most 1,000 characters.
+    mensaje: Option<String>,
+    /// `email`, `telefono` or `whatsapp`; default `email` when an e-mail is on file, else `telefono`.
+    preferencia_contacto: Option<String>,
+    /// Contact fields, stored on the profile like in phases 1 and 2.
+    nombre: Option<String>,
+    email: Option<String>,
+    telefono: Option<String>,
+}
+
+/// Phase 3: records the buyer's interest in a property and notifies its agent.
+///
+/// One lead per profile and property: the first call answers 201 and e-mails the agent; a
+/// repeat answers 200 with the same lead (its message, when given, and contact preference are
+/// updated; no second e-mail). The buyer needs an e-mail or a phone (on the profile or in this
+/// body) matching `preferencia_contacto`. Documenting interest shares the buyer's name, e-mail
+/// and phone with that agent only, in `GET /api/agent/leads`; the e-mail to the agent carries
+/// no contact data. The profile moves to phase 3.
+#[utoipa::path(post, path = "/api/v1/fase3/documentar/{id}", tag = "score",
+    params(("id" = String, Path, description = "Profile id")),
+    request_body(content = InterestBody),
+    responses(
+        (status = 201, description = "Lead created; the agent is notified", body = DataResponse<InterestRecorded>),
+        (status = 200, description = "The lead already existed (no duplicate)", body = DataResponse<InterestRecorded>),
+        (status = 400, description = "Malformed body (`INVALID_TYPE`, `MISSING_FIELD`, `UNKNOWN_FIELD`)", body = ErrorBody),
+        (status = 404, description = "Unknown profile (`PROFILE_NOT_FOUND`) or property (`PROPERTY_NOT_FOUND`)", body = ErrorBody),
+        (status = 409, description = "Nobody to notify (`PROPERTY_WITHOUT_AGENT`, `AGENT_INACTIVE`)", body = ErrorBody),
+        (status = 422, description = "No way to contact the buyer (`CONTACT_REQUIRED`) or a bad value (`VALIDATION_ERROR`)", body = ErrorBody),
+        (status = 429, description = "Rate limited", body = ErrorBody),
+    ))]
+pub async fn document_interest(
+    State(state): State<AppState>,
+    ClientIp(ip): ClientIp,
+    ApiPath(id): ApiPath<String>,
+    ApiJson(body): ApiJson<Value>,
+) -> ApiResult<impl IntoResponse> {
+    limit(&state, &ip)?;
+    let (rest, contact) = buyers::split_body(body)?;
+    let input = InterestInput::parse(rest)?;
+    let profile = buyers::find(&state.db, &id).await?;
+    let (created, data) = leads::document_interest(&state, &profile, &input, &contact).await?;
+    let status = if created { StatusCode::CREATED } else { StatusCode::OK };
+    Ok((status, axum::Json(DataResponse::new(data))))
 }

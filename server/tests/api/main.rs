@@ -7,6 +7,7 @@ mod agents;
 mod auth;
 mod foundation;
 mod mail;
+mod matching;
 mod oidc;
 mod openapi;
 mod score;
