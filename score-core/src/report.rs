@@ -346,10 +346,25 @@ pub struct ScoreReport {
     pub recomendaciones_detalle: Vec<Recomendacion>,
 }
 
+/// Room for a whole report (about 3.2 KB of JSON) in one allocation.
+const JSON_CAPACITY: usize = 4096;
+
 impl ScoreReport {
     /// The report as compact JSON text (keys in the documented order).
     pub fn to_json_string(&self) -> String {
-        serde_json::to_string(self).unwrap_or_default()
+        let mut out = Vec::with_capacity(JSON_CAPACITY);
+        self.write_json(&mut out);
+        String::from_utf8(out).unwrap_or_default()
+    }
+
+    /// Appends the compact JSON text of the report to `out`, for callers that wrap it in an
+    /// envelope without copying it again (the server's calculator endpoint).
+    pub fn write_json(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        if serde_json::to_writer(&mut *out, self).is_err() {
+            // Serializing plain data into memory cannot fail; never leave half a report.
+            out.truncate(start);
+        }
     }
 }
 

@@ -53,6 +53,7 @@ pub async fn build_state(config: Config) -> Result<(AppState, JoinHandle<()>), S
         .map_err(StartupError::Other)?;
     let oidc = OidcState::new(config.oidc.clone()).map_err(StartupError::Other)?;
     let state = AppState {
+        profile_writer: crate::buyers::ProfileWriter::start(db.clone()),
         db,
         jwt: Arc::new(JwtService::new(&secret, &config)),
         limiter: Arc::new(RateLimiter::new(config.auth_rate_limit_per_minute)),

@@ -10,6 +10,7 @@
 use axum::http::StatusCode;
 use serde::Serialize;
 use serde_json::{Map, Value};
+use tokio::sync::{mpsc, oneshot};
 use utoipa::ToSchema;
 
 use crate::{
@@ -135,8 +136,8 @@ pub fn score_profile(profile: &Value) -> ApiResult<Scored> {
     Ok(Scored { profile: parsed.to_json_value(), report })
 }
 
-/// Inserts a new profile in `phase` and returns it.
-pub async fn insert(db: &Db, scored: &Scored, contact: &ContactPatch, phase: i64) -> ApiResult<BuyerRow> {
+/// Inserts a new profile in `phase` and returns it, once it is durably stored.
+pub async fn insert(writer: &ProfileWriter, scored: &Scored, contact: &ContactPatch, phase: i64) -> ApiResult<BuyerRow> {
     let now = db::now();
     let row = BuyerRow {
         id: db::new_id(),
@@ -153,27 +154,99 @@ pub async fn insert(db: &Db, scored: &Scored, contact: &ContactPatch, phase: i64
         created_at: now,
         updated_at: now,
     };
-    sqlx::query(
-        "INSERT INTO buyer_profiles (id, profile_json, report_json, model_version, score, nivel, estado, phase, \
-         contact_name, contact_email, contact_phone, created_at, updated_at) \
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)",
-    )
-    .bind(&row.id)
-    .bind(&row.profile_json)
-    .bind(&row.report_json)
-    .bind(&row.model_version)
-    .bind(row.score)
-    .bind(&row.nivel)
-    .bind(&row.estado)
-    .bind(row.phase)
-    .bind(&row.contact_name)
-    .bind(&row.contact_email)
-    .bind(&row.contact_phone)
-    .bind(row.created_at)
-    .bind(row.updated_at)
-    .execute(db)
-    .await?;
-    Ok(row)
+    writer.write(row).await
+}
+
+const INSERT_PROFILE: &str = "INSERT INTO buyer_profiles (id, profile_json, report_json, model_version, score, nivel, \
+     estado, phase, contact_name, contact_email, contact_phone, created_at, updated_at) \
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)";
+
+async fn insert_row(conn: &mut sqlx::AnyConnection, row: &BuyerRow) -> Result<(), sqlx::Error> {
+    sqlx::query(INSERT_PROFILE)
+        .bind(&row.id)
+        .bind(&row.profile_json)
+        .bind(&row.report_json)
+        .bind(&row.model_version)
+        .bind(row.score)
+        .bind(&row.nivel)
+        .bind(&row.estado)
+        .bind(row.phase)
+        .bind(&row.contact_name)
+        .bind(&row.contact_email)
+        .bind(&row.contact_phone)
+        .bind(row.created_at)
+        .bind(row.updated_at)
+        .execute(conn)
+        .await?;
+    Ok(())
+}
+
+/// Most profiles committed in one transaction.
+const MAX_BATCH: usize = 256;
+
+type Pending = (BuyerRow, oneshot::Sender<ApiResult<BuyerRow>>);
+
+/// Group commit for new buyer profiles (phase 1 and onboarding, the write-heavy endpoints).
+///
+/// A durable commit costs one fsync (SQLite runs with `synchronous = FULL`), and SQLite has one
+/// writer at a time, so one transaction per request caps onboarding at the disk's fsync rate and
+/// makes concurrent writers queue on the file lock. Instead, requests hand their row to one
+/// writer task, which commits everything waiting (up to [`MAX_BATCH`] rows) in one transaction
+/// and answers each request only after that commit: the same durability, one fsync per batch.
+/// If a batch fails, its rows are retried one transaction each, so one bad row fails alone.
+/// The same path runs on PostgreSQL.
+#[derive(Clone, Debug)]
+pub struct ProfileWriter {
+    tx: mpsc::Sender<Pending>,
+}
+
+impl ProfileWriter {
+    /// Starts the writer task; it ends when every clone of the writer is dropped, after
+    /// committing what is queued.
+    pub fn start(db: Db) -> ProfileWriter {
+        let (tx, rx) = mpsc::channel(4 * MAX_BATCH);
+        tokio::spawn(run_writer(db, rx));
+        ProfileWriter { tx }
+    }
+
+    /// Stores `row` and returns it once committed.
+    pub async fn write(&self, row: BuyerRow) -> ApiResult<BuyerRow> {
+        let (reply, answer) = oneshot::channel();
+        let closed = || ApiError::service_unavailable("SHUTTING_DOWN", "El servidor se está deteniendo");
+        self.tx.send((row, reply)).await.map_err(|_| closed())?;
+        answer.await.map_err(|_| closed())?
+    }
+}
+
+async fn run_writer(db: Db, mut rx: mpsc::Receiver<Pending>) {
+    let mut batch: Vec<Pending> = Vec::with_capacity(MAX_BATCH);
+    while rx.recv_many(&mut batch, MAX_BATCH).await > 0 {
+        match commit_batch(&db, &batch).await {
+            Ok(()) => {
+                for (row, reply) in batch.drain(..) {
+                    let _ = reply.send(Ok(row));
+                }
+            }
+            Err(e) => {
+                tracing::warn!(error = %e, rows = batch.len(), "profile batch failed; retrying row by row");
+                for (row, reply) in batch.drain(..) {
+                    let result = match db.acquire().await {
+                        Ok(mut conn) => insert_row(&mut conn, &row).await.map(|()| row).map_err(ApiError::from),
+                        Err(e) => Err(ApiError::from(e)),
+                    };
+                    let _ = reply.send(result);
+                }
+            }
+        }
+    }
+}
+
+async fn commit_batch(db: &Db, batch: &[Pending]) -> Result<(), sqlx::Error> {
+    let mut tx = db.begin().await?;
+    for (row, _) in batch {
+        insert_row(&mut tx, row).await?;
+    }
+    tx.commit().await
 }
 
 /// The profile with this id, or 404 `PROFILE_NOT_FOUND` (also for ids that are not UUIDs, so

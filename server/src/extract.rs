@@ -54,6 +54,19 @@ fn json_rejection(r: JsonRejection) -> ApiError {
     }
 }
 
+/// Whether the request says its body is JSON (`application/json` or `application/*+json`,
+/// parameters ignored), as `ApiJson` requires: for handlers that read the body as bytes.
+pub fn is_json_content_type(headers: &axum::http::HeaderMap) -> bool {
+    headers
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| {
+            let essence = v.split(';').next().unwrap_or("").trim().to_ascii_lowercase();
+            essence == "application/json"
+                || (essence.starts_with("application/") && essence.ends_with("+json"))
+        })
+}
+
 /// Query-string extractor with the error envelope (400 `INVALID_QUERY`).
 #[derive(Debug, Clone, Copy, Default)]
 pub struct ApiQuery<T>(pub T);

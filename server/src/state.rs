@@ -3,6 +3,7 @@
 use std::sync::Arc;
 
 use crate::{
+    buyers::ProfileWriter,
     config::Config,
     db::Db,
     mail::Mailer,
@@ -23,5 +24,7 @@ pub struct AppState {
     /// Per-IP limiter of the public score endpoints (`SCORE_RATE_LIMIT_PER_MINUTE`).
     pub score_limiter: Arc<RateLimiter>,
     pub metrics: Arc<Metrics>,
+    /// Group-committing writer of new buyer profiles (see [`ProfileWriter`]).
+    pub profile_writer: ProfileWriter,
     pub oidc: Arc<OidcState>,
 }

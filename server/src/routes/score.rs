@@ -18,7 +18,12 @@
 //! - Matching: the rules and the fit formula are in `crate::matching` (and the OpenAPI text).
 //! - Phase 3: one lead per profile and property, contact rules and consent in `crate::leads`.
 
-use axum::{extract::State, http::StatusCode, response::IntoResponse};
+use axum::{
+    body::Bytes,
+    extract::State,
+    http::{HeaderMap, StatusCode, header},
+    response::{IntoResponse, Response},
+};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use utoipa::ToSchema;
@@ -27,7 +32,7 @@ use utoipa_axum::{router::OpenApiRouter, routes};
 use crate::{
     agents::Paging,
     buyers::{self, ProfileView},
-    error::{ApiResult, ErrorBody},
+    error::{ApiError, ApiResult, ErrorBody},
     extract::{ApiJson, ApiPath, ApiQuery, ClientIp},
     leads::{self, InterestInput, InterestRecorded},
     matching::{self, MatchPage},
@@ -118,12 +123,25 @@ fn limit(state: &AppState, ip: &str) -> ApiResult<()> {
 pub async fn score_stateless(
     State(state): State<AppState>,
     ClientIp(ip): ClientIp,
-    ApiJson(profile): ApiJson<Value>,
-) -> ApiResult<axum::Json<DataResponse<ScoreData>>> {
+    headers: HeaderMap,
+    body: Bytes,
+) -> ApiResult<Response> {
     limit(&state, &ip)?;
-    let report = score_core::score_value(&profile).map_err(buyers::score_error)?;
-    let platform_score = serde_json::to_value(&report).map_err(crate::error::ApiError::internal)?;
-    Ok(axum::Json(DataResponse::new(ScoreData { platform_score })))
+    // The hot path of the API: the body goes straight to score-core as text and its compact
+    // JSON report is spliced into the envelope, with no intermediate `Value` either way (the
+    // same codes as `ApiJson`: 415 without a JSON content type, 400 `INVALID_JSON`).
+    if !crate::extract::is_json_content_type(&headers) {
+        return Err(ApiError::from_status(StatusCode::UNSUPPORTED_MEDIA_TYPE));
+    }
+    let text = std::str::from_utf8(&body)
+        .map_err(|_| ApiError::bad_request("INVALID_JSON", "El cuerpo de la solicitud no es un JSON válido"))?;
+    let profile = score_core::Profile::from_json_str(text).map_err(buyers::score_error)?;
+    let report = score_core::score(&profile).map_err(buyers::score_error)?;
+    let mut out = Vec::with_capacity(4096);
+    out.extend_from_slice(br#"{"status":"success","data":{"platform_score":"#);
+    report.write_json(&mut out);
+    out.extend_from_slice(b"}}");
+    Ok(([(header::CONTENT_TYPE, "application/json")], out).into_response())
 }
 
 /// Phase 1: creates the buyer profile.
@@ -143,7 +161,7 @@ pub async fn create_profile(
     limit(&state, &ip)?;
     let (profile, contact) = buyers::split_body(body)?;
     let scored = buyers::score_profile(&profile)?;
-    let row = buyers::insert(&state.db, &scored, &contact, 1).await?;
+    let row = buyers::insert(&state.profile_writer, &scored, &contact, 1).await?;
     let data = CreatedProfile {
         id: row.id,
         fase: row.phase,
@@ -194,7 +212,7 @@ pub async fn onboarding(
     limit(&state, &ip)?;
     let (profile, contact) = buyers::split_body(body)?;
     let scored = buyers::score_profile(&profile)?;
-    let row = buyers::insert(&state.db, &scored, &contact, 2).await?;
+    let row = buyers::insert(&state.profile_writer, &scored, &contact, 2).await?;
     Ok((StatusCode::CREATED, axum::Json(DataResponse::new(row.view()?))))
 }
 
