@@ -4,7 +4,12 @@
 #   POST /api/v1/score            stateless calculator (target: >= 70% of the ceiling)
 #   POST /api/v1/onboarding/perfil a durable write (target: >= 3,000 requests/s on SQLite)
 #
-#   bash benches/server/score_load.sh [concurrency] [seconds]
+#   bash benches/server/score_load.sh [concurrency] [seconds] [rounds]
+#
+# The three targets run in ROUNDS interleaved rounds (healthz, score, onboarding, healthz, ...),
+# SECONDS each, and the ratios are taken within each round, then the median is reported: these
+# machines are noisy, and a ratio of two runs seconds apart is fairer than one of runs minutes
+# apart.
 #   DATABASE_URL=postgres://... bash benches/server/score_load.sh   # the same against PostgreSQL
 #
 # The server is the release build with request logging at warn level (RUST_LOG=warn) and the
@@ -14,7 +19,8 @@ set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 cd "$ROOT"
 CONCURRENCY="${1:-32}"
-SECONDS_PER_TARGET="${2:-10}"
+SECONDS_PER_TARGET="${2:-4}"
+ROUNDS="${3:-5}"
 cargo build -q --release -p server --bin server --example loadgen
 TARGET_DIR="${CARGO_TARGET_DIR:-$ROOT/target}"
 WORK="$(mktemp -d)"
@@ -27,14 +33,24 @@ DATABASE_URL="${DATABASE_URL:-sqlite://$WORK/bench.db}" PORT="$PORT" DATA_DIR="$
 SERVER_PID=$!
 for _ in $(seq 100); do curl -fs "http://127.0.0.1:$PORT/healthz" >/dev/null 2>&1 && break; sleep 0.1; done
 echo "machine: $(nproc) cores, $(free -g | awk '/Mem/ {print $2}') GiB; load before: $(cut -d' ' -f1-3 /proc/loadavg); database: ${DATABASE_URL:-sqlite (file, WAL, synchronous=FULL)}"
+TARGETS=()
+for _ in $(seq "$ROUNDS"); do
+  TARGETS+=("GET /healthz" "POST /api/v1/score @benches/server/profile.json" "POST /api/v1/onboarding/perfil @benches/server/profile.json")
+done
+echo "concurrency $CONCURRENCY, $ROUNDS rounds of ${SECONDS_PER_TARGET}s per target"
 "$TARGET_DIR/release/examples/loadgen" --base "http://127.0.0.1:$PORT" --concurrency "$CONCURRENCY" --seconds "$SECONDS_PER_TARGET" \
-  "GET /healthz" "POST /api/v1/score @benches/server/profile.json" "POST /api/v1/onboarding/perfil @benches/server/profile.json" \
-  | tee "$WORK/results.jsonl"
+  "${TARGETS[@]}" | tee "$WORK/results.jsonl"
 python3 - "$WORK/results.jsonl" <<'PY'
-import json, sys
+import json, statistics, sys
 rows = [json.loads(l) for l in open(sys.argv[1])]
-ceiling = rows[0]["rps"] or 1
-print(f"\n{'target':52} {'req/s':>8} {'of ceiling':>10} {'p50 ms':>8} {'p99 ms':>8} {'failed':>7}")
-for r in rows:
-    print(f"{r['target']:52} {r['rps']:>8.0f} {r['rps'] / ceiling:>10.0%} {r['p50_ms']:>8.2f} {r['p99_ms']:>8.2f} {r['non_2xx_or_failed']:>7}")
+per_round = [rows[i:i + 3] for i in range(0, len(rows), 3)]
+print(f"\n{'target':40} {'req/s (median)':>15} {'of ceiling (median of rounds)':>30} {'p50 ms':>7} {'p99 ms':>7} {'failed':>7}")
+for k in range(3):
+    runs = [r[k] for r in per_round]
+    ratio = statistics.median(r[k]["rps"] / (r[0]["rps"] or 1) for r in per_round)
+    name = runs[0]["target"].split(" @")[0]
+    print(f"{name:40} {statistics.median(x['rps'] for x in runs):>15.0f} {ratio:>30.0%} "
+          f"{statistics.median(x['p50_ms'] for x in runs):>7.2f} {statistics.median(x['p99_ms'] for x in runs):>7.2f} "
+          f"{sum(x['non_2xx_or_failed'] for x in runs):>7}")
+print("rounds (healthz / score / onboarding req/s): " + "; ".join(" / ".join(f"{x['rps']:.0f}" for x in r) for r in per_round))
 PY

@@ -54,17 +54,31 @@ fn json_rejection(r: JsonRejection) -> ApiError {
     }
 }
 
-/// Whether the request says its body is JSON (`application/json` or `application/*+json`,
-/// parameters ignored), as `ApiJson` requires: for handlers that read the body as bytes.
-pub fn is_json_content_type(headers: &axum::http::HeaderMap) -> bool {
-    headers
-        .get(header::CONTENT_TYPE)
-        .and_then(|v| v.to_str().ok())
-        .is_some_and(|v| {
-            let essence = v.split(';').next().unwrap_or("").trim().to_ascii_lowercase();
-            essence == "application/json"
-                || (essence.starts_with("application/") && essence.ends_with("+json"))
-        })
+/// Requires the request to declare a JSON body (`application/json` or `application/*+json`,
+/// parameters ignored), as `ApiJson` does, for handlers that read the body as raw bytes:
+/// 415 with the envelope otherwise. Reads the header in place (no copy of the header map).
+#[derive(Debug, Clone, Copy)]
+pub struct JsonContentType;
+
+impl<S: Send + Sync> FromRequestParts<S> for JsonContentType {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, _state: &S) -> Result<Self, ApiError> {
+        let is_json = parts
+            .headers
+            .get(header::CONTENT_TYPE)
+            .and_then(|v| v.to_str().ok())
+            .is_some_and(|v| {
+                let essence = v.split(';').next().unwrap_or("").trim().to_ascii_lowercase();
+                essence == "application/json"
+                    || (essence.starts_with("application/") && essence.ends_with("+json"))
+            });
+        if is_json {
+            Ok(JsonContentType)
+        } else {
+            Err(ApiError::from_status(StatusCode::UNSUPPORTED_MEDIA_TYPE))
+        }
+    }
 }
 
 /// Query-string extractor with the error envelope (400 `INVALID_QUERY`).

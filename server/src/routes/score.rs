@@ -21,7 +21,7 @@
 use axum::{
     body::Bytes,
     extract::State,
-    http::{HeaderMap, StatusCode, header},
+    http::{StatusCode, header},
     response::{IntoResponse, Response},
 };
 use serde::{Deserialize, Serialize};
@@ -33,7 +33,7 @@ use crate::{
     agents::Paging,
     buyers::{self, ProfileView},
     error::{ApiError, ApiResult, ErrorBody},
-    extract::{ApiJson, ApiPath, ApiQuery, ClientIp},
+    extract::{ApiJson, ApiPath, ApiQuery, ClientIp, JsonContentType},
     leads::{self, InterestInput, InterestRecorded},
     matching::{self, MatchPage},
     routes::auth::DataResponse,
@@ -123,16 +123,13 @@ fn limit(state: &AppState, ip: &str) -> ApiResult<()> {
 pub async fn score_stateless(
     State(state): State<AppState>,
     ClientIp(ip): ClientIp,
-    headers: HeaderMap,
+    _json: JsonContentType,
     body: Bytes,
 ) -> ApiResult<Response> {
     limit(&state, &ip)?;
     // The hot path of the API: the body goes straight to score-core as text and its compact
     // JSON report is spliced into the envelope, with no intermediate `Value` either way (the
     // same codes as `ApiJson`: 415 without a JSON content type, 400 `INVALID_JSON`).
-    if !crate::extract::is_json_content_type(&headers) {
-        return Err(ApiError::from_status(StatusCode::UNSUPPORTED_MEDIA_TYPE));
-    }
     let text = std::str::from_utf8(&body)
         .map_err(|_| ApiError::bad_request("INVALID_JSON", "El cuerpo de la solicitud no es un JSON válido"))?;
     let profile = score_core::Profile::from_json_str(text).map_err(buyers::score_error)?;

@@ -178,6 +178,13 @@ async fn every_error_path_uses_the_envelope_and_changes_nothing() {
     with_contact["ingreso_mensual"] = json!(0);
     assert_error(app.post_json("/api/v1/fase1/perfil", &with_contact).await, 422, "VALUE_OUT_OF_RANGE").await;
     assert_error(app.post_json("/api/v1/score", &journey_profile()).await, 400, "UNKNOWN_FIELD").await;
+    assert_error(post_raw(&app, "/api/v1/score", "{\"estado\": ").await, 400, "INVALID_JSON").await;
+    let not_utf8 = app.client.post(app.url("/api/v1/score")).header("content-type", "application/json").body(vec![0xff, 0xfe]).send().await.unwrap();
+    assert_error(not_utf8, 400, "INVALID_JSON").await;
+    let as_text = app.client.post(app.url("/api/v1/score")).header("content-type", "text/plain").body("{}").send().await.unwrap();
+    assert_error(as_text, 415, "UNSUPPORTED_MEDIA_TYPE").await;
+    let vendor_json = app.client.post(app.url("/api/v1/score")).header("content-type", "application/vnd.api+json; charset=utf-8").body("{}").send().await.unwrap();
+    assert_error(vendor_json, 400, "MISSING_FIELD").await;
 
     // Wrong method and unknown route under /api/v1.
     assert_error(app.get("/api/v1/score").await, 405, "METHOD_NOT_ALLOWED").await;
