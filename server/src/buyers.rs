@@ -40,6 +40,21 @@ pub struct ContactPatch {
     pub telefono: Option<Option<String>>,
 }
 
+impl ContactPatch {
+    /// The contact (name, e-mail, phone) after applying this patch over a stored profile's.
+    pub fn over(&self, stored: &BuyerRow) -> (Option<String>, Option<String>, Option<String>) {
+        let pick = |patch: &Option<Option<String>>, current: &Option<String>| match patch {
+            Some(v) => v.clone(),
+            None => current.clone(),
+        };
+        (
+            pick(&self.nombre, &stored.contact_name),
+            pick(&self.email, &stored.contact_email),
+            pick(&self.telefono, &stored.contact_phone),
+        )
+    }
+}
+
 /// The object of a request body, split into score-core profile fields and contact fields.
 /// A body that is not an object is left to score-core, which reports `INVALID_TYPE`.
 pub fn split_body(body: Value) -> ApiResult<(Value, ContactPatch)> {
@@ -289,10 +304,7 @@ pub async fn refine(db: &Db, current: &BuyerRow, changes: Value, contact: &Conta
         }
     }
     let scored = score_profile(&Value::Object(merged))?;
-    let pick = |patch: &Option<Option<String>>, stored: &Option<String>| match patch {
-        Some(v) => v.clone(),
-        None => stored.clone(),
-    };
+    let (contact_name, contact_email, contact_phone) = contact.over(current);
     let row = BuyerRow {
         profile_json: scored.profile.to_string(),
         report_json: scored.report.to_json_string(),
@@ -301,9 +313,9 @@ pub async fn refine(db: &Db, current: &BuyerRow, changes: Value, contact: &Conta
         nivel: scored.report.nivel.as_str().to_string(),
         estado: scored.report.estado.codigo.to_string(),
         phase: current.phase.max(2),
-        contact_name: pick(&contact.nombre, &current.contact_name),
-        contact_email: pick(&contact.email, &current.contact_email),
-        contact_phone: pick(&contact.telefono, &current.contact_phone),
+        contact_name,
+        contact_email,
+        contact_phone,
         updated_at: db::now(),
         ..current.clone()
     };

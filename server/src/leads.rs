@@ -169,13 +169,7 @@ pub async fn document_interest(
         return Err(ApiError::conflict("AGENT_INACTIVE", "El agente de esta propiedad no está activo por ahora."));
     }
 
-    let pick = |patch: &Option<Option<String>>, stored: &Option<String>| match patch {
-        Some(v) => v.clone(),
-        None => stored.clone(),
-    };
-    let name = pick(&contact.nombre, &profile.contact_name);
-    let email = pick(&contact.email, &profile.contact_email);
-    let phone = pick(&contact.telefono, &profile.contact_phone);
+    let (name, email, phone) = contact.over(profile);
     if email.is_none() && phone.is_none() {
         return Err(field_error(
             422,

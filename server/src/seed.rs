@@ -295,8 +295,12 @@ pub async fn run(db: &Db, password_hash: &str, opts: &SeedOptions) -> Result<See
         for _ in 0..n_props {
             let sale = rng.below(100) < 65;
             let kind = rng.pick(PROPERTY_KIND);
-            let m2 = (40.0 + rng.unit() * 260.0).round();
-            let value = m2 * precio_m2 * (0.75 + rng.unit() * 0.5);
+            // Most Mexican listings are small (the squared draw puts the median near 90 m²),
+            // and the economic segment sells below the state's average price per m², so
+            // moderate buyers find matches as they would on a real portal.
+            let size = rng.unit();
+            let m2 = (38.0 + size * size * 220.0).round();
+            let value = m2 * precio_m2 * (0.6 + 0.5 * rng.unit() + 0.3 * size * size);
             let price = if sale { (value / 1000.0).round() * 1000.0 } else { (value * 0.005 / 100.0).round() * 100.0 };
             let bedrooms = if kind == "Casa" || kind == "Departamento" { Arg::Int(1 + rng.below(4) as i64) } else { Arg::Null };
             let bathrooms = if kind == "Terreno" { Arg::Null } else { Arg::Int(1 + rng.below(3) as i64) };
