@@ -1,0 +1,193 @@
+// The ONE JavaScript test suite of platform-score. It runs every case of fixtures/ and the API
+// tests against one implementation, chosen by SCORE_IMPL, with identical assertions:
+//   SCORE_IMPL=node  score-node, the napi-rs addon (default)
+//   SCORE_IMPL=wasm  score-wasm, the wasm-bindgen build for Node (score-wasm/pkg-node)
+// Run: node --test score-node/test/   (after building; see score-node/README.md)
+import { test, describe } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const root = join(here, '..', '..');
+const require = createRequire(import.meta.url);
+
+const IMPL = process.env.SCORE_IMPL ?? 'node';
+const modules = {
+  node: () => require(join(root, 'score-node', 'index.js')),
+  wasm: () => require(join(root, 'score-wasm', 'pkg-node', 'score_wasm.js')),
+};
+if (!modules[IMPL]) throw new Error(`SCORE_IMPL must be node or wasm, not ${IMPL}`);
+const api = modules[IMPL]();
+
+const fixtures = join(root, 'fixtures');
+const manifest = JSON.parse(readFileSync(join(fixtures, 'manifest.json'), 'utf8'));
+const cases = manifest.cases.map((path) => ({ path, ...JSON.parse(readFileSync(join(fixtures, path), 'utf8')) }));
+const valid = cases.filter((c) => 'expected' in c && 'input' in c);
+
+/** Asserts that `fn` throws a score error with the fixture's code and field. */
+function assertScoreError(fn, { code, field }, extra = {}) {
+  assert.throws(fn, (err) => {
+    assert.ok(err instanceof Error, 'a real Error');
+    assert.equal(err.code, code, err.message);
+    assert.equal(err.field, field ?? null, err.message);
+    assert.ok(err.message.includes(`${code}: `), err.message);
+    for (const [k, v] of Object.entries(extra)) assert.equal(err[k], v);
+    return true;
+  });
+}
+
+describe(`fixtures (${IMPL})`, () => {
+  test('the manifest lists cases', () => {
+    assert.ok(cases.length >= 100, `only ${cases.length} cases`);
+    assert.ok(valid.length > 0);
+  });
+
+  for (const c of cases) {
+    test(`${c.path}: ${c.description}`, () => {
+      if ('input_text' in c) {
+        // Raw JSON text cases go through the text entry point.
+        if (c.error) assertScoreError(() => api.scoreJson(c.input_text), c.error);
+        else assert.deepStrictEqual(JSON.parse(api.scoreJson(c.input_text)), c.expected);
+        return;
+      }
+      if (c.error) {
+        assertScoreError(() => api.score(c.input), c.error);
+        // The text entry point agrees with the object entry point.
+        assertScoreError(() => api.scoreJson(JSON.stringify(c.input)), c.error);
+      } else {
+        assert.deepStrictEqual(api.score(c.input), c.expected);
+        assert.deepStrictEqual(JSON.parse(api.scoreJson(JSON.stringify(c.input))), c.expected);
+      }
+    });
+  }
+});
+
+describe(`API (${IMPL})`, () => {
+  const sample = valid[0];
+
+  test('MODEL_VERSION and VERSION', () => {
+    assert.equal(api.MODEL_VERSION, '2.1');
+    assert.equal(api.score(sample.input).modelo_version, api.MODEL_VERSION);
+    assert.match(api.VERSION, /^\d+\.\d+\.\d+/);
+  });
+
+  test('the report is a plain object with plain arrays', () => {
+    const r = api.score(sample.input);
+    assert.equal(Object.getPrototypeOf(r), Object.prototype);
+    assert.ok(Array.isArray(r.recomendaciones));
+    assert.equal(typeof r.score, 'number');
+    assert.equal(Object.getPrototypeOf(r.componentes.ingreso), Object.prototype);
+  });
+
+  test('scoreMany scores every valid fixture in order', () => {
+    const reports = api.scoreMany(valid.map((c) => c.input));
+    assert.equal(reports.length, valid.length);
+    assert.deepStrictEqual(reports, valid.map((c) => c.expected));
+    assert.deepStrictEqual(api.scoreMany([]), []);
+  });
+
+  test('scoreMany throws the first invalid profile with its index', () => {
+    const bad = cases.find((c) => c.error && 'input' in c && c.error.field);
+    const profiles = [sample.input, sample.input, bad.input, { estado: 'nowhere' }];
+    assertScoreError(() => api.scoreMany(profiles), bad.error, { index: 2 });
+    assert.throws(() => api.scoreMany(profiles), /^Error: profiles\[2\]: /);
+  });
+
+  test('scoreAsync resolves to the same reports, concurrently', async () => {
+    const reports = await Promise.all(valid.map((c) => api.scoreAsync(c.input)));
+    assert.deepStrictEqual(reports, valid.map((c) => c.expected));
+  });
+
+  test('scoreAsync rejects with the same error shape', async () => {
+    for (const c of cases.filter((c) => c.error && 'input' in c)) {
+      await assert.rejects(api.scoreAsync(c.input), (err) => {
+        assert.ok(err instanceof Error);
+        assert.equal(err.code, c.error.code);
+        assert.equal(err.field, c.error.field ?? null);
+        return true;
+      });
+    }
+  });
+
+  test('errors: whole-input errors have field null', () => {
+    assertScoreError(() => api.score(null), { code: 'INVALID_TYPE', field: null });
+    assertScoreError(() => api.score(undefined), { code: 'INVALID_TYPE', field: null });
+    assertScoreError(() => api.score([sample.input]), { code: 'INVALID_TYPE', field: null });
+    assertScoreError(() => api.score('CMX'), { code: 'INVALID_TYPE', field: null });
+    assertScoreError(() => api.scoreJson('{'), { code: 'INVALID_JSON', field: null });
+  });
+
+  test('errors: each field error names its field', () => {
+    const p = sample.input;
+    assertScoreError(() => api.score({ ...p, estado: 'Atlántida' }), { code: 'UNKNOWN_STATE', field: 'estado' });
+    assertScoreError(() => api.score({ ...p, tipo_ingreso: 'rentista' }), { code: 'UNKNOWN_INCOME_TYPE', field: 'tipo_ingreso' });
+    assertScoreError(() => api.score({ ...p, ahorro: -1 }), { code: 'NEGATIVE_AMOUNT', field: 'ahorro' });
+    assertScoreError(() => api.score({ ...p, edad: 30.5 }), { code: 'NOT_AN_INTEGER', field: 'edad' });
+    assertScoreError(() => api.score({ ...p, edad: 12 }), { code: 'VALUE_OUT_OF_RANGE', field: 'edad' });
+    assertScoreError(() => api.score({ ...p, ingreso_mensual: '30000' }), { code: 'INVALID_TYPE', field: 'ingreso_mensual' });
+    assertScoreError(() => api.score({ ...p, ingresos: 1 }), { code: 'UNKNOWN_FIELD', field: 'ingresos' });
+    const { estado, ...withoutState } = p;
+    assertScoreError(() => api.score(withoutState), { code: 'MISSING_FIELD', field: 'estado' });
+  });
+
+  // JS values that JSON cannot carry map the same way in both implementations (and as in score-py).
+  test('JS values: undefined is absent, NaN is null, Infinity is out of range', () => {
+    const p = sample.input;
+    const base = api.score(p);
+    assert.deepStrictEqual(api.score({ ...p, deudas_mensuales: undefined, subcuenta_fondo: undefined }), api.score({ ...p }));
+    assert.deepStrictEqual(api.score({ ...p, personas_hogar: null }), api.score({ ...p, personas_hogar: undefined }));
+    assertScoreError(() => api.score({ ...p, ingreso_mensual: NaN }), { code: 'MISSING_FIELD', field: 'ingreso_mensual' });
+    assertScoreError(() => api.score({ ...p, ahorro: Infinity }), { code: 'AMOUNT_TOO_LARGE', field: 'ahorro' });
+    assertScoreError(() => api.score({ ...p, ahorro: -Infinity }), { code: 'NEGATIVE_AMOUNT', field: 'ahorro' });
+    assertScoreError(() => api.score({ ...p, edad: () => 35 }), { code: 'INVALID_TYPE', field: 'edad' });
+    assertScoreError(() => api.score({ ...p, edad: 35n }), { code: 'INVALID_TYPE', field: 'edad' });
+    assertScoreError(() => api.score({ ...p, edad: Symbol('35') }), { code: 'INVALID_TYPE', field: 'edad' });
+    assert.equal(api.score({ ...p, ingreso_mensual: p.ingreso_mensual + 0.0 }).score, base.score);
+    assert.equal(api.score({ ...p, ahorro: -0 }).componentes.ahorro.valor, api.score({ ...p, ahorro: 0 }).componentes.ahorro.valor);
+  });
+
+  test('JS values: only own enumerable string keys are read', () => {
+    const p = sample.input;
+    const inherited = Object.assign(Object.create({ inventado: 1 }), p);
+    assert.deepStrictEqual(api.score(inherited), api.score(p));
+    const hidden = { ...p };
+    Object.defineProperty(hidden, 'oculto', { value: 1, enumerable: false });
+    hidden[Symbol('meta')] = 1;
+    assert.deepStrictEqual(api.score(hidden), api.score(p));
+    const map = new Map(Object.entries(p));
+    assertScoreError(() => api.score(map), { code: 'MISSING_FIELD', field: 'estado' });
+  });
+
+  test('JS values: flat and nested profiles read alike (NUL, getters, empty keys)', () => {
+    // Flat profiles are read in one call, others key by key: both give the same answers.
+    const p = sample.input;
+    assertScoreError(() => api.score({ ...p, 'ed\0ad': 35 }), { code: 'UNKNOWN_FIELD', field: 'ed\0ad' });
+    assertScoreError(() => api.score({ ...p, '': 1 }), { code: 'UNKNOWN_FIELD', field: '' });
+    assertScoreError(() => api.score({ ...p, estado: 'CM\0X' }), { code: 'UNKNOWN_STATE', field: 'estado' });
+    assertScoreError(() => api.score({ ...p, estado: '' }), { code: 'UNKNOWN_STATE', field: 'estado' });
+    assertScoreError(() => api.score({}), { code: 'MISSING_FIELD', field: 'estado' });
+    assert.deepStrictEqual(api.score({ ...p, estado: ` ${p.estado.toLowerCase()} ` }), api.score(p));
+    assertScoreError(() => api.score({ ...p, edad: true }), { code: 'INVALID_TYPE', field: 'edad' });
+    assertScoreError(() => api.score({ ...p, edad: [35] }), { code: 'INVALID_TYPE', field: 'edad' });
+    const many = Object.fromEntries(Array.from({ length: 80 }, (_, i) => [`k${i}`, i]));
+    assertScoreError(() => api.score({ ...p, ...many }), { code: 'UNKNOWN_FIELD', field: 'k0' });
+    // A getter runs once per read, and may itself score another profile.
+    let reads = 0;
+    const withGetter = { ...p };
+    Object.defineProperty(withGetter, 'edad', {
+      enumerable: true,
+      get() { reads += 1; return api.score({ ...p, edad: 60 }).score > 0 ? 35 : 0; },
+    });
+    assert.deepStrictEqual(api.score(withGetter), api.score({ ...p, edad: 35 }));
+    assert.equal(reads, 1);
+  });
+
+  test('scoreJson is compact JSON text of the same report', () => {
+    const text = api.scoreJson(JSON.stringify(sample.input));
+    assert.ok(!text.includes('\n') && text.startsWith('{"score":'));
+    assert.deepStrictEqual(JSON.parse(text), api.score(sample.input));
+  });
+});

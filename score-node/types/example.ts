@@ -1,0 +1,69 @@
+// Typed usage of both packages: `tsc -p score-node/types` (make test) fails if the shared
+// types (score.d.ts), the generated score-node index.d.ts or the generated score-wasm
+// score_wasm.d.ts drift apart or fall back to `any`.
+import * as node from '../index';
+import * as wasmNode from '../../score-wasm/pkg-node/score_wasm';
+import initWeb, * as wasmWeb from '../../score-wasm/pkg-web/score_wasm';
+import type { Profile, ScoreReport, ScoreError, Nivel, Componente, CodigoRecomendacion } from '../index';
+
+/** The API both packages share, stated once; each package must satisfy it. */
+interface ScoreApi {
+  score(profile: Profile): ScoreReport;
+  scoreJson(profileJson: string): string;
+  scoreMany(profiles: Profile[]): ScoreReport[];
+  scoreAsync(profile: Profile): Promise<ScoreReport>;
+  readonly MODEL_VERSION: string;
+  readonly VERSION: string;
+}
+const impls: ScoreApi[] = [node, wasmNode, wasmWeb];
+
+const profile: Profile = {
+  estado: 'CMX',
+  ingreso_mensual: 30000,
+  tipo_ingreso: 'asalariado',
+  antiguedad_meses: 36,
+  ahorro: 100000,
+  edad: 35,
+  deudas_mensuales: null,
+};
+
+function describe(report: ScoreReport): string {
+  const nivel: Nivel = report.nivel;
+  const points: number = (Object.values(report.componentes) as Componente[]).reduce((s, c) => s + c.puntos, 0);
+  const codes: CodigoRecomendacion[] = report.recomendaciones_detalle.map((r) => r.codigo);
+  const m2: 'INSUFICIENTE' | 'NUCLEO_BASICO' | 'ADECUADO' | 'HOLGADO' = report.capacidad_compra_estimada.evaluacion_m2;
+  return `${report.score} ${nivel} ${points.toFixed(2)} ${codes.join(',')} ${m2} ${report.estado.codigo}`;
+}
+
+export async function main(): Promise<void> {
+  await initWeb();
+  for (const api of impls) {
+    describe(api.score(profile));
+    describe(await api.scoreAsync(profile));
+    api.scoreMany([profile, { ...profile, estado: 'Jalisco' }]).map(describe);
+    const fromText: ScoreReport = JSON.parse(api.scoreJson(JSON.stringify(profile)));
+    describe(fromText);
+    try {
+      api.score({ ...profile, estado: 'XX' });
+    } catch (e) {
+      const err = e as ScoreError;
+      const code: 'UNKNOWN_STATE' | string = err.code;
+      const field: string | null = err.field;
+      console.log(code, field, err.index ?? -1);
+    }
+  }
+}
+
+// @ts-expect-error: a report's score is a number, not a string.
+const wrongScore: string = node.score(profile).score;
+// @ts-expect-error: the income type is a closed list in the report's component keys.
+const wrongComponent: Componente = node.score(profile).componentes.sueldo;
+// @ts-expect-error: a profile needs its required fields.
+const incomplete: Profile = { estado: 'CMX' };
+// @ts-expect-error: the same in the wasm packages (their generated types are not `any`).
+const wrongWasmScore: string = wasmNode.score(profile).score;
+// @ts-expect-error: a level is one of four words.
+const wrongWebLevel: 'mediano' = wasmWeb.score(profile).nivel;
+// @ts-expect-error: scoreMany takes profiles.
+wasmWeb.scoreMany([1, 2]);
+void [wrongScore, wrongComponent, incomplete, wrongWasmScore, wrongWebLevel];

@@ -1,0 +1,187 @@
+// End-to-end test of the page in Debian's Chromium (headless, driven by playwright-core):
+//  1. every fixture gives its expected result inside the browser (wasm API evaluated in the page);
+//  2. a person fills the form: the rendered score, level, gauge and bars equal the API's report;
+//  3. a bad value shows the Spanish error on the right field;
+//  4. the page keeps working offline once loaded (service worker), and under a CSP that forbids
+//     compiling code from text (reports then come through JSON text);
+//  5. a screenshot is saved to score-wasm/e2e/screenshot.png (and looked at by a human).
+// Run: node --test score-wasm/e2e/   (after scripts/build.sh; CHROMIUM overrides /usr/bin/chromium)
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+import { startServer } from '../scripts/serve.mjs';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const root = join(here, '..', '..');
+const require = createRequire(import.meta.url);
+const wasmNode = require(join(root, 'score-wasm', 'pkg-node', 'score_wasm.js'));
+
+const fixtures = join(root, 'fixtures');
+const manifest = JSON.parse(readFileSync(join(fixtures, 'manifest.json'), 'utf8'));
+const cases = manifest.cases.map((path) => ({ path, ...JSON.parse(readFileSync(join(fixtures, path), 'utf8')) }));
+
+let server, context, page, url, profileDir;
+const pageErrors = [];
+
+before(async () => {
+  server = await startServer();
+  url = `http://127.0.0.1:${server.address().port}/`;
+  profileDir = mkdtempSync(join(tmpdir(), 'score-e2e-'));
+  context = await chromium.launchPersistentContext(profileDir, {
+    executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
+    headless: true,
+    viewport: { width: 1280, height: 900 },
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+      '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+  page = context.pages()[0] ?? (await context.newPage());
+  page.on('pageerror', (err) => pageErrors.push(String(err)));
+  page.on('console', (msg) => { if (msg.type() === 'error') pageErrors.push(msg.text()); });
+  await page.goto(url);
+  await page.waitForSelector('body[data-ready="1"]', { timeout: 20000 });
+});
+
+after(async () => {
+  await context?.close();
+  server?.close();
+  if (profileDir) rmSync(profileDir, { recursive: true, force: true });
+});
+
+test('the page loads the wasm model without errors', async () => {
+  assert.equal(await page.textContent('#modelo'), wasmNode.MODEL_VERSION);
+  assert.equal(await page.textContent('#version'), wasmNode.VERSION);
+  assert.deepStrictEqual(pageErrors, []);
+});
+
+test('every fixture gives the expected result inside the browser', async () => {
+  const results = await page.evaluate((cases) => cases.map((c) => {
+    const api = window.platformScore;
+    try {
+      return { report: 'input_text' in c ? JSON.parse(api.scoreJson(c.input_text)) : api.score(c.input) };
+    } catch (e) {
+      return { error: { code: e.code, field: e.field }, isError: e instanceof Error };
+    }
+  }), cases);
+  assert.equal(results.length, cases.length);
+  cases.forEach((c, i) => {
+    if (c.error) {
+      assert.deepStrictEqual(results[i].error, { code: c.error.code, field: c.error.field ?? null }, c.path);
+      assert.ok(results[i].isError, c.path);
+    } else {
+      assert.deepStrictEqual(results[i].report, c.expected, c.path);
+    }
+  });
+  // The async and batch entry points agree in the browser too.
+  const valid = cases.filter((c) => c.expected && 'input' in c);
+  const batch = await page.evaluate(async (inputs) => {
+    const api = window.platformScore;
+    return { many: api.scoreMany(inputs), async: await Promise.all(inputs.map((p) => api.scoreAsync(p))) };
+  }, valid.map((c) => c.input));
+  assert.deepStrictEqual(batch.many, valid.map((c) => c.expected));
+  assert.deepStrictEqual(batch.async, valid.map((c) => c.expected));
+});
+
+async function typeInto(selector, text) {
+  const field = page.locator(selector);
+  await field.click();
+  await field.press('Control+A');
+  await field.press('Backspace');
+  if (text !== '') await field.pressSequentially(text, { delay: 5 });
+}
+
+test('a buyer fills the form and sees the API score', async () => {
+  await page.getByRole('combobox', { name: 'Estado donde quieres comprar' }).selectOption({ label: 'Jalisco' });
+  await page.getByRole('combobox', { name: 'Tipo de ingreso' }).selectOption({ label: 'Mixto (nómina e independiente)' });
+  await typeInto('#ingreso_mensual', '45000');
+  await typeInto('#antiguedad_meses', '18');
+  await typeInto('#edad', '42');
+  await typeInto('#personas_hogar', '4');
+  await typeInto('#ahorro', '250000');
+  await typeInto('#deudas_mensuales', '5000');
+  await typeInto('#subcuenta_fondo', '');
+
+  const profile = {
+    estado: 'JAL', tipo_ingreso: 'mixto', ingreso_mensual: 45000, antiguedad_meses: 18,
+    edad: 42, personas_hogar: 4, ahorro: 250000, deudas_mensuales: 5000,
+  };
+  const expected = wasmNode.score(profile);
+  assert.deepStrictEqual(await page.evaluate(() => window.platformScore.readProfile(document.getElementById('perfil'))), profile);
+  await page.waitForFunction((s) => document.getElementById('score').textContent === s, String(expected.score));
+  assert.equal(await page.textContent('#score'), String(expected.score));
+  assert.equal(await page.textContent('#nivel'), expected.nivel);
+  assert.equal(await page.getAttribute('#gauge-bar', 'stroke-dasharray'), `${expected.score} 1000`);
+  const status = await page.textContent('#estado-calculo');
+  assert.ok(status.includes(`Puntaje ${expected.score} de 1000`), status);
+  const bars = await page.$$eval('#componentes li', (lis) => lis.map((li) => [li.dataset.componente, Number(li.querySelector('[role=meter]').getAttribute('aria-valuenow'))]));
+  assert.deepStrictEqual(bars, Object.entries(expected.componentes).map(([k, c]) => [k, c.valor]));
+  const recs = await page.$$eval('#recomendaciones li', (lis) => lis.map((li) => li.dataset.codigo));
+  assert.deepStrictEqual(recs, expected.recomendaciones_detalle.map((r) => r.codigo));
+  const shown = await page.textContent('[data-key="valor_realista"] dd');
+  const pesos = new Intl.NumberFormat('es-MX', { style: 'currency', currency: 'MXN', maximumFractionDigits: 0 });
+  assert.equal(shown.replace(/\s/g, ' '), pesos.format(expected.capacidad_compra_estimada.valor_realista).replace(/\s/g, ' '));
+  await page.screenshot({ path: join(here, 'screenshot.png'), fullPage: true });
+});
+
+test('a bad value shows the error on its field, and fixing it recomputes', async () => {
+  await typeInto('#edad', '12');
+  await page.waitForSelector('#error:not([hidden])');
+  assert.equal(await page.getAttribute('#error', 'data-code'), 'VALUE_OUT_OF_RANGE');
+  assert.equal(await page.getAttribute('#edad', 'aria-invalid'), 'true');
+  assert.match(await page.textContent('#error'), /Edad/);
+  assert.ok(await page.isHidden('#reporte'));
+  await typeInto('#edad', '42');
+  await page.waitForSelector('#error', { state: 'hidden' });
+  assert.equal(await page.getAttribute('#edad', 'aria-invalid'), null);
+  assert.ok(await page.isVisible('#reporte'));
+});
+
+test('under a CSP without unsafe-eval, reports come through JSON text and are identical', async () => {
+  // score-wasm builds reports with a generated object-literal function (new Function); a page
+  // whose Content-Security-Policy forbids that gets the same objects through JSON.parse.
+  const strict = await startServer(undefined, 0, '127.0.0.1', {
+    'content-security-policy': "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'",
+  });
+  const other = await context.newPage();
+  const errors = [];
+  other.on('pageerror', (err) => errors.push(String(err)));
+  // Records what the CSP blocked (init scripts run before the page's own, outside its CSP).
+  await other.addInitScript(() => {
+    window.cspBlocked = [];
+    document.addEventListener('securitypolicyviolation', (e) => window.cspBlocked.push(e.blockedURI));
+  });
+  try {
+    await other.goto(`http://127.0.0.1:${strict.address().port}/`);
+    await other.waitForSelector('body[data-ready="1"]', { timeout: 20000 });
+    const valid = cases.filter((c) => c.expected && 'input' in c);
+    const out = await other.evaluate((inputs) => {
+      const reports = inputs.map((p) => window.platformScore.score(p));
+      return { blocked: window.cspBlocked, reports };
+    }, valid.map((c) => c.input));
+    assert.ok(out.blocked.includes('eval'), `the CSP blocked compiling the builder: ${out.blocked}`);
+    assert.deepStrictEqual(out.reports, valid.map((c) => c.expected));
+    assert.deepStrictEqual(errors, []);
+  } finally {
+    await other.close();
+    strict.close();
+  }
+});
+
+test('the page works offline once loaded', async () => {
+  await page.evaluate(() => navigator.serviceWorker.ready);
+  // Let the service worker finish caching, then cut the network and reload.
+  await page.waitForFunction(async () => (await caches.open('platform-score-v1').then((c) => c.keys())).length >= 6);
+  await context.setOffline(true);
+  try {
+    await page.reload();
+    await page.waitForSelector('body[data-ready="1"]', { timeout: 20000 });
+    const expected = wasmNode.score({ estado: 'CMX', ingreso_mensual: 30000, tipo_ingreso: 'asalariado', antiguedad_meses: 36, ahorro: 100000, edad: 35 });
+    assert.equal(await page.textContent('#score'), String(expected.score));
+  } finally {
+    await context.setOffline(false);
+  }
+});

@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# Builds the score-wasm packages from a fresh machine:
+#   pkg-web/     ES module for browsers (`await init()` first), used by www/
+#   pkg-bundler/ ES module for bundlers (webpack, vite: the .wasm is imported)
+#   pkg-node/    CommonJS module for Node (require; loads synchronously)
+# Installs what is missing: the wasm32 target, wasm-bindgen-cli at the exact version of
+# wasm-bindgen in Cargo.lock (the CLI and the crate must match), and the npm packages
+# (binaryen for wasm-opt; Debian's binaryen is too old: its output fails to instantiate).
+set -euo pipefail
+cd "$(dirname "$0")/../.."            # repository root
+ROOT=$PWD
+TARGET_DIR=${CARGO_TARGET_DIR:-$ROOT/target}
+PKG=$ROOT/score-wasm
+
+rustup target list --installed | grep -qx wasm32-unknown-unknown || rustup target add wasm32-unknown-unknown
+
+WBG_VER=$(grep -A1 '^name = "wasm-bindgen"$' Cargo.lock | sed -n 's/^version = "\(.*\)"/\1/p')
+[ -n "$WBG_VER" ] || { echo "wasm-bindgen not found in Cargo.lock" >&2; exit 1; }
+if [ "$(wasm-bindgen --version 2>/dev/null | awk '{print $2}')" != "$WBG_VER" ]; then
+  echo "installing wasm-bindgen-cli $WBG_VER (about 3 minutes, once per machine)"
+  # Not --locked: the CLI's lock file names a webpki-roots version missing from this index.
+  cargo install wasm-bindgen-cli --version "$WBG_VER"
+fi
+
+if [ ! -x "$PKG/node_modules/.bin/wasm-opt" ] || [ ! -d "$PKG/node_modules/playwright-core" ]; then
+  (cd "$PKG" && npm ci --no-audit --no-fund --loglevel=error)
+fi
+
+cargo build -p score-wasm --target wasm32-unknown-unknown --release --locked
+WASM=$TARGET_DIR/wasm32-unknown-unknown/release/score_wasm.wasm
+
+MODEL_VERSION=$(sed -n 's/^pub const MODEL_VERSION: &str = "\(.*\)";/\1/p' score-core/src/lib.rs)
+VERSION=$(cargo metadata --format-version 1 --no-deps --locked \
+  | node -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>console.log(JSON.parse(s).packages.find(p=>p.name==="score-core").version))')
+
+for target in web bundler nodejs; do
+  out=$PKG/pkg-${target/nodejs/node}
+  rm -rf "$out"
+  wasm-bindgen --target "$target" --out-dir "$out" "$WASM"
+  "$PKG/node_modules/.bin/wasm-opt" -O3 "$out/score_wasm_bg.wasm" -o "$out/score_wasm_bg.wasm"
+  # The constants of the shared API (wasm-bindgen exports functions only); the test suite
+  # checks them against modelVersion()/version() and the report's modelo_version.
+  if [ "$target" = nodejs ]; then
+    printf 'exports.MODEL_VERSION = "%s";\nexports.VERSION = "%s";\n' "$MODEL_VERSION" "$VERSION" >> "$out/score_wasm.js"
+  else
+    printf 'export const MODEL_VERSION = "%s";\nexport const VERSION = "%s";\n' "$MODEL_VERSION" "$VERSION" >> "$out/score_wasm.js"
+  fi
+  printf '/** Version of the score model ("%s"). */\nexport const MODEL_VERSION: string;\n/** Version of score-core. */\nexport const VERSION: string;\n' \
+    "$MODEL_VERSION" >> "$out/score_wasm.d.ts"
+done
+# The page serves its own copy of the web package (www/ is the whole site).
+rm -rf "$PKG/www/pkg" && cp -r "$PKG/pkg-web" "$PKG/www/pkg"
+size=$(stat -c %s "$PKG/pkg-web/score_wasm_bg.wasm"); gz=$(gzip -9c "$PKG/pkg-web/score_wasm_bg.wasm" | wc -c)
+echo "score_wasm_bg.wasm: $size bytes ($gz gzip -9)"
+[ "$size" -lt 256000 ] || { echo "score_wasm_bg.wasm is over the 250 KB budget" >&2; exit 1; }
