@@ -52,7 +52,7 @@ pub async fn build_state(config: Config) -> Result<(AppState, JoinHandle<()>), S
     let passwords = PasswordService::new(&config.argon2, config.hash_concurrency)
         .map_err(StartupError::Other)?;
     let oidc = OidcState::new(config.oidc.clone()).map_err(StartupError::Other)?;
-    let state = AppState {
+    let state = AppState::new(crate::state::Services {
         profile_writer: crate::buyers::ProfileWriter::start(db.clone()),
         db,
         jwt: Arc::new(JwtService::new(&secret, &config)),
@@ -63,7 +63,7 @@ pub async fn build_state(config: Config) -> Result<(AppState, JoinHandle<()>), S
         passwords,
         metrics,
         oidc: Arc::new(oidc),
-    };
+    });
     Ok((state, mail_task))
 }
 
