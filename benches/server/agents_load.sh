@@ -12,26 +12,15 @@
 #
 # Release build, request logs at warn level; the load client is server/examples/loadgen.rs
 # (closed loop, keep-alive, bounded by time and request count, loopback only).
-set -euo pipefail
-ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
-cd "$ROOT"
 CONCURRENCY="${1:-16}"
 SECONDS_PER_TARGET="${2:-10}"
 AGENTS="${3:-10000}"
-cargo build -q --release -p server --bin server --example loadgen
-TARGET_DIR="${CARGO_TARGET_DIR:-$ROOT/target}"
-WORK="$(mktemp -d)"
-PORT="$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
-cleanup() { [ -n "${SERVER_PID:-}" ] && kill "$SERVER_PID" 2>/dev/null; wait 2>/dev/null; rm -rf "$WORK"; }
-trap cleanup EXIT
-export DATABASE_URL="${DATABASE_URL:-sqlite://$WORK/bench.db}" DATA_DIR="$WORK" MAIL_OUTBOX_DIR="$WORK/outbox" RUST_LOG=warn
-"$TARGET_DIR/release/server" seed --agents "$AGENTS" | head -1
-PORT="$PORT" DB_MAX_CONNECTIONS="${DB_MAX_CONNECTIONS:-16}" "$TARGET_DIR/release/server" >"$WORK/server.log" 2>&1 &
-SERVER_PID=$!
-for _ in $(seq 100); do curl -fs "http://127.0.0.1:$PORT/healthz" >/dev/null 2>&1 && break; sleep 0.1; done
+source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
+"$SERVER" seed --agents "$AGENTS" | head -1
+start_server
 AGENT_ID="$(curl -fs "http://127.0.0.1:$PORT/api/agents?limit=1&page=50" | python3 -c 'import json,sys; print(json.load(sys.stdin)["data"]["agents"][0]["id"])')"
 echo "machine: $(nproc) cores, $(free -g | awk '/Mem/ {print $2}') GiB; load before: $(cut -d' ' -f1-3 /proc/loadavg); database: $DATABASE_URL; concurrency $CONCURRENCY, ${SECONDS_PER_TARGET}s per target"
-"$TARGET_DIR/release/examples/loadgen" --base "http://127.0.0.1:$PORT" --concurrency "$CONCURRENCY" --seconds "$SECONDS_PER_TARGET" \
+"$LOADGEN" --base "http://127.0.0.1:$PORT" --concurrency "$CONCURRENCY" --seconds "$SECONDS_PER_TARGET" \
   "GET /healthz" "GET /api/agents" "GET /api/agents?city=Guadalajara&page=2" "GET /api/agents?search=garcia&limit=20" \
   "GET /api/agents/$AGENT_ID" | tee "$WORK/results.jsonl"
 python3 - "$WORK/results.jsonl" <<'PY'

@@ -15,30 +15,18 @@
 # The server is the release build with request logging at warn level (RUST_LOG=warn) and the
 # score rate limit raised, since every request comes from one IP; SQLite keeps its production
 # settings (WAL, synchronous=FULL: every onboarding is fsynced before the 201).
-set -euo pipefail
-ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
-cd "$ROOT"
 CONCURRENCY="${1:-32}"
 SECONDS_PER_TARGET="${2:-4}"
 ROUNDS="${3:-5}"
-cargo build -q --release -p server --bin server --example loadgen
-TARGET_DIR="${CARGO_TARGET_DIR:-$ROOT/target}"
-WORK="$(mktemp -d)"
-PORT="$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
-cleanup() { [ -n "${SERVER_PID:-}" ] && kill "$SERVER_PID" 2>/dev/null; wait 2>/dev/null; rm -rf "$WORK"; }
-trap cleanup EXIT
-DATABASE_URL="${DATABASE_URL:-sqlite://$WORK/bench.db}" PORT="$PORT" DATA_DIR="$WORK" MAIL_OUTBOX_DIR="$WORK/outbox" \
-  RUST_LOG=warn SCORE_RATE_LIMIT_PER_MINUTE=100000000 DB_MAX_CONNECTIONS="${DB_MAX_CONNECTIONS:-16}" \
-  "$TARGET_DIR/release/server" >"$WORK/server.log" 2>&1 &
-SERVER_PID=$!
-for _ in $(seq 100); do curl -fs "http://127.0.0.1:$PORT/healthz" >/dev/null 2>&1 && break; sleep 0.1; done
+source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
+start_server SCORE_RATE_LIMIT_PER_MINUTE=100000000
 echo "machine: $(nproc) cores, $(free -g | awk '/Mem/ {print $2}') GiB; load before: $(cut -d' ' -f1-3 /proc/loadavg); database: ${DATABASE_URL:-sqlite (file, WAL, synchronous=FULL)}"
 TARGETS=()
 for _ in $(seq "$ROUNDS"); do
   TARGETS+=("GET /healthz" "POST /api/v1/score @benches/server/profile.json" "POST /api/v1/onboarding/perfil @benches/server/profile.json")
 done
 echo "concurrency $CONCURRENCY, $ROUNDS rounds of ${SECONDS_PER_TARGET}s per target"
-"$TARGET_DIR/release/examples/loadgen" --base "http://127.0.0.1:$PORT" --concurrency "$CONCURRENCY" --seconds "$SECONDS_PER_TARGET" \
+"$LOADGEN" --base "http://127.0.0.1:$PORT" --concurrency "$CONCURRENCY" --seconds "$SECONDS_PER_TARGET" \
   "${TARGETS[@]}" | tee "$WORK/results.jsonl"
 python3 - "$WORK/results.jsonl" <<'PY'
 import json, statistics, sys

@@ -141,6 +141,14 @@ pub async fn score_stateless(
     Ok(([(header::CONTENT_TYPE, "application/json")], out).into_response())
 }
 
+/// Phase 1 and onboarding: validates, scores and durably stores a new profile in `phase`.
+async fn create(state: &AppState, ip: &str, body: Value, phase: i64) -> ApiResult<buyers::BuyerRow> {
+    limit(state, ip)?;
+    let (profile, contact) = buyers::split_body(body)?;
+    let scored = buyers::score_profile(&profile)?;
+    buyers::insert(&state.profile_writer, &scored, &contact, phase).await
+}
+
 /// Phase 1: creates the buyer profile.
 #[utoipa::path(post, path = "/api/v1/fase1/perfil", tag = "score",
     request_body(content = ProfileInput, description = "The profile and optional contact fields."),
@@ -155,10 +163,7 @@ pub async fn create_profile(
     ClientIp(ip): ClientIp,
     ApiJson(body): ApiJson<Value>,
 ) -> ApiResult<impl IntoResponse> {
-    limit(&state, &ip)?;
-    let (profile, contact) = buyers::split_body(body)?;
-    let scored = buyers::score_profile(&profile)?;
-    let row = buyers::insert(&state.profile_writer, &scored, &contact, 1).await?;
+    let row = create(&state, &ip, body, 1).await?;
     let data = CreatedProfile {
         id: row.id,
         fase: row.phase,
@@ -206,10 +211,7 @@ pub async fn onboarding(
     ClientIp(ip): ClientIp,
     ApiJson(body): ApiJson<Value>,
 ) -> ApiResult<impl IntoResponse> {
-    limit(&state, &ip)?;
-    let (profile, contact) = buyers::split_body(body)?;
-    let scored = buyers::score_profile(&profile)?;
-    let row = buyers::insert(&state.profile_writer, &scored, &contact, 2).await?;
+    let row = create(&state, &ip, body, 2).await?;
     Ok((StatusCode::CREATED, axum::Json(DataResponse::new(row.view()?))))
 }
 
