@@ -109,6 +109,29 @@ def test_score_many_raises_for_the_first_bad_profile_with_its_index() -> None:
     assert (info.value.code, info.value.field, info.value.index) == (case["error"]["code"], case["error"]["field"], first_bad)
 
 
+def test_score_many_reports_errors_across_blocks() -> None:
+    # Long enough for several blocks of the batch pipeline, with errors in each block.
+    repeat = 40_000 // len(OBJECT_CASES) + 1
+    profiles: List[Any] = [c["input"] for c in OBJECT_CASES] * repeat
+    results = platform_score.score_many(profiles, errors="return")
+    assert len(results) == len(profiles)
+    for i in range(0, len(profiles), 13):
+        case = OBJECT_CASES[i % len(OBJECT_CASES)]
+        if "expected" in case:
+            assert_exact(results[i], case["expected"])
+        else:
+            result = results[i]
+            assert isinstance(result, platform_score.ScoreError)
+            assert (result.code, result.field, result.index) == (case["error"]["code"], case["error"]["field"], i)
+    # The first bad profile may sit in a later block: its index is still its position.
+    bad = next(c["input"] for c in OBJECT_CASES if "error" in c)
+    valid = [c["input"] for c in VALID]
+    batch = valid * (30_000 // len(valid) + 1) + [bad] + valid
+    with pytest.raises(platform_score.ScoreError) as info:
+        platform_score.score_many(iter(batch))
+    assert info.value.index == batch.index(bad)
+
+
 def test_score_many_rejects_an_unknown_errors_mode() -> None:
     with pytest.raises(ValueError, match="errors must be"):
         platform_score.score_many([], errors="ignore")  # type: ignore[call-overload]
