@@ -169,7 +169,7 @@ impl Paging {
     pub fn new(page: Option<i64>, limit: Option<i64>) -> ApiResult<Paging> {
         let page = page.unwrap_or(1);
         let limit = limit.unwrap_or(DEFAULT_LIMIT);
-        if page < 1 || page > 1_000_000 {
+        if !(1..=1_000_000).contains(&page) {
             return Err(ApiError::bad_request(
                 "INVALID_PAGINATION",
                 "El parámetro page debe ser un entero entre 1 y 1000000",

@@ -13,6 +13,7 @@
 //!   agent sees the name, e-mail and phone in `GET /api/agent/leads` (authenticated, only its
 //!   own leads). The e-mail to the agent carries no buyer contact data, only a link to that list.
 
+use axum::http::StatusCode;
 use serde::Serialize;
 use serde_json::{Map, Value};
 use utoipa::ToSchema;
@@ -40,8 +41,8 @@ pub struct InterestInput {
     pub preferencia_contacto: Option<String>,
 }
 
-fn field_error(status: u16, code: &'static str, field: &str, message: String) -> ApiError {
-    let status = axum::http::StatusCode::from_u16(status).unwrap_or(axum::http::StatusCode::BAD_REQUEST);
+/// An error about one body field, in the common envelope with `field`.
+fn field_error(status: StatusCode, code: &'static str, field: &str, message: String) -> ApiError {
     ApiError::new(status, code, message).with("field", field)
 }
 
@@ -53,25 +54,25 @@ impl InterestInput {
             return Err(ApiError::bad_request("INVALID_TYPE", "El cuerpo debe ser un objeto JSON."));
         };
         if let Some(unknown) = map.keys().find(|k| !["propiedad_id", "mensaje", "preferencia_contacto"].contains(&k.as_str())) {
-            return Err(field_error(400, "UNKNOWN_FIELD", unknown, format!("Campo desconocido: \"{unknown}\".")));
+            return Err(field_error(StatusCode::BAD_REQUEST, "UNKNOWN_FIELD", unknown, format!("Campo desconocido: \"{unknown}\".")));
         }
         let propiedad_id = match map.get("propiedad_id") {
             None | Some(Value::Null) => {
-                return Err(field_error(400, "MISSING_FIELD", "propiedad_id", "Falta el campo \"propiedad_id\".".into()));
+                return Err(field_error(StatusCode::BAD_REQUEST, "MISSING_FIELD", "propiedad_id", "Falta el campo \"propiedad_id\".".into()));
             }
             Some(Value::String(s)) => s.trim().to_string(),
             Some(_) => return Err(type_error("propiedad_id")),
         };
         let mensaje = optional_text(&map, "mensaje")?;
         if mensaje.as_ref().is_some_and(|m| m.chars().count() > MAX_MESSAGE) {
-            return Err(field_error(422, "VALIDATION_ERROR", "mensaje", format!("El mensaje admite hasta {MAX_MESSAGE} caracteres.")));
+            return Err(field_error(StatusCode::UNPROCESSABLE_ENTITY, "VALIDATION_ERROR", "mensaje", format!("El mensaje admite hasta {MAX_MESSAGE} caracteres.")));
         }
         let preferencia_contacto = optional_text(&map, "preferencia_contacto")?;
         if let Some(p) = &preferencia_contacto
             && !CONTACT_PREFERENCES.contains(&p.as_str())
         {
             return Err(field_error(
-                422,
+                StatusCode::UNPROCESSABLE_ENTITY,
                 "VALIDATION_ERROR",
                 "preferencia_contacto",
                 "preferencia_contacto debe ser email, telefono o whatsapp.".into(),
@@ -82,7 +83,7 @@ impl InterestInput {
 }
 
 fn type_error(field: &str) -> ApiError {
-    field_error(400, "INVALID_TYPE", field, format!("El campo \"{field}\" debe ser un texto."))
+    field_error(StatusCode::BAD_REQUEST, "INVALID_TYPE", field, format!("El campo \"{field}\" debe ser un texto."))
 }
 
 fn optional_text(map: &Map<String, Value>, field: &str) -> ApiResult<Option<String>> {
@@ -172,7 +173,7 @@ pub async fn document_interest(
     let (name, email, phone) = contact.over(profile);
     if email.is_none() && phone.is_none() {
         return Err(field_error(
-            422,
+            StatusCode::UNPROCESSABLE_ENTITY,
             "CONTACT_REQUIRED",
             "email",
             "Para que el agente pueda contactarte, indica tu email o tu telefono.".into(),
@@ -186,7 +187,7 @@ pub async fn document_interest(
     let reachable = if preference == "email" { email.is_some() } else { phone.is_some() };
     if !reachable {
         return Err(field_error(
-            422,
+            StatusCode::UNPROCESSABLE_ENTITY,
             "VALIDATION_ERROR",
             "preferencia_contacto",
             format!("Elegiste contacto por {preference}, pero tu perfil no tiene ese dato: agrégalo en esta solicitud."),

@@ -185,6 +185,7 @@ fn escape_html(s: &str) -> String {
         .replace('\'', "&#39;")
 }
 
+/// A minimal HTML e-mail: escaped paragraphs and an optional button with its link spelled out.
 pub fn html_page(title: &str, paragraphs: &[String], button: Option<(&str, &str)>) -> String {
     let mut body = String::new();
     for p in paragraphs {
@@ -280,5 +281,31 @@ pub fn account_exists_email(to: &str, first_name: &str, login_link: &str) -> Ema
         html,
         kind: "account_exists",
         link: None,
+    }
+}
+
+/// Sent to an agent whose account an office created: the office vouches for the address, so
+/// the agent can log in at once with the password the office chose (never in the message).
+pub fn agent_welcome_email(to: &str, first_name: &str, agency: Option<&str>, login_link: &str) -> Email {
+    let subject = "Bienvenido a la plataforma".to_string();
+    let office = match agency {
+        Some(name) => format!("Se creó tu perfil de agente en la oficina {name}."),
+        None => "Se creó tu perfil de agente.".to_string(),
+    };
+    let lines = vec![
+        format!("Hola {first_name}:"),
+        office,
+        format!("Ya puedes iniciar sesión con este correo ({to}) y la contraseña que te entregó tu oficina."),
+        "Te recomendamos cambiarla después de tu primer inicio de sesión.".to_string(),
+    ];
+    let text = format!("{}\n\n{}\n\n{}\n{login_link}\n\n{}\n", lines[0], lines[1], lines[2], lines[3]);
+    let html = html_page(&subject, &lines, Some(("Iniciar sesión", login_link)));
+    Email {
+        to: to.into(),
+        subject,
+        text,
+        html,
+        kind: "agent_welcome",
+        link: Some(login_link.into()),
     }
 }

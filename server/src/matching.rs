@@ -24,7 +24,7 @@ use serde_json::Value;
 use utoipa::ToSchema;
 
 use crate::{
-    agents::{Arg, Paging, Pagination, Sql},
+    agents::{Arg, Paging, Pagination, Sql, round2},
     buyers::BuyerRow,
     db::Db,
     error::{ApiError, ApiResult},
@@ -369,10 +369,6 @@ pub fn parse_operation(v: Option<&str>) -> ApiResult<Option<&str>> {
         Some(_) => Err(ApiError::bad_request("INVALID_QUERY", "El parámetro operation debe ser sale o rent")
             .with("field", "operation")),
     }
-}
-
-fn round2(x: f64) -> f64 {
-    (x * 100.0).round() / 100.0
 }
 
 fn round4(x: f64) -> f64 {

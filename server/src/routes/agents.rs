@@ -416,42 +416,7 @@ async fn insert_profile(
 
 fn welcome_email(state: &AppState, to: &str, first_name: &str, agency: Option<&str>) -> mail::Email {
     let login = format!("{}/login", state.config.frontend_url.trim_end_matches('/'));
-    let subject = "Bienvenido a la plataforma".to_string();
-    let office = match agency {
-        Some(name) => format!("Se creó tu perfil de agente en la oficina {name}."),
-        None => "Se creó tu perfil de agente.".to_string(),
-    };
-    let lines = [
-        format!("Hola {first_name}:"),
-        office,
-        format!("Ya puedes iniciar sesión con este correo ({to}) y la contraseña que te entregó tu oficina:"),
-        "Te recomendamos cambiarla después de tu primer inicio de sesión.".to_string(),
-    ];
-    let text = format!("{}\n\n{}\n\n{}\n{login}\n\n{}\n", lines[0], lines[1], lines[2], lines[3]);
-    let esc = |s: &str| {
-        s.replace('&', "&amp;")
-            .replace('<', "&lt;")
-            .replace('>', "&gt;")
-            .replace('"', "&quot;")
-    };
-    let html = format!(
-        "<!DOCTYPE html>\n<html lang=\"es\"><head><meta charset=\"utf-8\"><title>{}</title></head><body>\
-         <p>{}</p><p>{}</p><p>{}</p><p><a href=\"{}\">Iniciar sesión</a></p><p>{}</p></body></html>\n",
-        esc(&subject),
-        esc(&lines[0]),
-        esc(&lines[1]),
-        esc(&lines[2]),
-        esc(&login),
-        esc(&lines[3])
-    );
-    mail::Email {
-        to: to.to_string(),
-        subject,
-        text,
-        html,
-        kind: "agent_welcome",
-        link: Some(login),
-    }
+    mail::agent_welcome_email(to, first_name, agency, &login)
 }
 
 // ------------------------------------------------------------------------- list
