@@ -1,18 +1,30 @@
 //! Monotone piecewise-linear curves: the "coarse classes" of an expert scorecard.
 
+use crate::approx::{Approx, less};
 use rust_decimal::Decimal;
 
 /// Breakpoints `(x, y)` with strictly increasing `x`; values between two breakpoints are
 /// interpolated linearly and values outside the range take the nearest end's `y`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Curve {
     points: &'static [(Decimal, Decimal)],
+    /// The same breakpoints as filtered doubles, for [`Curve::eval_approx`].
+    approx: &'static [(Approx, Approx)],
 }
 
+/// A [`Curve`] from its `(x, y)` breakpoints, written once.
+macro_rules! curve {
+    ($(($x:expr, $y:expr)),+ $(,)?) => {
+        $crate::curve::Curve::new(&[$(($x, $y)),+], &[$(($crate::approx::Approx::of($x), $crate::approx::Approx::of($y))),+])
+    };
+}
+pub(crate) use curve;
+
 impl Curve {
-    /// A curve over `points` (at least one; `x` strictly increasing, checked by tests).
-    pub const fn new(points: &'static [(Decimal, Decimal)]) -> Self {
-        Curve { points }
+    /// A curve over `points` (at least one; `x` strictly increasing, checked by tests) and the
+    /// same points as doubles; use the `curve!` macro, which writes them once.
+    pub(crate) const fn new(points: &'static [(Decimal, Decimal)], approx: &'static [(Approx, Approx)]) -> Self {
+        Curve { points, approx }
     }
 
     /// The breakpoints, for documentation and tests.
@@ -36,6 +48,45 @@ impl Curve {
         }
         points[points.len() - 1].1
     }
+
+    /// [`Curve::eval`] in filtered arithmetic: `None` only when `x` is too uncertain to place.
+    ///
+    /// When `x` cannot be placed on one side of a breakpoint `x_k`, the curve is Lipschitz there
+    /// with the larger slope `L` of the two adjacent segments, so `y_k` with an added error of
+    /// `L x |x - x_k|` (bounded) is certified whichever side the exact `x` is on.
+    pub(crate) fn eval_approx(&self, x: Approx) -> Option<Approx> {
+        let points = self.approx;
+        for (k, &(x_k, y_k)) in points.iter().enumerate() {
+            match less(x_k, x) {
+                Some(true) => continue,
+                Some(false) if k == 0 => return Some(y_k),
+                Some(false) => {
+                    let (x_0, y_0) = points[k - 1];
+                    return Some(y_0.add(x.sub(x_0).mul(y_k.sub(y_0)).div(x_k.sub(x_0))));
+                }
+                None => return near_breakpoint(points, k, x),
+            }
+        }
+        points.last().map(|&(_, y)| y)
+    }
+}
+
+/// `y_k` widened by the curve's variation between `x` and the breakpoint `x_k` (see above).
+fn near_breakpoint(points: &[(Approx, Approx)], k: usize, x: Approx) -> Option<Approx> {
+    let (x_k, y_k) = points[k];
+    let distance = x.sub(x_k);
+    let reach = distance.value().abs() + distance.bound();
+    let mut slope: f64 = 0.0;
+    for pair in [k.checked_sub(1).map(|j| (j, k)), (k + 1 < points.len()).then_some((k, k + 1))].into_iter().flatten() {
+        let ((x_0, y_0), (x_1, y_1)) = (points[pair.0], points[pair.1]);
+        let width = x_1.value() - x_0.value();
+        if reach.is_nan() || reach >= width / 2.0 {
+            return None;
+        }
+        // Rounding of the slope itself is covered by a relative 1e-6.
+        slope = slope.max(((y_1.value() - y_0.value()) / width).abs() * (1.0 + 1e-6));
+    }
+    Some(y_k.widen(slope * reach))
 }
 
 #[cfg(test)]
@@ -57,6 +108,27 @@ mod tests {
             }
             for (_, y) in pts {
                 assert!(*y >= Decimal::ZERO && *y <= Decimal::ONE_HUNDRED, "{name}");
+            }
+        }
+    }
+
+    /// The filtered evaluation agrees with the decimal one wherever it answers, including at
+    /// and around every breakpoint.
+    #[test]
+    fn filtered_evaluation_brackets_the_decimal_one() {
+        use crate::approx::round_dp;
+        for (name, curve) in CURVES {
+            for &(x_k, _) in curve.points() {
+                for offset in ["0", "0.0000000001", "-0.0000000001", "0.5", "-0.5", "7"] {
+                    let x = x_k + Decimal::from_str_exact(offset).expect("offset");
+                    let Some(approx) = curve.eval_approx(Approx::of(x)) else { continue };
+                    let exact = curve.eval(x);
+                    for dp in [2, 6] {
+                        if let Some(rounded) = round_dp(approx, dp) {
+                            assert_eq!(rounded, crate::money::round(exact, dp), "{name} at {x} to {dp}");
+                        }
+                    }
+                }
             }
         }
     }

@@ -19,8 +19,10 @@
 
 #![forbid(unsafe_code)]
 
+mod approx;
 pub mod curve;
 mod error;
+mod filtered;
 mod model;
 pub mod money;
 pub mod params;

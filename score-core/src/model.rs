@@ -4,86 +4,132 @@
 //! are shown (see [`crate::money`]). The score is computed from the exact component values, so
 //! it is a monotone function of each input (MODEL.md, "Monotonicity").
 
-use crate::money::{money, ratio, round};
+use crate::curve::Curve;
+use crate::money::{money, round};
 use crate::params::*;
 use crate::profile::{IncomeType, Profile};
 use crate::recommendations::recommend;
 use crate::report::*;
+use crate::states::StateInfo;
 use rust_decimal::Decimal;
 
-/// Exact (unrounded) component values on the 0..100 scale.
+/// The quantities of a report that need no division: exact in `Decimal` at small scales, and
+/// shared by the decimal and the filtered computation of the rest.
 #[derive(Debug, Clone, Copy)]
-pub(crate) struct ComponentValues {
-    pub ingreso: Decimal,
-    pub tipo_ingreso: Decimal,
-    pub antiguedad: Decimal,
-    pub deudas: Decimal,
-    pub ahorro: Decimal,
-    pub salud_financiera: Decimal,
-}
-
-impl ComponentValues {
-    /// Pairs of (value, weight) in the spec's order.
-    pub fn weighted(&self) -> [(Decimal, Decimal); 6] {
-        [
-            (self.ingreso, PESO_INGRESO),
-            (self.tipo_ingreso, PESO_TIPO_INGRESO),
-            (self.antiguedad, PESO_ANTIGUEDAD),
-            (self.deudas, PESO_DEUDAS),
-            (self.ahorro, PESO_AHORRO),
-            (self.salud_financiera, PESO_SALUD_FINANCIERA),
-        ]
-    }
-
-    /// round((sum of value x weight) x 10), half away from zero.
-    pub fn score(&self) -> u16 {
-        let sum: Decimal = self.weighted().iter().map(|(v, w)| v * w).sum();
-        let score = round(sum * ESCALA_SCORE, 0);
-        u16::try_from(score.mantissa()).unwrap_or(0).min(1000)
-    }
-}
-
-/// Financial-health figures shared by the ISFH component and the capacity block.
-#[derive(Debug, Clone, Copy)]
-pub(crate) struct Health {
+pub(crate) struct Exact {
+    /// Cost of a dignified life for the household in its state, MXN a month.
     pub costo_vida_digno: Decimal,
+    /// Income left after the cost of living and the declared debts.
     pub ingreso_disponible: Decimal,
-    pub ratio: Decimal,
+    /// The mortgage payment the income allows (PTI, total DTI and disposable income caps).
+    pub pago: Decimal,
+    /// Loan term in whole years.
+    pub plazo: u32,
+    /// Loan-to-value of the income type.
+    pub ltv: Decimal,
+    /// Savings plus the housing-fund balance.
+    pub disponible: Decimal,
+    /// Declared or estimated housing-fund balance.
+    pub subcuenta: Decimal,
+    /// Core dwelling area for the household, m².
+    pub nucleo: Decimal,
+    /// Income the savings are compared with, a year of it (clamped, see the curve).
+    pub ingreso_referencia_anual: Decimal,
 }
 
-pub(crate) fn health(profile: &Profile, factor: Decimal) -> Health {
-    let personas = profile.personas_hogar.map(Decimal::from).unwrap_or(PERSONAS_HOGAR_DEFAULT);
-    let costo_vida_digno = LINEA_POBREZA_URBANA * personas * factor;
-    let deudas = profile.deudas_mensuales.unwrap_or(Decimal::ZERO);
-    let ingreso_disponible = profile.ingreso_mensual - costo_vida_digno - deudas;
-    Health { costo_vida_digno, ingreso_disponible, ratio: ingreso_disponible / profile.ingreso_mensual }
-}
-
-pub(crate) fn components(profile: &Profile, health: &Health) -> ComponentValues {
+pub(crate) fn exact(profile: &Profile, state: &StateInfo) -> Exact {
     let ingreso = profile.ingreso_mensual;
-    let tipo_ingreso = match profile.tipo_ingreso {
+    let personas = profile.personas_hogar.map(Decimal::from).unwrap_or(PERSONAS_HOGAR_DEFAULT);
+    let costo_vida_digno = LINEA_POBREZA_URBANA * personas * state.factor;
+    let deudas = profile.deudas_mensuales.unwrap_or(Decimal::ZERO);
+    let ingreso_disponible = ingreso - costo_vida_digno - deudas;
+    let pago = (PTI_MAX * ingreso).min(DTI_TOTAL_MAX * ingreso - deudas).min(ingreso_disponible).max(Decimal::ZERO);
+    let subcuenta = subcuenta_estimada(profile);
+    let referencia = ingreso.clamp(AHORRO_INGRESO_REFERENCIA_MIN, AHORRO_INGRESO_REFERENCIA_MAX);
+    Exact {
+        costo_vida_digno,
+        ingreso_disponible,
+        pago,
+        plazo: plazo_anios(profile),
+        ltv: match profile.tipo_ingreso {
+            IncomeType::Independiente => LTV_INDEPENDIENTE,
+            _ => LTV_ASALARIADO,
+        },
+        disponible: profile.ahorro + subcuenta,
+        subcuenta,
+        nucleo: m2_minimo_nucleo(personas),
+        ingreso_referencia_anual: referencia * Decimal::from(12),
+    }
+}
+
+/// Income-type points.
+pub(crate) fn puntos_tipo(tipo: IncomeType) -> Decimal {
+    match tipo {
         IncomeType::Asalariado => PUNTOS_TIPO_ASALARIADO,
         IncomeType::Mixto => PUNTOS_TIPO_MIXTO,
         IncomeType::Pensionado => PUNTOS_TIPO_PENSIONADO,
         IncomeType::Independiente => PUNTOS_TIPO_INDEPENDIENTE,
-    };
-    let antiguedad_curve = match profile.tipo_ingreso {
-        IncomeType::Independiente => CURVA_ANTIGUEDAD_INDEPENDIENTE,
-        _ => CURVA_ANTIGUEDAD_ASALARIADO,
-    };
-    let deudas = match profile.deudas_mensuales {
-        None => PUNTOS_DEUDAS_NO_DECLARADAS,
-        Some(d) => CURVA_DEUDAS.eval(d / ingreso),
-    };
-    let referencia = ingreso.clamp(AHORRO_INGRESO_REFERENCIA_MIN, AHORRO_INGRESO_REFERENCIA_MAX);
-    ComponentValues {
-        ingreso: CURVA_INGRESO.eval(ingreso),
-        tipo_ingreso,
-        antiguedad: antiguedad_curve.eval(Decimal::from(profile.antiguedad_meses)),
-        deudas,
-        ahorro: CURVA_AHORRO.eval(profile.ahorro / (referencia * Decimal::from(12))),
-        salud_financiera: CURVA_SALUD_FINANCIERA.eval(health.ratio),
     }
+}
+
+/// The seniority curve of an income type.
+pub(crate) fn curva_antiguedad(tipo: IncomeType) -> &'static Curve {
+    match tipo {
+        IncomeType::Independiente => &CURVA_ANTIGUEDAD_INDEPENDIENTE,
+        _ => &CURVA_ANTIGUEDAD_ASALARIADO,
+    }
+}
+
+/// The six weights in the spec's order (the order of [`Componentes`]).
+pub(crate) const PESOS: [Decimal; 6] =
+    [PESO_INGRESO, PESO_TIPO_INGRESO, PESO_ANTIGUEDAD, PESO_DEUDAS, PESO_AHORRO, PESO_SALUD_FINANCIERA];
+
+/// Recommendation code of each component when it is weak, in the spec's order; `None` where
+/// a weak value has no advice (a salaried income type, undeclared debts).
+pub(crate) fn codigos_componentes(profile: &Profile) -> [Option<CodigoRecomendacion>; 6] {
+    use CodigoRecomendacion as C;
+    [
+        Some(C::IngresoBajo),
+        (profile.tipo_ingreso != IncomeType::Asalariado).then_some(C::IngresoPocoComprobable),
+        Some(C::AntiguedadCorta),
+        profile.deudas_mensuales.map(|_| C::DeudaAlta),
+        Some(C::AhorroBajo),
+        Some(C::SaludFinancieraAjustada),
+    ]
+}
+
+/// Exact (unrounded) component values on the 0..100 scale, in the spec's order.
+fn components(profile: &Profile, exact: &Exact, ratio: Decimal) -> [Decimal; 6] {
+    std::array::from_fn(|index| match index {
+        5 => CURVA_SALUD_FINANCIERA.eval(ratio),
+        _ => component(profile, exact, index),
+    })
+}
+
+/// One exact component value (index in the spec's order): the filtered path asks for it when
+/// the value sits exactly on a rounding tie (an income of 9,608 gives 0.025 income points).
+#[cold]
+#[inline(never)]
+pub(crate) fn component(profile: &Profile, exact: &Exact, index: usize) -> Decimal {
+    let ingreso = profile.ingreso_mensual;
+    match index {
+        0 => CURVA_INGRESO.eval(ingreso),
+        1 => puntos_tipo(profile.tipo_ingreso),
+        2 => curva_antiguedad(profile.tipo_ingreso).eval(Decimal::from(profile.antiguedad_meses)),
+        3 => match profile.deudas_mensuales {
+            None => PUNTOS_DEUDAS_NO_DECLARADAS,
+            Some(d) => CURVA_DEUDAS.eval(d / ingreso),
+        },
+        4 => CURVA_AHORRO.eval(profile.ahorro / exact.ingreso_referencia_anual),
+        _ => CURVA_SALUD_FINANCIERA.eval(exact.ingreso_disponible / ingreso),
+    }
+}
+
+/// round((sum of value x weight) x 10), half away from zero.
+fn score_of(values: &[Decimal; 6]) -> u16 {
+    let sum: Decimal = values.iter().zip(PESOS).map(|(v, w)| v * w).sum();
+    let score = round(sum * ESCALA_SCORE, 0);
+    u16::try_from(score.mantissa()).unwrap_or(0).min(1000)
 }
 
 /// Loan term in whole years: 20, shortened so that age plus term stays within 75.
@@ -100,7 +146,7 @@ pub(crate) fn plazo_anios(profile: &Profile) -> u32 {
 
 /// Present value of 1 peso paid monthly for `years` at TASA_ANUAL: (1 - (1+i)^-n) / i, from
 /// the precomputed [`FACTOR_ANUALIDAD`] table (terms are whole years, at most 20).
-fn annuity_factor(years: u32) -> Decimal {
+pub(crate) fn annuity_factor(years: u32) -> Decimal {
     FACTOR_ANUALIDAD.get(years as usize).copied().unwrap_or(Decimal::ZERO)
 }
 
@@ -115,15 +161,29 @@ fn subcuenta_estimada(profile: &Profile) -> Decimal {
         IncomeType::Mixto => profile.ingreso_mensual * PROPORCION_SALARIO_MIXTO,
         IncomeType::Independiente | IncomeType::Pensionado => return Decimal::ZERO,
     };
-    let tope = TOPE_SBC_UMAS * UMA_DIARIA * DIAS_POR_MES;
-    let meses = Decimal::from(profile.antiguedad_meses).min(MESES_FONDO_MAX);
-    APORTACION_FONDO * salario.min(tope) * meses
+    let meses = match u32::try_from(MESES_FONDO_MAX.mantissa()) {
+        Ok(max) if MESES_FONDO_MAX.scale() == 0 => Decimal::from(profile.antiguedad_meses.min(max)),
+        _ => Decimal::from(profile.antiguedad_meses).min(MESES_FONDO_MAX),
+    };
+    APORTACION_FONDO * salario.min(TOPE_SALARIO_MENSUAL) * meses
 }
 
-fn m2_minimo_nucleo(profile: &Profile) -> Decimal {
-    let personas = profile.personas_hogar.map(Decimal::from).unwrap_or(PERSONAS_HOGAR_DEFAULT);
-    let dormitorios = (personas / PERSONAS_POR_DORMITORIO).ceil().max(Decimal::ONE);
+fn m2_minimo_nucleo(personas: Decimal) -> Decimal {
+    let dormitorios = ceil_ratio(personas, PERSONAS_POR_DORMITORIO).max(Decimal::ONE);
     (M2_NUCLEO_BASE + M2_POR_DORMITORIO_EXTRA * (dormitorios - Decimal::ONE)) * FACTOR_MUROS_CIRCULACION
+}
+
+/// `ceil(a / b)` for non-negative `a` and positive `b`: one integer division of the aligned
+/// mantissas where they fit 64 bits, instead of a 28-digit decimal quotient.
+fn ceil_ratio(a: Decimal, b: Decimal) -> Decimal {
+    let widen = |d: Decimal, to: u32| {
+        10u64.checked_pow(to - d.scale()).and_then(|f| u64::try_from(d.mantissa()).ok()?.checked_mul(f))
+    };
+    let scale = a.scale().max(b.scale());
+    match (widen(a, scale), widen(b, scale)) {
+        (Some(n), Some(d)) if d > 0 => Decimal::from(n.div_ceil(d)),
+        _ => (a / b).ceil(),
+    }
 }
 
 fn evaluacion_m2(m2: Decimal, nucleo: Decimal) -> EvaluacionM2 {
@@ -154,67 +214,121 @@ fn estatus_enganche(valor: Decimal, requerido: Decimal, disponible: Decimal, gas
     }
 }
 
-pub(crate) fn capacity(profile: &Profile, health: &Health, factor: Decimal, precio_m2: Decimal) -> CapacidadCompra {
-    let ingreso = profile.ingreso_mensual;
-    let deudas = profile.deudas_mensuales.unwrap_or(Decimal::ZERO);
-    let pago = (PTI_MAX * ingreso)
-        .min(DTI_TOTAL_MAX * ingreso - deudas)
-        .min(health.ingreso_disponible)
-        .max(Decimal::ZERO);
-    let plazo = plazo_anios(profile);
-    let credito = pago * annuity_factor(plazo);
-    let ltv = match profile.tipo_ingreso {
-        IncomeType::Independiente => LTV_INDEPENDIENTE,
-        _ => LTV_ASALARIADO,
-    };
-    let valor_bancario = credito / ltv;
-    let ajuste = (Decimal::TWO - factor).clamp(FACTOR_MIN, FACTOR_MAX);
-    let enganche_requerido = valor_bancario * (Decimal::ONE - ltv);
+/// The figures of a report that involve a division or a 28-digit constant, as shown (rounded),
+/// with the decisions taken on them. Computed in `Decimal` here and in filtered arithmetic by
+/// [`crate::filtered::figures`], which must give the same value whenever it gives one.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Figures {
+    pub score: u16,
+    /// Shown value and shown points of each component, in the spec's order.
+    pub componentes: [(Decimal, Decimal); 6],
+    pub ratio: Decimal,
+    pub valor_bancario: Decimal,
+    pub credito: Decimal,
+    pub m2: Decimal,
+    pub enganche_requerido: Decimal,
+    pub gastos: Decimal,
+    pub renta: Decimal,
+    pub evaluacion_m2: EvaluacionM2,
+    pub estatus_enganche: EstatusEnganche,
+    /// Weak components' codes, most points lost first, at most three (then `None`s).
+    pub debiles: Debiles,
+}
+
+/// Codes of the weak components in order, without allocating.
+pub(crate) type Debiles = [Option<CodigoRecomendacion>; 6];
+
+/// The first [`MAX_RECOMENDACIONES_COMPONENTE`] codes of `ordered` as [`Debiles`].
+pub(crate) fn debiles_de(ordered: impl Iterator<Item = CodigoRecomendacion>) -> Debiles {
+    let mut debiles = [None; 6];
+    for (slot, codigo) in debiles.iter_mut().zip(ordered.take(max_recomendaciones_componente())) {
+        *slot = Some(codigo);
+    }
+    debiles
+}
+
+/// [`MAX_RECOMENDACIONES_COMPONENTE`] as a count.
+pub(crate) fn max_recomendaciones_componente() -> usize {
+    usize::try_from(MAX_RECOMENDACIONES_COMPONENTE.mantissa()).unwrap_or(3)
+}
+
+/// [`Figures`] in exact decimal arithmetic: the definition the filtered path is checked against.
+#[cold]
+#[inline(never)]
+pub(crate) fn figures_exact(profile: &Profile, exact: &Exact, state: &StateInfo) -> Figures {
+    let ratio = exact.ingreso_disponible / profile.ingreso_mensual;
+    let values = components(profile, exact, ratio);
+    let credito = exact.pago * annuity_factor(exact.plazo);
+    let valor_bancario = credito / exact.ltv;
+    let enganche_requerido = valor_bancario * (Decimal::ONE - exact.ltv);
     let gastos = valor_bancario * GASTOS_CIERRE;
-    let subcuenta = subcuenta_estimada(profile);
-    let disponible = profile.ahorro + subcuenta;
-    let m2 = valor_bancario / precio_m2;
-    let nucleo = m2_minimo_nucleo(profile);
-    // valor_realista is derived from the *shown* valor_bancario, so the spec's formula holds
-    // exactly on the published figures: round2(valor_bancario x ajuste) == valor_realista.
-    let valor_bancario_mostrado = money(valor_bancario);
-    CapacidadCompra {
-        valor_bancario: valor_bancario_mostrado,
-        valor_realista: money(valor_bancario_mostrado * ajuste),
-        factor_platform_v2: factor,
-        ltv,
-        pago_mensual_estimado: money(pago),
-        credito_max: money(credito),
-        m2_alcanzables: money(m2),
-        m2_minimo_nucleo: money(nucleo),
-        evaluacion_m2: evaluacion_m2(m2, nucleo),
+    let m2 = valor_bancario / state.precio_m2;
+    let mut weak: Vec<(Decimal, usize, CodigoRecomendacion)> = Vec::with_capacity(6);
+    for (index, codigo) in codigos_componentes(profile).into_iter().enumerate() {
+        match codigo {
+            Some(codigo) if values[index] < UMBRAL_RECOMENDACION => {
+                weak.push(((Decimal::ONE_HUNDRED - values[index]) * PESOS[index], index, codigo))
+            }
+            _ => {}
+        }
+    }
+    weak.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+    Figures {
+        score: score_of(&values),
+        componentes: std::array::from_fn(|i| (money(values[i]), money(values[i] * PESOS[i] * ESCALA_SCORE))),
+        ratio: crate::money::ratio(ratio),
+        valor_bancario: money(valor_bancario),
+        credito: money(credito),
+        m2: money(m2),
         enganche_requerido: money(enganche_requerido),
-        enganche_disponible: money(disponible),
-        subcuenta_fondo_estimada: money(subcuenta),
-        estatus_enganche: estatus_enganche(valor_bancario, enganche_requerido, disponible, gastos),
-        renta_equivalente: money(valor_bancario * RENDIMIENTO_RENTA_ANUAL / Decimal::from(12)),
-        gastos_cierre_estimados: money(gastos),
-        tasa_anual: TASA_ANUAL,
-        plazo_anios: plazo,
-        precio_m2_estado: precio_m2,
+        gastos: money(gastos),
+        renta: money(valor_bancario * RENDIMIENTO_RENTA_ANUAL / Decimal::from(12)),
+        evaluacion_m2: evaluacion_m2(m2, exact.nucleo),
+        estatus_enganche: estatus_enganche(valor_bancario, enganche_requerido, exact.disponible, gastos),
+        debiles: debiles_de(weak.into_iter().map(|w| w.2)),
     }
 }
 
-fn componente(valor: Decimal, peso: Decimal) -> Componente {
-    Componente { valor: money(valor), peso, puntos: money(valor * peso * ESCALA_SCORE) }
-}
-
-/// The whole report of a validated profile.
+/// The whole report of a validated profile: filtered arithmetic where it certifies every
+/// figure, exact decimal arithmetic otherwise; the same digits either way.
 pub(crate) fn report(profile: &Profile) -> ScoreReport {
     let state = profile.estado.info();
-    let health = health(profile, state.factor);
-    let values = components(profile, &health);
-    let score = values.score();
-    let capacidad = capacity(profile, &health, state.factor, state.precio_m2);
-    let recomendaciones_detalle = recommend(profile, &values, &capacidad);
+    let exact = exact(profile, state);
+    let figures =
+        crate::filtered::figures(profile, &exact, state).unwrap_or_else(|| figures_exact(profile, &exact, state));
+    assemble(profile, state, &exact, figures)
+}
+
+fn assemble(profile: &Profile, state: &StateInfo, exact: &Exact, figures: Figures) -> ScoreReport {
+    let ajuste = (Decimal::TWO - state.factor).clamp(FACTOR_MIN, FACTOR_MAX);
+    let capacidad = CapacidadCompra {
+        valor_bancario: figures.valor_bancario,
+        // valor_realista is derived from the *shown* valor_bancario, so the spec's formula holds
+        // exactly on the published figures: round2(valor_bancario x ajuste) == valor_realista.
+        valor_realista: money(figures.valor_bancario * ajuste),
+        factor_platform_v2: state.factor,
+        ltv: exact.ltv,
+        pago_mensual_estimado: money(exact.pago),
+        credito_max: figures.credito,
+        m2_alcanzables: figures.m2,
+        m2_minimo_nucleo: money(exact.nucleo),
+        evaluacion_m2: figures.evaluacion_m2,
+        enganche_requerido: figures.enganche_requerido,
+        enganche_disponible: money(exact.disponible),
+        subcuenta_fondo_estimada: money(exact.subcuenta),
+        estatus_enganche: figures.estatus_enganche,
+        renta_equivalente: figures.renta,
+        gastos_cierre_estimados: figures.gastos,
+        tasa_anual: TASA_ANUAL,
+        plazo_anios: exact.plazo,
+        precio_m2_estado: state.precio_m2,
+    };
+    let recomendaciones_detalle = recommend(profile, figures.debiles.iter().flatten().copied(), &capacidad);
+    let [ingreso, tipo_ingreso, antiguedad, deudas, ahorro, salud_financiera] =
+        std::array::from_fn(|i| Componente { valor: figures.componentes[i].0, peso: PESOS[i], puntos: figures.componentes[i].1 });
     ScoreReport {
-        score,
-        nivel: Nivel::from_score(score),
+        score: figures.score,
+        nivel: Nivel::from_score(figures.score),
         recomendaciones: recomendaciones_detalle.iter().map(|r| r.texto.clone()).collect(),
         disclaimer: DISCLAIMER.into(),
         valor_vivienda_max: capacidad.valor_bancario,
@@ -223,22 +337,15 @@ pub(crate) fn report(profile: &Profile) -> ScoreReport {
         pago_mensual_estimado: capacidad.pago_mensual_estimado,
         renta_estimada: capacidad.renta_equivalente,
         salud_financiera: SaludFinanciera {
-            score: money(values.salud_financiera),
-            costo_vida_digno: money(health.costo_vida_digno),
-            ingreso_disponible: money(health.ingreso_disponible),
-            ratio: ratio(health.ratio),
+            score: salud_financiera.valor,
+            costo_vida_digno: money(exact.costo_vida_digno),
+            ingreso_disponible: money(exact.ingreso_disponible),
+            ratio: figures.ratio,
         },
         capacidad_compra_estimada: capacidad,
         modelo_version: crate::MODEL_VERSION.into(),
         estado: EstadoReporte { clave: state.clave.into(), codigo: state.iso.into(), nombre: state.nombre.into() },
-        componentes: Componentes {
-            ingreso: componente(values.ingreso, PESO_INGRESO),
-            tipo_ingreso: componente(values.tipo_ingreso, PESO_TIPO_INGRESO),
-            antiguedad: componente(values.antiguedad, PESO_ANTIGUEDAD),
-            deudas: componente(values.deudas, PESO_DEUDAS),
-            ahorro: componente(values.ahorro, PESO_AHORRO),
-            salud_financiera: componente(values.salud_financiera, PESO_SALUD_FINANCIERA),
-        },
+        componentes: Componentes { ingreso, tipo_ingreso, antiguedad, deudas, ahorro, salud_financiera },
         recomendaciones_detalle,
     }
 }
@@ -251,18 +358,19 @@ mod tests {
     use super::*;
     use std::str::FromStr;
 
-    fn values(ahorro: &str, salud: &str) -> ComponentValues {
+    struct Values([Decimal; 6]);
+
+    impl Values {
+        fn score(&self) -> u16 {
+            score_of(&self.0)
+        }
+    }
+
+    fn values(ahorro: &str, salud: &str) -> Values {
         let d = |s: &str| Decimal::from_str(s).expect("decimal");
         // Income type, seniority and savings weights: 100 x (0.12 + 0.18) x 10 = 300 points,
         // plus the savings and health components below.
-        ComponentValues {
-            ingreso: Decimal::ZERO,
-            tipo_ingreso: Decimal::ONE_HUNDRED,
-            antiguedad: Decimal::ONE_HUNDRED,
-            deudas: Decimal::ZERO,
-            ahorro: d(ahorro),
-            salud_financiera: d(salud),
-        }
+        Values([Decimal::ZERO, Decimal::ONE_HUNDRED, Decimal::ONE_HUNDRED, Decimal::ZERO, d(ahorro), d(salud)])
     }
 
     /// The score rounds half away from zero, exactly at .5, and the level follows the rounded
@@ -276,6 +384,14 @@ mod tests {
         assert_eq!(values("100", "100.0").score(), 500);
         assert_eq!(values("30.5", "0").score(), 331);
         assert_eq!(values("30.49", "0").score(), 330);
+    }
+
+    #[test]
+    fn ceil_ratio_is_the_decimal_ceiling() {
+        let d = |s: &str| Decimal::from_str(s).expect("decimal");
+        for (a, b) in [("3.35", "2"), ("4", "2"), ("5", "2"), ("0", "2"), ("1", "0.3"), ("20", "2"), ("0.01", "2.5")] {
+            assert_eq!(ceil_ratio(d(a), d(b)), (d(a) / d(b)).ceil(), "{a} / {b}");
+        }
     }
 
     #[test]

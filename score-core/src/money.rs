@@ -26,13 +26,29 @@ pub const RATIO_DP: u32 = 4;
 /// One 128-bit division of the mantissa, instead of `rust_decimal`'s digit-by-digit loop (which
 /// was a quarter of a report's cost); the test `fast_rounding_matches_rust_decimal` checks
 /// it against `round_dp_with_strategy(MidpointAwayFromZero)`.
+///
+/// The result always has exactly `dp` decimal places (30000 becomes 30000.00), so the same
+/// figure has one representation whichever way it was computed (see [`crate::approx`]).
+// Not inlined: about twenty call sites per report, and the WebAssembly size budget.
+#[inline(never)]
 pub fn round(value: Decimal, dp: u32) -> Decimal {
     let scale = value.scale();
-    if scale <= dp {
-        return value;
-    }
     let mantissa = value.mantissa();
+    if scale <= dp {
+        return 10i128
+            .checked_pow(dp - scale)
+            .and_then(|factor| mantissa.checked_mul(factor))
+            .and_then(|widened| Decimal::try_from_i128_with_scale(widened, dp).ok())
+            .unwrap_or(value);
+    }
     let divisor = 10i128.pow(scale - dp);
+    // Most shown figures fit 64 bits: one native division instead of a 128-bit library call.
+    if let (Ok(magnitude), Ok(divisor)) = (u64::try_from(mantissa.unsigned_abs()), u64::try_from(divisor)) {
+        let (quotient, remainder) = (magnitude / divisor, magnitude % divisor);
+        let rounded = i128::from(quotient + u64::from(remainder >= divisor - remainder));
+        let signed = if mantissa < 0 { -rounded } else { rounded };
+        return Decimal::try_from_i128_with_scale(signed, dp).unwrap_or(value);
+    }
     let (quotient, remainder) = (mantissa / divisor, mantissa % divisor);
     // |remainder| < divisor <= 10^28 < 2^94, so doubling it cannot overflow.
     let rounded = if remainder.abs() * 2 >= divisor { quotient + mantissa.signum() } else { quotient };
@@ -104,8 +120,12 @@ pub fn from_f64(value: f64) -> Option<Decimal> {
     if value.abs() < 1e-20 {
         return Some(Decimal::ZERO);
     }
-    let text = format!("{value}");
-    Decimal::from_str(&text).ok().or_else(|| Decimal::from_scientific(&format!("{value:e}")).ok())
+    // serde_json's shortest round-trip writer (the one every report is written with) rather
+    // than `Display` for f64: the same digits, and no second float formatter in the WebAssembly
+    // build. It writes integral doubles as `100.0` and large or small ones as `1e21`.
+    let text = serde_json::Number::from_f64(value)?.to_string();
+    let text = text.strip_suffix(".0").unwrap_or(&text);
+    Decimal::from_str(text).ok().or_else(|| Decimal::from_scientific(text).ok())
 }
 
 /// `serde(with = "crate::money::number")`: a `Decimal` as a JSON number.
@@ -185,12 +205,20 @@ pub mod option_number {
 mod tests {
     use super::*;
 
+    fn d(text: &str) -> Decimal {
+        Decimal::from_str(text).expect("decimal")
+    }
+
     #[test]
     fn rounds_half_away_from_zero() {
-        assert_eq!(money(Decimal::from_str("0.125").unwrap()).to_string(), "0.13");
-        assert_eq!(money(Decimal::from_str("-0.125").unwrap()).to_string(), "-0.13");
-        assert_eq!(round(Decimal::from_str("690.5").unwrap(), 0).to_string(), "691");
-        assert_eq!(round(Decimal::from_str("690.4999").unwrap(), 0).to_string(), "690");
+        assert_eq!(money(d("0.125")).to_string(), "0.13");
+        assert_eq!(money(d("-0.125")).to_string(), "-0.13");
+        assert_eq!(round(d("690.5"), 0).to_string(), "691");
+        assert_eq!(round(d("690.4999"), 0).to_string(), "690");
+        // One representation per figure: always `dp` places.
+        assert_eq!(money(Decimal::from(30000)).to_string(), "30000.00");
+        assert_eq!(money(d("-0")).to_string(), "0.00");
+        assert_eq!(ratio(d("0.5")).to_string(), "0.5000");
     }
 
     #[test]
@@ -201,7 +229,7 @@ mod tests {
             "123456789.123456789123456789", "-0.0049", "1.005", "2.675",
         ];
         for text in samples {
-            let d = Decimal::from_str(text).unwrap();
+            let d = d(text);
             for dp in 0..=6 {
                 let expected = d.round_dp_with_strategy(dp, RoundingStrategy::MidpointAwayFromZero);
                 assert_eq!(round(d, dp), expected, "{text} to {dp} places");
@@ -213,7 +241,8 @@ mod tests {
             m = m.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407) & ((1i128 << 95) - 1);
             let d = Decimal::from_i128_with_scale(if step % 2 == 0 { m } else { -m }, (step % 29) as u32);
             for dp in [0, 2, 4] {
-                assert_eq!(round(d, dp), d.round_dp_with_strategy(dp, RoundingStrategy::MidpointAwayFromZero), "{d} to {dp}");
+                let rounded = round(d, dp);
+                assert_eq!(rounded, d.round_dp_with_strategy(dp, RoundingStrategy::MidpointAwayFromZero), "{d} to {dp}");
             }
         }
     }
@@ -230,7 +259,7 @@ mod tests {
     #[test]
     fn numbers_keep_their_digits() {
         for text in ["656396.12", "0.1", "1234567890123.45", "0.0001", "93.77"] {
-            let d = Decimal::from_str(text).unwrap();
+            let d = d(text);
             assert_eq!(serde_json::to_string(&to_f64(d)).unwrap(), text);
             assert_eq!(from_f64(to_f64(d)), Some(d));
         }

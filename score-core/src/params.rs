@@ -4,7 +4,7 @@
 //! with its reasoning); the test `model_doc` parses that document and fails when a value here
 //! and a value there disagree. Change both together.
 
-use crate::curve::Curve;
+use crate::curve::{Curve, curve};
 use rust_decimal::Decimal;
 
 /// `Decimal` from a mantissa and a scale at compile time: `dec(1165, 4)` is 0.1165.
@@ -38,7 +38,7 @@ pub const ESCALA_SCORE: Decimal = dec(10, 0);
 // ---- Component curves (MODEL.md section "Curves") -------------------------------------------
 
 /// Monthly household net income (MXN) to income points.
-pub const CURVA_INGRESO: Curve = Curve::new(&[
+pub const CURVA_INGRESO: Curve = curve![
     (dec(9600, 0), dec(0, 0)),
     (dec(16000, 0), dec(20, 0)),
     (dec(26000, 0), dec(45, 0)),
@@ -46,10 +46,10 @@ pub const CURVA_INGRESO: Curve = Curve::new(&[
     (dec(60000, 0), dec(80, 0)),
     (dec(80000, 0), dec(90, 0)),
     (dec(120000, 0), dec(100, 0)),
-]);
+];
 
 /// Months in the current job (salaried, mixed, pensioner) to seniority points.
-pub const CURVA_ANTIGUEDAD_ASALARIADO: Curve = Curve::new(&[
+pub const CURVA_ANTIGUEDAD_ASALARIADO: Curve = curve![
     (dec(0, 0), dec(0, 0)),
     (dec(3, 0), dec(20, 0)),
     (dec(6, 0), dec(40, 0)),
@@ -58,10 +58,10 @@ pub const CURVA_ANTIGUEDAD_ASALARIADO: Curve = Curve::new(&[
     (dec(24, 0), dec(80, 0)),
     (dec(36, 0), dec(90, 0)),
     (dec(60, 0), dec(100, 0)),
-]);
+];
 
 /// Months in the current activity (self-employed) to seniority points.
-pub const CURVA_ANTIGUEDAD_INDEPENDIENTE: Curve = Curve::new(&[
+pub const CURVA_ANTIGUEDAD_INDEPENDIENTE: Curve = curve![
     (dec(0, 0), dec(0, 0)),
     (dec(3, 0), dec(5, 0)),
     (dec(6, 0), dec(10, 0)),
@@ -70,10 +70,10 @@ pub const CURVA_ANTIGUEDAD_INDEPENDIENTE: Curve = Curve::new(&[
     (dec(24, 0), dec(60, 0)),
     (dec(36, 0), dec(80, 0)),
     (dec(60, 0), dec(100, 0)),
-]);
+];
 
 /// Declared non-mortgage monthly debt payments over monthly income (DTI) to debt points.
-pub const CURVA_DEUDAS: Curve = Curve::new(&[
+pub const CURVA_DEUDAS: Curve = curve![
     (dec(0, 0), dec(100, 0)),
     (dec(5, 2), dec(95, 0)),
     (dec(10, 2), dec(85, 0)),
@@ -83,20 +83,20 @@ pub const CURVA_DEUDAS: Curve = Curve::new(&[
     (dec(40, 2), dec(20, 0)),
     (dec(50, 2), dec(5, 0)),
     (dec(60, 2), dec(0, 0)),
-]);
+];
 
 /// Debt points when no debts are declared (`deudas_mensuales` absent or null): neutral.
 pub const PUNTOS_DEUDAS_NO_DECLARADAS: Decimal = dec(75, 0);
 
 /// Savings over annual income to savings points.
-pub const CURVA_AHORRO: Curve = Curve::new(&[
+pub const CURVA_AHORRO: Curve = curve![
     (dec(0, 0), dec(0, 0)),
     (dec(10, 2), dec(25, 0)),
     (dec(25, 2), dec(50, 0)),
     (dec(50, 2), dec(75, 0)),
     (dec(100, 2), dec(95, 0)),
     (dec(150, 2), dec(100, 0)),
-]);
+];
 
 /// The income that savings are compared with is clamped to the income curve's domain, so a
 /// raise never lowers the score through the savings ratio (see MODEL.md, "Monotonicity").
@@ -105,14 +105,14 @@ pub const AHORRO_INGRESO_REFERENCIA_MIN: Decimal = dec(9600, 0);
 pub const AHORRO_INGRESO_REFERENCIA_MAX: Decimal = dec(120000, 0);
 
 /// Financial-health ratio (income left after cost of living and debts, over income) to points.
-pub const CURVA_SALUD_FINANCIERA: Curve = Curve::new(&[
+pub const CURVA_SALUD_FINANCIERA: Curve = curve![
     (dec(0, 0), dec(0, 0)),
     (dec(10, 2), dec(25, 0)),
     (dec(20, 2), dec(45, 0)),
     (dec(30, 2), dec(65, 0)),
     (dec(45, 2), dec(85, 0)),
     (dec(60, 2), dec(100, 0)),
-]);
+];
 
 // ---- Income types ------------------------------------------------------------------------
 
@@ -196,6 +196,9 @@ pub const UMA_DIARIA: Decimal = dec(11731, 2);
 pub const TOPE_SBC_UMAS: Decimal = dec(25, 0);
 /// Days per month used to turn daily figures into monthly ones.
 pub const DIAS_POR_MES: Decimal = dec(304, 1);
+/// Monthly contribution-salary ceiling: `TOPE_SBC_UMAS x UMA_DIARIA x DIAS_POR_MES`, written
+/// out because `Decimal` cannot multiply in a constant (the test `derived_constants` checks it).
+pub const TOPE_SALARIO_MENSUAL: Decimal = dec(891556, 1);
 /// At most this many months of contributions are counted.
 pub const MESES_FONDO_MAX: Decimal = dec(360, 0);
 /// Share of a mixed income taken as the payroll part.
@@ -298,3 +301,13 @@ pub const CURVES: &[(&str, &Curve)] = &[
     ("CURVA_AHORRO", &CURVA_AHORRO),
     ("CURVA_SALUD_FINANCIERA", &CURVA_SALUD_FINANCIERA),
 ];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn derived_constants() {
+        assert_eq!(TOPE_SALARIO_MENSUAL, TOPE_SBC_UMAS * UMA_DIARIA * DIAS_POR_MES);
+    }
+}

@@ -2,9 +2,8 @@
 //! block, in the manner of the reason codes of established scorecards: the components that
 //! cost the most points come first.
 
-use crate::model::ComponentValues;
-use crate::params::{MAX_RECOMENDACIONES_COMPONENTE, PLAZO_MAX_ANIOS, UMBRAL_RECOMENDACION};
-use crate::profile::{IncomeType, Profile};
+use crate::params::PLAZO_MAX_ANIOS;
+use crate::profile::Profile;
 use crate::report::{CapacidadCompra, CodigoRecomendacion as C, EstatusEnganche, EvaluacionM2, Recomendacion};
 use rust_decimal::Decimal;
 
@@ -31,30 +30,16 @@ fn item(codigo: C) -> Recomendacion {
     Recomendacion { codigo, texto: texto(codigo).into() }
 }
 
-/// Recommendations in order: up to three weak components (most points lost first, ties in
-/// the spec's component order), then undeclared debts, then the capacity findings. A profile
-/// with none of these gets PERFIL_SOLIDO.
-pub(crate) fn recommend(profile: &Profile, values: &ComponentValues, capacidad: &CapacidadCompra) -> Vec<Recomendacion> {
-    let tipo_codigo = if profile.tipo_ingreso == IncomeType::Asalariado { None } else { Some(C::IngresoPocoComprobable) };
-    let candidates = [
-        (values.ingreso, crate::params::PESO_INGRESO, Some(C::IngresoBajo)),
-        (values.tipo_ingreso, crate::params::PESO_TIPO_INGRESO, tipo_codigo),
-        (values.antiguedad, crate::params::PESO_ANTIGUEDAD, Some(C::AntiguedadCorta)),
-        (values.deudas, crate::params::PESO_DEUDAS, profile.deudas_mensuales.map(|_| C::DeudaAlta)),
-        (values.ahorro, crate::params::PESO_AHORRO, Some(C::AhorroBajo)),
-        (values.salud_financiera, crate::params::PESO_SALUD_FINANCIERA, Some(C::SaludFinancieraAjustada)),
-    ];
-    let mut weak: [(Decimal, usize, Option<C>); 6] = [(Decimal::ZERO, 0, None); 6];
-    let mut n = 0;
-    for (index, (value, weight, codigo)) in candidates.into_iter().enumerate() {
-        if value < UMBRAL_RECOMENDACION && codigo.is_some() {
-            weak[n] = ((Decimal::ONE_HUNDRED - value) * weight, index, codigo);
-            n += 1;
-        }
-    }
-    weak[..n].sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
-    let max = usize::try_from(MAX_RECOMENDACIONES_COMPONENTE.mantissa()).unwrap_or(3);
-    let mut out: Vec<Recomendacion> = weak[..n].iter().take(max).filter_map(|w| w.2).map(item).collect();
+/// Recommendations in order: the weak components' codes (up to three, most points lost first,
+/// ties in the spec's component order, chosen by the model), then undeclared debts, then the
+/// capacity findings. A profile with none of these gets PERFIL_SOLIDO.
+pub(crate) fn recommend(
+    profile: &Profile,
+    debiles: impl Iterator<Item = C>,
+    capacidad: &CapacidadCompra,
+) -> Vec<Recomendacion> {
+    let mut out: Vec<Recomendacion> = Vec::with_capacity(8);
+    out.extend(debiles.map(item));
 
     if profile.deudas_mensuales.is_none() {
         out.push(item(C::DeudasNoDeclaradas));

@@ -1,0 +1,264 @@
+//! Filtered arithmetic: a double together with a rigorous bound on its distance from the exact
+//! value, so a decision (a rounding, a comparison) is taken in floating point only when the
+//! bound proves that exact decimal arithmetic takes the same one.
+//!
+//! This is the technique of robust geometric predicates (Shewchuk 1997; the filtered kernels of
+//! CGAL): compute fast, certify, and fall back to the exact computation when the certificate
+//! fails. Here the exact computation is the `Decimal` model of [`crate::model`]; the fast path
+//! of [`crate::filtered`] answers `None` whenever a decision is not certified, and the report
+//! is then computed in `Decimal`. Either way the report has the same digits, on every platform,
+//! whatever the floating-point unit does within IEEE 754.
+//!
+//! Each operation adds at most one rounding of relative size `u = 2^-53` to the bound; the
+//! bounds use `2u` (`f64::EPSILON`), and every decision widens them once more by a relative
+//! `1e-9`, which covers the roundings of the bound computations themselves. Exactness is kept
+//! where it holds (error-free transformations: TwoSum, and a fused multiply-add residual for
+//! products and quotients), so exact ties such as 112.5 or a seniority of exactly 70 points are
+//! decided exactly instead of falling back.
+
+use rust_decimal::Decimal;
+
+/// Twice the unit roundoff: bounds one rounding of a result relative to its magnitude.
+const ULP: f64 = f64::EPSILON;
+/// Relative widening of every bound at a decision.
+const SLACK: f64 = 1.0 + 1e-9;
+/// Largest magnitude whose doubles still resolve halves (2^52).
+const HALVES_LIMIT: f64 = 4_503_599_627_370_496.0;
+
+/// Powers of ten as doubles; exact up to 10^22, correctly rounded above.
+const POW10: [f64; 29] = [
+    1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19,
+    1e20, 1e21, 1e22, 1e23, 1e24, 1e25, 1e26, 1e27, 1e28,
+];
+
+/// A double `v` with `|exact - v| <= e`; `e == 0` means `v` is the exact value.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) struct Approx {
+    v: f64,
+    e: f64,
+}
+
+impl Approx {
+    /// An exactly known double (small integers, powers of ten up to 10^22).
+    pub const fn exact(v: f64) -> Approx {
+        Approx { v, e: 0.0 }
+    }
+
+    /// The value of `d`; exact when `d` is a dyadic fraction that fits in 53 bits.
+    pub const fn of(d: Decimal) -> Approx {
+        Approx::of_scaled(d, 0)
+    }
+
+    /// The value of `d x 10^shift` (so 0.35 with shift 2 is exactly 35).
+    pub const fn of_scaled(d: Decimal, shift: u32) -> Approx {
+        let parts = d.unpack();
+        let low = ((parts.mid as u64) << 32) | parts.lo as u64;
+        // A 64-bit conversion is a few instructions; i128 -> f64 is a library call.
+        let unsigned = if parts.hi == 0 { low as f64 } else { d.mantissa().unsigned_abs() as f64 };
+        let signed = if parts.negative { -unsigned } else { unsigned };
+        let small = parts.hi == 0 && low < (1 << 53);
+        let scale = d.scale();
+        let (v, exact) = if scale <= shift {
+            let v = signed * POW10[(shift - scale) as usize];
+            (v, small && shift - scale <= 22 && v.abs() < 9_007_199_254_740_992.0)
+        } else {
+            let places = scale - shift;
+            // m / 10^k is a double exactly when 5^k divides m (it is then (m / 5^k) / 2^k).
+            (signed / POW10[places as usize], small && places <= 22 && low % 5u64.pow(places) == 0)
+        };
+        Approx { v, e: if exact { 0.0 } else { v.abs() * 2.0 * ULP } }
+    }
+
+    /// The double (the exact value when [`Approx::is_exact`]).
+    pub const fn value(self) -> f64 {
+        self.v
+    }
+
+    /// The bound on the distance from the exact value.
+    pub const fn bound(self) -> f64 {
+        self.e
+    }
+
+    /// The same double with `extra` added to its bound.
+    pub fn widen(self, extra: f64) -> Approx {
+        if extra == 0.0 { self } else { Approx { v: self.v, e: self.e + extra } }
+    }
+
+    /// Whether the double is the exact value.
+    pub const fn is_exact(self) -> bool {
+        self.e == 0.0
+    }
+
+    /// `self + other`.
+    pub fn add(self, other: Approx) -> Approx {
+        let v = self.v + other.v;
+        if self.is_exact() && other.is_exact() && two_sum_error(self.v, other.v, v) == 0.0 {
+            return Approx::exact(v);
+        }
+        Approx { v, e: self.e + other.e + v.abs() * ULP }
+    }
+
+    /// `self - other`.
+    pub fn sub(self, other: Approx) -> Approx {
+        self.add(Approx { v: -other.v, e: other.e })
+    }
+
+    /// `self x other`.
+    pub fn mul(self, other: Approx) -> Approx {
+        let v = self.v * other.v;
+        if self.is_exact() && other.is_exact() && product_is_exact(self.v, other.v, v) {
+            return Approx::exact(v);
+        }
+        let propagated = self.v.abs() * other.e + other.v.abs() * self.e + self.e * other.e;
+        Approx { v, e: propagated + v.abs() * ULP }
+    }
+
+    /// `self / other`; unbounded (every decision on it fails) when `other` may be zero.
+    pub fn div(self, other: Approx) -> Approx {
+        let v = self.v / other.v;
+        let least_divisor = other.v.abs() - other.e;
+        if least_divisor.is_nan() || least_divisor <= 0.0 || !v.is_finite() {
+            return Approx { v: 0.0, e: f64::INFINITY };
+        }
+        if self.is_exact() && other.is_exact() && product_is_exact(v, other.v, self.v) {
+            return Approx::exact(v);
+        }
+        // |a/b - (a+da)/(b+db)| = |a db - b da| / |b (b+db)| <= (e_a + |a/b| e_b) / (|b| - e_b)
+        Approx { v, e: (self.e + v.abs() * other.e) / least_divisor + v.abs() * ULP }
+    }
+
+    /// Bound used at a decision: widened, and never below a rounding of the value.
+    fn decision_bound(self) -> f64 {
+        if self.is_exact() { 0.0 } else { self.e * SLACK + self.v.abs() * ULP }
+    }
+}
+
+/// Error of the rounded sum `s = a + b` (Knuth's TwoSum): zero exactly when `s` is exact.
+fn two_sum_error(a: f64, b: f64, s: f64) -> f64 {
+    let b_virtual = s - a;
+    let a_virtual = s - b_virtual;
+    (a - a_virtual) + (b - b_virtual)
+}
+
+/// Veltkamp's split of a double into two halves of 26 bits whose products are exact.
+fn split(a: f64) -> (f64, f64) {
+    let c = 134_217_729.0 * a; // 2^27 + 1
+    let high = c - (c - a);
+    (high, a - high)
+}
+
+/// Whether `a x b` is exactly `p` (Dekker's TwoProduct; no fused multiply-add, which
+/// baseline x86-64 and WebAssembly only have in software). Magnitudes are far from overflow.
+fn product_is_exact(a: f64, b: f64, p: f64) -> bool {
+    if a * b != p {
+        return false;
+    }
+    let (a_high, a_low) = split(a);
+    let (b_high, b_low) = split(b);
+    ((a_high * b_high - p) + a_high * b_low + a_low * b_high) + a_low * b_low == 0.0
+}
+
+/// `|x|` split into whole and fractional parts, exactly, for `|x| < 2^52`.
+fn whole_and_fraction(magnitude: f64) -> (f64, f64) {
+    // The conversion truncates in one instruction; libm's floor and round are calls.
+    #[allow(clippy::cast_possible_truncation, clippy::cast_precision_loss)]
+    let whole = magnitude as i64 as f64;
+    (whole, magnitude - whole)
+}
+
+/// Certified `a < b`: `None` when the bounds cannot tell.
+pub(crate) fn less(a: Approx, b: Approx) -> Option<bool> {
+    if a.is_exact() && b.is_exact() {
+        return Some(a.v < b.v);
+    }
+    let difference = a.v - b.v;
+    let bound = (a.e + b.e) * SLACK + (a.v.abs() + b.v.abs()) * ULP;
+    if difference < -bound {
+        Some(true)
+    } else if difference > bound {
+        Some(false)
+    } else {
+        None
+    }
+}
+
+/// Certified `a == 0`.
+pub(crate) fn is_zero(a: Approx) -> Option<bool> {
+    if a.is_exact() {
+        return Some(a.v == 0.0);
+    }
+    if a.v.abs() > a.decision_bound() { Some(false) } else { None }
+}
+
+/// Certified ordering of two values: `Equal` only when both are exact and equal.
+pub(crate) fn compare(a: Approx, b: Approx) -> Option<std::cmp::Ordering> {
+    use std::cmp::Ordering;
+    if a.is_exact() && b.is_exact() {
+        return a.v.partial_cmp(&b.v);
+    }
+    // Without exactness, `less` answers `false` only when `a` is certainly greater.
+    less(a, b).map(|a_less| if a_less { Ordering::Less } else { Ordering::Greater })
+}
+
+/// Certified rounding half away from zero to a whole number (`crate::money::round(_, 0)`).
+fn round_whole(x: Approx) -> Option<i64> {
+    let magnitude = x.v.abs();
+    if magnitude.is_nan() || magnitude >= HALVES_LIMIT || !x.e.is_finite() {
+        return None;
+    }
+    let (whole, fraction) = whole_and_fraction(magnitude);
+    let bound = x.decision_bound();
+    // The nearest rounding boundary is whole + 0.5; it must lie outside the bound.
+    if bound > 0.0 && ((fraction - 0.5).abs() <= bound || bound >= 0.25) {
+        return None;
+    }
+    #[allow(clippy::cast_possible_truncation)]
+    let rounded = whole as i64 + i64::from(fraction >= 0.5);
+    Some(if x.v < 0.0 { -rounded } else { rounded })
+}
+
+/// Certified `crate::money::round(x, dp)`, in the canonical form (scale exactly `dp`).
+pub(crate) fn round_dp(x: Approx, dp: u32) -> Option<Decimal> {
+    let scaled = x.mul(Approx::exact(POW10[dp as usize]));
+    let whole = round_whole(scaled)?;
+    Some(Decimal::new(whole, dp))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::str::FromStr;
+
+    fn d(text: &str) -> Decimal {
+        Decimal::from_str(text).expect("decimal")
+    }
+
+    #[test]
+    fn exact_values_stay_exact() {
+        assert!(Approx::of(d("30000")).is_exact());
+        assert!(Approx::of(d("12345.50")).is_exact());
+        assert!(!Approx::of(d("0.1")).is_exact());
+        assert_eq!(Approx::of_scaled(d("0.35"), 2), Approx::exact(35.0));
+        let sum = Approx::exact(75.0).mul(Approx::exact(15.0)).div(Approx::exact(10.0));
+        assert_eq!(sum, Approx::exact(112.5));
+        assert!(!Approx::exact(1.0).div(Approx::exact(3.0)).is_exact());
+    }
+
+    #[test]
+    fn exact_halves_round_away_from_zero() {
+        assert_eq!(round_dp(Approx::exact(177.5), 0), Some(Decimal::from(178)));
+        assert_eq!(round_dp(Approx::exact(-0.125), 2), Some(d("-0.13")));
+        assert_eq!(round_dp(Approx::exact(0.49999999999999994), 0), Some(d("0")));
+    }
+
+    #[test]
+    fn uncertain_decisions_are_refused() {
+        // 0.005 as a double is not exact; it might be either side of the boundary.
+        assert_eq!(round_dp(Approx::of(d("0.005")), 2), None);
+        assert_eq!(round_dp(Approx::of(d("0.0049")), 2), Some(d("0.00")));
+        let third = Approx::exact(1.0).div(Approx::exact(3.0));
+        assert_eq!(less(third, Approx::of(d("0.3333333333333333333"))), None);
+        assert_eq!(less(third, Approx::of(d("0.3334"))), Some(true));
+        assert_eq!(is_zero(Approx::exact(1.0).div(Approx::exact(0.0))), None);
+    }
+}
