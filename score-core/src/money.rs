@@ -134,6 +134,15 @@ pub mod number {
 
     /// Writes an integer when there is no fractional part, else the nearest double.
     pub fn serialize<S: Serializer>(value: &Decimal, serializer: S) -> Result<S::Ok, S::Error> {
+        // Shown figures fit 64 bits: one native remainder instead of `fract()` (a tenth of
+        // writing a report went to `trunc`/`fract`).
+        if let (Ok(mantissa), Some(unit)) = (i64::try_from(value.mantissa()), 10i64.checked_pow(value.scale())) {
+            return if mantissa % unit == 0 {
+                serializer.serialize_i64(mantissa / unit)
+            } else {
+                serializer.serialize_f64(to_f64(*value))
+            };
+        }
         if value.fract().is_zero() {
             if let Some(int) = value.to_i64() {
                 return serializer.serialize_i64(int);
@@ -265,5 +274,18 @@ mod tests {
         }
         assert_eq!(from_f64(f64::NAN), None);
         assert_eq!(from_f64(1e300), None);
+    }
+
+    #[test]
+    fn whole_figures_are_written_as_integers() {
+        #[derive(serde::Serialize)]
+        struct Shown(#[serde(with = "number")] Decimal);
+        let written = |text: &str| serde_json::to_string(&Shown(d(text))).expect("serialise");
+        assert_eq!(written("30000.00"), "30000");
+        assert_eq!(written("-12.50"), "-12.5");
+        assert_eq!(written("0.0001"), "0.0001");
+        assert_eq!(written("-0.00"), "0");
+        // Mantissa beyond 64 bits, whole value within them.
+        assert_eq!(written("1000000000000000000.0000"), "1000000000000000000");
     }
 }
