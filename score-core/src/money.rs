@@ -98,8 +98,12 @@ const POW10: [f64; 23] = [
 pub fn to_f64(value: Decimal) -> f64 {
     let mantissa = value.mantissa();
     let scale = value.scale() as usize;
-    if mantissa.unsigned_abs() < (1u128 << 53) && scale < POW10.len() {
-        return mantissa as f64 / POW10[scale];
+    if let (Ok(small), true) = (i64::try_from(mantissa), scale < POW10.len()) {
+        if small.unsigned_abs() < (1u64 << 53) {
+            // Through i64: an i128 to f64 conversion is a library call (`__floattidf`).
+            #[allow(clippy::cast_precision_loss)] // under 2^53: exact
+            return small as f64 / POW10[scale];
+        }
     }
     let mut text = StackText { buf: [0; 64], len: 0 };
     if write!(text, "{value}").is_ok() {
@@ -108,6 +112,33 @@ pub fn to_f64(value: Decimal) -> f64 {
         }
     }
     value.to_f64().unwrap_or(0.0)
+}
+
+/// The whole number `value` equals, when it has no fractional part and fits 64 bits: how a
+/// report's JSON writes it (`30000.00` is written `30000`, see [`number::serialize`]).
+pub fn whole(value: Decimal) -> Option<i64> {
+    let Ok(mantissa) = i64::try_from(value.mantissa()) else {
+        return value.fract().is_zero().then(|| value.to_i64()).flatten();
+    };
+    // Constant divisors for the scales the model shows (amounts 2, ratios 4): no division.
+    let exact = |unit: i64| (mantissa % unit == 0).then(|| mantissa / unit);
+    match value.scale() {
+        0 => Some(mantissa),
+        2 => exact(100),
+        4 => exact(10_000),
+        // Beyond 10^18 a 64-bit mantissa is a fraction unless it is zero.
+        scale => 10i64.checked_pow(scale).map_or((mantissa == 0).then_some(0), exact),
+    }
+}
+
+/// The double a JSON reader gets from the number a report's JSON writes for `value`, which is
+/// what the bindings hand to Python and JavaScript: the same digits on every surface.
+pub fn json_f64(value: Decimal) -> f64 {
+    match whole(value) {
+        #[allow(clippy::cast_precision_loss)] // as a JSON reader rounds the integer's digits
+        Some(int) => int as f64,
+        None => to_f64(value),
+    }
 }
 
 /// Reads a JSON double as the decimal a person wrote: the shortest text that round-trips to
@@ -134,21 +165,10 @@ pub mod number {
 
     /// Writes an integer when there is no fractional part, else the nearest double.
     pub fn serialize<S: Serializer>(value: &Decimal, serializer: S) -> Result<S::Ok, S::Error> {
-        // Shown figures fit 64 bits: one native remainder instead of `fract()` (a tenth of
-        // writing a report went to `trunc`/`fract`).
-        if let (Ok(mantissa), Some(unit)) = (i64::try_from(value.mantissa()), 10i64.checked_pow(value.scale())) {
-            return if mantissa % unit == 0 {
-                serializer.serialize_i64(mantissa / unit)
-            } else {
-                serializer.serialize_f64(to_f64(*value))
-            };
+        match whole(*value) {
+            Some(int) => serializer.serialize_i64(int),
+            None => serializer.serialize_f64(to_f64(*value)),
         }
-        if value.fract().is_zero() {
-            if let Some(int) = value.to_i64() {
-                return serializer.serialize_i64(int);
-            }
-        }
-        serializer.serialize_f64(to_f64(*value))
     }
 
     /// Reads any JSON number.
@@ -287,5 +307,9 @@ mod tests {
         assert_eq!(written("-0.00"), "0");
         // Mantissa beyond 64 bits, whole value within them.
         assert_eq!(written("1000000000000000000.0000"), "1000000000000000000");
+        assert_eq!(written("0.0000000000000000000000000001"), "1e-28");
+        assert_eq!(whole(Decimal::new(0, 25)), Some(0));
+        assert_eq!(json_f64(d("12.50")), 12.5);
+        assert_eq!(json_f64(d("30000.00")), 30000.0);
     }
 }

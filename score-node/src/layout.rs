@@ -11,8 +11,8 @@
 //!   returns one object literal (`{"score": f[0], "nivel": S[f[1]], ...}`), which V8 builds at
 //!   the speed of JS code;
 //! - [`Flat::write`] turns each report into the flat list of doubles that function reads: the
-//!   numbers (exactly the doubles score-core's JSON prints: an integer when the decimal has no
-//!   fraction, else `money::to_f64`), texts as indices into a JS array of strings created once
+//!   numbers (exactly the doubles score-core's JSON prints, `money::json_f64`), texts as
+//!   indices into a JS array of strings created once
 //!   (every text of a report is a `&'static str` from a closed set: states, levels,
 //!   recommendation codes and texts, the disclaimer), and the two lists with their lengths.
 //!
@@ -24,7 +24,6 @@
 //! fixtures, so a key added to `ScoreReport` and missing here fails the tests.
 
 use rust_decimal::Decimal;
-use rust_decimal::prelude::ToPrimitive;
 use score_core::{ScoreReport, Text};
 use std::borrow::Cow;
 use std::collections::HashMap;
@@ -60,21 +59,9 @@ pub(crate) enum Node {
     Detalle,
 }
 
-/// The double score-core's JSON prints for a decimal (`money::number::serialize`: an integer
-/// when there is no fraction, else `money::to_f64`). For a mantissa under 2^53 and a scale
-/// under 23 (every amount of a report), `to_f64` is one correctly rounded division, which for
-/// an integral value is that integer exactly, so both branches give the same double.
+/// The double score-core's JSON prints for a decimal, as `JSON.parse` would read it.
 fn num(d: Decimal) -> f64 {
-    if d.mantissa().unsigned_abs() < (1u128 << 53) && d.scale() <= 22 {
-        return score_core::money::to_f64(d);
-    }
-    if d.fract().is_zero()
-        && let Some(i) = d.to_i64()
-    {
-        #[allow(clippy::cast_precision_loss)] // as JSON.parse rounds the integer's digits
-        return i as f64;
-    }
-    score_core::money::to_f64(d)
+    score_core::money::json_f64(d)
 }
 
 macro_rules! componente {

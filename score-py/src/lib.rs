@@ -15,7 +15,6 @@ use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyBool, PyBytes, PyDict, PyFloat, PyInt, PyList, PyMapping, PyString, PyTuple};
 use pyo3::{IntoPyObjectExt, intern};
 use rust_decimal::Decimal;
-use rust_decimal::prelude::ToPrimitive;
 use score_core::{
     CodigoRecomendacion, ErrorCode, EstatusEnganche, EvaluacionM2, IncomeType, Nivel, Profile,
     ScoreError as CoreError, ScoreReport, State, Text, money,
@@ -545,36 +544,6 @@ fn name<'py>(
     }
 }
 
-/// The integer score-core's JSON writes for a decimal without a fractional part
-/// (`money::number::serialize`); `None` when it has one (then it is `money::to_f64`).
-fn integral(d: Decimal) -> Option<i64> {
-    let exact = || d.fract().is_zero().then(|| d.to_i64()).flatten();
-    let Ok(m) = i64::try_from(d.mantissa()) else {
-        return exact();
-    };
-    // Constant divisors for the scales the model uses (amounts 2, ratios 4): no division.
-    let whole = |p: i64| (m % p == 0).then(|| m / p);
-    match d.scale() {
-        0 => Some(m),
-        1 => whole(10),
-        2 => whole(100),
-        4 => whole(10_000),
-        s => match 10i64.checked_pow(s) {
-            Some(p) => whole(p),
-            None => exact(),
-        },
-    }
-}
-
-/// The JSON number of a decimal as a double (the frame path's float64 columns).
-fn to_f64(d: Decimal) -> f64 {
-    match integral(d) {
-        #[allow(clippy::cast_precision_loss)]
-        Some(i) => i as f64,
-        None => money::to_f64(d),
-    }
-}
-
 struct Builder<'py> {
     py: Python<'py>,
     names: &'py Names,
@@ -598,7 +567,7 @@ impl<'py> Builder<'py> {
         if let Some(class) = &self.decimal {
             return class.call1((d.to_string(),));
         }
-        match integral(d) {
+        match money::whole(d) {
             Some(i) => i.into_bound_py_any(self.py),
             None => Ok(PyFloat::new(self.py, money::to_f64(d)).into_any()),
         }
@@ -619,12 +588,14 @@ impl<'py> Builder<'py> {
     }
 
     /// A dict of `shape` whose values are all amounts.
+    /// Straight into the copied template, without collecting the values first: seven of these
+    /// per report, and a `Vec` each was a measurable share of a `score()` call.
     fn amounts(&self, shape: &Shape, values: &[Decimal]) -> PyResult<Bound<'py, PyAny>> {
-        let values = values
-            .iter()
-            .map(|d| self.num(*d))
-            .collect::<PyResult<Vec<_>>>()?;
-        self.dict(shape, values)
+        let d = shape.template.bind(self.py).copy()?;
+        for (key, value) in shape.keys.iter().zip(values) {
+            d.set_item(key.bind(self.py), self.num(*value)?)?;
+        }
+        Ok(d.into_any())
     }
 
     /// The report dict; keys in score-core's JSON order.
@@ -634,20 +605,21 @@ impl<'py> Builder<'py> {
         let evaluacion = index_of(&EVALUACIONES, &c.evaluacion_m2);
         let estatus = index_of(&ESTATUS, &c.estatus_enganche);
         let mut amounts = capacidad_amounts(c).into_iter();
-        let capacidad = CAPACIDAD_KEYS
-            .iter()
-            .map(|key| match *key {
+        let capacidad = n.capacidad.template.bind(py).copy()?;
+        for (key, cell) in CAPACIDAD_KEYS.iter().zip(&n.capacidad.keys) {
+            let value = match *key {
                 "evaluacion_m2" => {
-                    Ok(name(py, &n.evaluacion, evaluacion, c.evaluacion_m2.as_str()).into_any())
+                    name(py, &n.evaluacion, evaluacion, c.evaluacion_m2.as_str()).into_any()
                 }
                 "estatus_enganche" => {
-                    Ok(name(py, &n.estatus, estatus, c.estatus_enganche.as_str()).into_any())
+                    name(py, &n.estatus, estatus, c.estatus_enganche.as_str()).into_any()
                 }
-                "plazo_anios" => c.plazo_anios.into_bound_py_any(py),
-                _ => self.num(amounts.next().unwrap_or_default()),
-            })
-            .collect::<PyResult<Vec<_>>>()?;
-        let capacidad = self.dict(&n.capacidad, capacidad)?;
+                "plazo_anios" => c.plazo_anios.into_bound_py_any(py)?,
+                _ => self.num(amounts.next().unwrap_or_default())?,
+            };
+            capacidad.set_item(cell.bind(py), value)?;
+        }
+        let capacidad = capacidad.into_any();
         let salud = self.amounts(&n.salud, &salud_amounts(&r.salud_financiera))?;
         // The texts of recomendaciones are those of recomendaciones_detalle, in the same order.
         let codes: Vec<Option<usize>> = r
@@ -1168,7 +1140,7 @@ impl Frame<'_> {
                 .filter_map(|d| index_of(&CodigoRecomendacion::ALL, &d.codigo))
                 .filter_map(|i| u8::try_from(i).ok())
                 .collect(),
-            numeric: numeric_row(&r).map(to_f64),
+            numeric: numeric_row(&r).map(money::json_f64),
         })
     }
 }
