@@ -227,11 +227,7 @@ pub(crate) fn round_dp(x: Approx, dp: u32) -> Option<Decimal> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::str::FromStr;
-
-    fn d(text: &str) -> Decimal {
-        Decimal::from_str(text).expect("decimal")
-    }
+    use crate::money::tests::d;
 
     #[test]
     fn exact_values_stay_exact() {

@@ -231,10 +231,11 @@ pub mod option_number {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
-    fn d(text: &str) -> Decimal {
+    /// A decimal from its text (the unit tests of the crate share it).
+    pub(crate) fn d(text: &str) -> Decimal {
         Decimal::from_str(text).expect("decimal")
     }
 
