@@ -1,11 +1,13 @@
 //! The report's [`Figures`] in filtered arithmetic ([`crate::approx`]): the same formulas as
 //! [`crate::model::figures_exact`], on doubles with certified error bounds. Every rounding and
-//! every comparison is certified or the whole computation answers `None`, and the caller then
-//! computes the figures in `Decimal`. So the result is always the decimal model's, digit for
-//! digit; this path only makes it about four times cheaper for almost every profile.
+//! every comparison is certified, or the figure is computed in `Decimal`: a component's shown
+//! value and points alone (they sit on exact ties for some incomes), anything else by answering
+//! `None`, and the caller then computes all the figures in `Decimal`. So the result is always
+//! the decimal model's, digit for digit; this path only makes it about four times cheaper for
+//! almost every profile.
 //!
-//! The differential tests below and in `tests/properties.rs` compare both paths on profiles
-//! built to sit on ties and breakpoints.
+//! The differential tests below (a deterministic tie-heavy sweep and a proptest) compare both
+//! paths figure for figure on profiles built to sit on ties and breakpoints.
 
 use crate::approx::{Approx, compare, is_zero, less, round_dp};
 use crate::model::{

@@ -161,10 +161,7 @@ fn subcuenta_estimada(profile: &Profile) -> Decimal {
         IncomeType::Mixto => profile.ingreso_mensual * PROPORCION_SALARIO_MIXTO,
         IncomeType::Independiente | IncomeType::Pensionado => return Decimal::ZERO,
     };
-    let meses = match u32::try_from(MESES_FONDO_MAX.mantissa()) {
-        Ok(max) if MESES_FONDO_MAX.scale() == 0 => Decimal::from(profile.antiguedad_meses.min(max)),
-        _ => Decimal::from(profile.antiguedad_meses).min(MESES_FONDO_MAX),
-    };
+    let meses = Decimal::from(profile.antiguedad_meses).min(MESES_FONDO_MAX);
     APORTACION_FONDO * salario.min(TOPE_SALARIO_MENSUAL) * meses
 }
 
@@ -356,39 +353,30 @@ pub const DISCLAIMER: &str = "Este puntaje es indicativo y se calcula con la inf
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::str::FromStr;
+    use crate::money::tests::d;
 
-    struct Values([Decimal; 6]);
-
-    impl Values {
-        fn score(&self) -> u16 {
-            score_of(&self.0)
-        }
-    }
-
-    fn values(ahorro: &str, salud: &str) -> Values {
-        let d = |s: &str| Decimal::from_str(s).expect("decimal");
+    /// The score of these component values (the other four fixed).
+    fn score(ahorro: &str, salud: &str) -> u16 {
         // Income type, seniority and savings weights: 100 x (0.12 + 0.18) x 10 = 300 points,
         // plus the savings and health components below.
-        Values([Decimal::ZERO, Decimal::ONE_HUNDRED, Decimal::ONE_HUNDRED, Decimal::ZERO, d(ahorro), d(salud)])
+        score_of(&[Decimal::ZERO, Decimal::ONE_HUNDRED, Decimal::ONE_HUNDRED, Decimal::ZERO, d(ahorro), d(salud)])
     }
 
     /// The score rounds half away from zero, exactly at .5, and the level follows the rounded
     /// score: 400.5 becomes 401 (medio), 400.4999 stays 400 (bajo).
     #[test]
     fn score_rounds_half_away_from_zero_at_the_boundaries() {
-        assert_eq!(values("100", "0.5").score(), 401);
-        assert_eq!(Nivel::from_score(values("100", "0.5").score()), Nivel::Medio);
-        assert_eq!(values("100", "0.4999").score(), 400);
-        assert_eq!(Nivel::from_score(values("100", "0.4999").score()), Nivel::Bajo);
-        assert_eq!(values("100", "100.0").score(), 500);
-        assert_eq!(values("30.5", "0").score(), 331);
-        assert_eq!(values("30.49", "0").score(), 330);
+        assert_eq!(score("100", "0.5"), 401);
+        assert_eq!(Nivel::from_score(score("100", "0.5")), Nivel::Medio);
+        assert_eq!(score("100", "0.4999"), 400);
+        assert_eq!(Nivel::from_score(score("100", "0.4999")), Nivel::Bajo);
+        assert_eq!(score("100", "100.0"), 500);
+        assert_eq!(score("30.5", "0"), 331);
+        assert_eq!(score("30.49", "0"), 330);
     }
 
     #[test]
     fn ceil_ratio_is_the_decimal_ceiling() {
-        let d = |s: &str| Decimal::from_str(s).expect("decimal");
         for (a, b) in [("3.35", "2"), ("4", "2"), ("5", "2"), ("0", "2"), ("1", "0.3"), ("20", "2"), ("0.01", "2.5")] {
             assert_eq!(ceil_ratio(d(a), d(b)), (d(a) / d(b)).ceil(), "{a} / {b}");
         }
