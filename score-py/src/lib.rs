@@ -574,28 +574,25 @@ impl<'py> Builder<'py> {
     }
 
     /// A dict of `shape` with these values, in the shape's key order.
+    ///
+    /// The values are converted as they are stored, not collected first: about ten dicts per
+    /// report, and a `Vec` each was a measurable share of a `score()` call.
     fn dict(
         &self,
         shape: &Shape,
-        values: impl IntoIterator<Item = Bound<'py, PyAny>>,
+        values: impl IntoIterator<Item = PyResult<Bound<'py, PyAny>>>,
     ) -> PyResult<Bound<'py, PyAny>> {
         let py = self.py;
         let d = shape.template.bind(py).copy()?;
         for (key, value) in shape.keys.iter().zip(values) {
-            d.set_item(key.bind(py), value)?;
+            d.set_item(key.bind(py), value?)?;
         }
         Ok(d.into_any())
     }
 
     /// A dict of `shape` whose values are all amounts.
-    /// Straight into the copied template, without collecting the values first: seven of these
-    /// per report, and a `Vec` each was a measurable share of a `score()` call.
     fn amounts(&self, shape: &Shape, values: &[Decimal]) -> PyResult<Bound<'py, PyAny>> {
-        let d = shape.template.bind(self.py).copy()?;
-        for (key, value) in shape.keys.iter().zip(values) {
-            d.set_item(key.bind(self.py), self.num(*value)?)?;
-        }
-        Ok(d.into_any())
+        self.dict(shape, values.iter().map(|d| self.num(*d)))
     }
 
     /// The report dict; keys in score-core's JSON order.
@@ -605,21 +602,19 @@ impl<'py> Builder<'py> {
         let evaluacion = index_of(&EVALUACIONES, &c.evaluacion_m2);
         let estatus = index_of(&ESTATUS, &c.estatus_enganche);
         let mut amounts = capacidad_amounts(c).into_iter();
-        let capacidad = n.capacidad.template.bind(py).copy()?;
-        for (key, cell) in CAPACIDAD_KEYS.iter().zip(&n.capacidad.keys) {
-            let value = match *key {
+        let capacidad = self.dict(
+            &n.capacidad,
+            CAPACIDAD_KEYS.iter().map(|key| match *key {
                 "evaluacion_m2" => {
-                    name(py, &n.evaluacion, evaluacion, c.evaluacion_m2.as_str()).into_any()
+                    Ok(name(py, &n.evaluacion, evaluacion, c.evaluacion_m2.as_str()).into_any())
                 }
                 "estatus_enganche" => {
-                    name(py, &n.estatus, estatus, c.estatus_enganche.as_str()).into_any()
+                    Ok(name(py, &n.estatus, estatus, c.estatus_enganche.as_str()).into_any())
                 }
-                "plazo_anios" => c.plazo_anios.into_bound_py_any(py)?,
-                _ => self.num(amounts.next().unwrap_or_default())?,
-            };
-            capacidad.set_item(cell.bind(py), value)?;
-        }
-        let capacidad = capacidad.into_any();
+                "plazo_anios" => c.plazo_anios.into_bound_py_any(py),
+                _ => self.num(amounts.next().unwrap_or_default()),
+            }),
+        )?;
         let salud = self.amounts(&n.salud, &salud_amounts(&r.salud_financiera))?;
         // The texts of recomendaciones are those of recomendaciones_detalle, in the same order.
         let codes: Vec<Option<usize>> = r
@@ -656,22 +651,27 @@ impl<'py> Builder<'py> {
                 estado_text(0, &e.clave),
                 estado_text(1, &e.codigo),
                 estado_text(2, &e.nombre),
-            ],
+            ]
+            .map(Ok),
         )?;
-        let componentes = componentes_amounts(&r.componentes)
-            .iter()
-            .map(|amounts| self.amounts(&n.componente, amounts))
-            .collect::<PyResult<Vec<_>>>()?;
-        let componentes = self.dict(&n.componentes, componentes)?;
+        let componentes = self.dict(
+            &n.componentes,
+            componentes_amounts(&r.componentes)
+                .iter()
+                .map(|amounts| self.amounts(&n.componente, amounts)),
+        )?;
         let detalle = PyList::empty(py);
         for (i, rec) in r.recomendaciones_detalle.iter().enumerate() {
-            detalle.append(self.dict(
-                &n.recomendacion,
-                [
-                    name(py, &n.codigo, codes[i], rec.codigo.as_str()).into_any(),
-                    texto(i, &rec.texto).into_any(),
-                ],
-            )?)?;
+            detalle.append(
+                self.dict(
+                    &n.recomendacion,
+                    [
+                        name(py, &n.codigo, codes[i], rec.codigo.as_str()).into_any(),
+                        texto(i, &rec.texto).into_any(),
+                    ]
+                    .map(Ok),
+                )?,
+            )?;
         }
         let report = self.dict(
             &n.report,
@@ -703,7 +703,8 @@ impl<'py> Builder<'py> {
                 estado,
                 componentes,
                 detalle.into_any(),
-            ],
+            ]
+            .map(Ok),
         )?;
         Ok(report.cast_into::<PyDict>()?)
     }
