@@ -23,12 +23,14 @@ mod approx;
 pub mod curve;
 mod error;
 mod filtered;
+pub mod input;
 mod model;
 pub mod money;
 pub mod params;
 mod profile;
 mod recommendations;
 mod report;
+mod report_json;
 pub mod states;
 
 pub use error::{ErrorCode, ScoreError};

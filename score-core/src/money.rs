@@ -280,8 +280,8 @@ pub(crate) mod tests {
     #[test]
     fn fast_f64_path_is_correctly_rounded() {
         for text in ["0.01", "656396.12", "92.87", "-0.1234", "1e-22", "9007199254740.991", "0.3", "123456789.01"] {
-            let d = Decimal::from_str(text).or_else(|_| Decimal::from_scientific(text)).unwrap();
-            let slow: f64 = d.to_string().parse().unwrap();
+            let d = Decimal::from_str(text).or_else(|_| Decimal::from_scientific(text)).expect("a decimal");
+            let slow: f64 = d.to_string().parse().expect("a double");
             assert_eq!(to_f64(d).to_bits(), slow.to_bits(), "{text}");
         }
     }
@@ -290,7 +290,7 @@ pub(crate) mod tests {
     fn numbers_keep_their_digits() {
         for text in ["656396.12", "0.1", "1234567890123.45", "0.0001", "93.77"] {
             let d = d(text);
-            assert_eq!(serde_json::to_string(&to_f64(d)).unwrap(), text);
+            assert_eq!(serde_json::to_string(&to_f64(d)).ok().as_deref(), Some(text));
             assert_eq!(from_f64(to_f64(d)), Some(d));
         }
         assert_eq!(from_f64(f64::NAN), None);

@@ -105,6 +105,12 @@ impl<'de> Deserialize<'de> for Profile {
 impl Profile {
     /// Parses and validates a profile from JSON text.
     pub fn from_json_str(text: &str) -> Result<Profile, ScoreError> {
+        // Plain profiles (nearly all) are read without an intermediate `Value`; anything else
+        // goes through the value reader, which reports the exact error.
+        if let Some(profile) = crate::input::cells_of_json(text).and_then(|cells| cells.profile()) {
+            profile.validate()?;
+            return Ok(profile);
+        }
         let value: Value = serde_json::from_str(text).map_err(|e| {
             ScoreError::new(ErrorCode::InvalidJson, None, format!("El perfil no es JSON válido: {e}."))
         })?;

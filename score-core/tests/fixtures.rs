@@ -39,7 +39,11 @@ fn run_case(case: &Value) -> Outcome {
             // The text entry point must agree with the value entry point, byte for byte.
             let by_text = score_core::score_json(&input.to_string());
             match (&by_value, &by_text) {
-                (Ok(report), Ok(text)) => assert_eq!(&report.to_json_string(), text),
+                (Ok(report), Ok(text)) => {
+                    assert_eq!(&report.to_json_string(), text);
+                    // The direct writer writes what the derived `Serialize` defines.
+                    assert_eq!(&serde_json::to_string(report).expect("a report serializes"), text);
+                }
                 (Err(a), Err(b)) => assert_eq!(a, b),
                 _ => panic!("score_value and score_json disagree on {input}"),
             }

@@ -107,6 +107,8 @@ proptest! {
         let r = report(&p);
         prop_assert_eq!(&r, &report(&p));
         let text = r.to_json_string();
+        // The direct JSON writer writes what the derived `Serialize` defines, byte for byte.
+        prop_assert_eq!(&serde_json::to_string(&r).expect("a report serializes"), &text);
         let back: ScoreReport = serde_json::from_str(&text).expect("the report reads back");
         prop_assert_eq!(&back, &r);
         prop_assert_eq!(back.to_json_string(), text);
@@ -155,6 +157,66 @@ fn arbitrary_json() -> impl Strategy<Value = Value> {
     })
 }
 
+/// Profiles whose fields are mostly valid, each sometimes absent, null, out of range, of the
+/// wrong type or fractional where a count belongs, sometimes with an extra key.
+fn near_valid_json() -> impl Strategy<Value = Value> {
+    let amount = prop_oneof![
+        4 => (0u64..20_000_000).prop_map(|c| json!(c as f64 / 100.0)),
+        2 => (0i64..200_000).prop_map(|i| json!(i)),
+        1 => Just(json!(-5)),
+        1 => Just(json!(1e30)),
+        1 => Just(json!("1000")),
+        1 => Just(Value::Null),
+        1 => Just(json!(true)),
+    ];
+    let count = prop_oneof![
+        4 => (0i64..130).prop_map(|i| json!(i)),
+        1 => (0i64..130).prop_map(|i| json!(i as f64)),
+        1 => Just(json!(36.5)),
+        1 => Just(json!(-1)),
+        1 => Just(json!(5_000_000_000i64)),
+        1 => Just(json!([1])),
+        1 => Just(Value::Null),
+    ];
+    let text = |valid: Vec<&'static str>| {
+        prop_oneof![
+            4 => prop::sample::select(valid).prop_map(|s| json!(s)),
+            1 => Just(json!("XX")),
+            1 => Just(json!(9)),
+            1 => Just(Value::Null),
+        ]
+    };
+    (
+        text(vec!["CMX", "09", "Jalisco", " nle ", "MX-YUC"]),
+        amount.clone(),
+        text(vec!["asalariado", "Mixto", "independiente", "pensionado"]),
+        count.clone(),
+        prop::option::of(amount.clone()),
+        prop::option::of(amount.clone()),
+        prop::option::of(count.clone()),
+        prop::option::of(count),
+        prop::option::of(amount),
+        prop::option::of(prop::sample::select(vec!["extra", "Estado", "ahorros"])),
+    )
+        .prop_map(|(estado, ingreso, tipo, antiguedad, deudas, ahorro, edad, personas, subcuenta, extra)| {
+            let mut m = serde_json::Map::new();
+            m.insert("estado".into(), estado);
+            m.insert("ingreso_mensual".into(), ingreso);
+            m.insert("tipo_ingreso".into(), tipo);
+            m.insert("antiguedad_meses".into(), antiguedad);
+            let optional = [("deudas_mensuales", deudas), ("ahorro", ahorro), ("edad", edad), ("personas_hogar", personas), ("subcuenta_fondo", subcuenta)];
+            for (k, v) in optional {
+                if let Some(v) = v {
+                    m.insert(k.into(), v);
+                }
+            }
+            if let Some(k) = extra {
+                m.insert(k.into(), json!(1));
+            }
+            Value::Object(m)
+        })
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: 5_000, ..ProptestConfig::default() })]
 
@@ -167,6 +229,13 @@ proptest! {
                 prop_assert!(score_core::ErrorCode::ALL.contains(&e.code));
             }
         }
+    }
+
+    /// The JSON text reader (which takes a fast path for plain profiles) and the JSON value
+    /// reader give the same profile or the same error.
+    #[test]
+    fn text_and_value_readers_agree(v in prop_oneof![arbitrary_json(), near_valid_json()]) {
+        prop_assert_eq!(score_core::Profile::from_json_str(&v.to_string()), score_core::Profile::from_json_value(&v));
     }
 
     #[test]
