@@ -12,7 +12,9 @@ use pyo3::create_exception;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
-use pyo3::types::{PyBool, PyBytes, PyDict, PyFloat, PyInt, PyList, PyMapping, PyString, PyTuple};
+use pyo3::types::{
+    PyBool, PyBytes, PyDict, PyFloat, PyInt, PyIterator, PyList, PyMapping, PyString, PyTuple,
+};
 use pyo3::{IntoPyObjectExt, intern};
 use rust_decimal::Decimal;
 use score_core::{
@@ -35,8 +37,13 @@ create_exception!(
 
 /// Batches at least this large are split over the cores.
 const PARALLEL_MIN: usize = 2048;
-/// `score_many` converts, scores and builds the results in blocks of this many profiles.
+/// `score_many` scores a first block of this many profiles at once (a batch that fits in it
+/// is scored over all cores with the GIL released).
 const BLOCK: usize = 1 << 14;
+/// Larger batches go through `score_many`'s pipeline in chunks of this many profiles...
+const CHUNK: usize = 1 << 10;
+/// ...with at most this many chunks read but not yet emitted.
+const IN_FLIGHT: usize = 32;
 
 // ---------------------------------------------------------------------------------------------
 // Errors
@@ -404,6 +411,62 @@ const REPORT_KEYS: [&str; 15] = [
     "componentes",
     "recomendaciones_detalle",
 ];
+/// Indices in `REPORT_KEYS` of each key of the report (checked against the names at compile
+/// time below).
+mod key {
+    pub const SCORE: usize = 0;
+    pub const NIVEL: usize = 1;
+    pub const CAPACIDAD: usize = 2;
+    pub const SALUD: usize = 3;
+    pub const RECOMENDACIONES: usize = 4;
+    pub const DISCLAIMER: usize = 5;
+    pub const VALOR_VIVIENDA_MAX: usize = 6;
+    pub const CREDITO_MAX: usize = 7;
+    pub const ENGANCHE_MIN: usize = 8;
+    pub const PAGO_MENSUAL_ESTIMADO: usize = 9;
+    pub const RENTA_ESTIMADA: usize = 10;
+    pub const MODELO_VERSION: usize = 11;
+    pub const ESTADO: usize = 12;
+    pub const COMPONENTES: usize = 13;
+    pub const DETALLE: usize = 14;
+}
+
+const fn same_str(a: &str, b: &str) -> bool {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    if a.len() != b.len() {
+        return false;
+    }
+    let mut i = 0;
+    while i < a.len() {
+        if a[i] != b[i] {
+            return false;
+        }
+        i += 1;
+    }
+    true
+}
+
+const _: () = assert!(
+    same_str(REPORT_KEYS[key::SCORE], "score")
+        && same_str(REPORT_KEYS[key::NIVEL], "nivel")
+        && same_str(REPORT_KEYS[key::CAPACIDAD], "capacidad_compra_estimada")
+        && same_str(REPORT_KEYS[key::SALUD], "salud_financiera")
+        && same_str(REPORT_KEYS[key::RECOMENDACIONES], "recomendaciones")
+        && same_str(REPORT_KEYS[key::DISCLAIMER], "disclaimer")
+        && same_str(REPORT_KEYS[key::VALOR_VIVIENDA_MAX], "valor_vivienda_max")
+        && same_str(REPORT_KEYS[key::CREDITO_MAX], "credito_max")
+        && same_str(REPORT_KEYS[key::ENGANCHE_MIN], "enganche_min")
+        && same_str(
+            REPORT_KEYS[key::PAGO_MENSUAL_ESTIMADO],
+            "pago_mensual_estimado"
+        )
+        && same_str(REPORT_KEYS[key::RENTA_ESTIMADA], "renta_estimada")
+        && same_str(REPORT_KEYS[key::MODELO_VERSION], "modelo_version")
+        && same_str(REPORT_KEYS[key::ESTADO], "estado")
+        && same_str(REPORT_KEYS[key::COMPONENTES], "componentes")
+        && same_str(REPORT_KEYS[key::DETALLE], "recomendaciones_detalle")
+);
+
 const CAPACIDAD_KEYS: [&str; 18] = [
     "valor_bancario",
     "valor_realista",
@@ -475,6 +538,8 @@ struct Names {
     disclaimer: Py<PyString>,
     modelo_version: Py<PyString>,
     report: Shape,
+    /// The report's keys as a tuple (what iterating a lazy `Report` yields).
+    report_keys: Py<PyTuple>,
     capacidad: Shape,
     salud: Shape,
     estado: Shape,
@@ -509,6 +574,7 @@ fn names(py: Python<'_>) -> PyResult<&Names> {
             disclaimer: s(score_core::DISCLAIMER),
             modelo_version: s(score_core::MODEL_VERSION),
             report: Shape::new(py, &REPORT_KEYS)?,
+            report_keys: PyTuple::new(py, REPORT_KEYS.iter().map(|k| s(k)))?.unbind(),
             capacidad: Shape::new(py, &CAPACIDAD_KEYS)?,
             salud: Shape::new(py, &SALUD_KEYS)?,
             estado: Shape::new(py, &ESTADO_KEYS)?,
@@ -597,12 +663,87 @@ impl<'py> Builder<'py> {
 
     /// The report dict; keys in score-core's JSON order.
     fn report(&self, r: &ScoreReport) -> PyResult<Bound<'py, PyDict>> {
+        let report = self.dict(
+            &self.names.report,
+            (0..REPORT_KEYS.len()).map(|k| self.value(r, k)),
+        )?;
+        Ok(report.cast_into::<PyDict>()?)
+    }
+
+    /// The value of the report's key `k` (an index in `REPORT_KEYS`, see [`key`]): what
+    /// `report(r)[REPORT_KEYS[k]]` holds. `report` and the lazy [`Report`] both build through it.
+    fn value(&self, r: &ScoreReport, k: usize) -> PyResult<Bound<'py, PyAny>> {
         let (py, n) = (self.py, self.names);
-        let c = &r.capacidad_compra_estimada;
+        match k {
+            key::SCORE => r.score.into_bound_py_any(py),
+            key::NIVEL => {
+                Ok(name(py, &n.nivel, index_of(&NIVELES, &r.nivel), r.nivel.as_str()).into_any())
+            }
+            key::CAPACIDAD => self.capacidad(&r.capacidad_compra_estimada),
+            key::SALUD => self.amounts(&n.salud, &salud_amounts(&r.salud_financiera)),
+            key::RECOMENDACIONES => Ok(PyList::new(
+                py,
+                r.recomendaciones
+                    .iter()
+                    .enumerate()
+                    .map(|(i, t)| self.recommendation_text(r, i, t)),
+            )?
+            .into_any()),
+            key::DISCLAIMER => Ok(text(
+                py,
+                Some(&n.disclaimer),
+                score_core::DISCLAIMER,
+                &r.disclaimer,
+            )
+            .into_any()),
+            key::VALOR_VIVIENDA_MAX => self.num(r.valor_vivienda_max),
+            key::CREDITO_MAX => self.num(r.credito_max),
+            key::ENGANCHE_MIN => self.num(r.enganche_min),
+            key::PAGO_MENSUAL_ESTIMADO => self.num(r.pago_mensual_estimado),
+            key::RENTA_ESTIMADA => self.num(r.renta_estimada),
+            key::MODELO_VERSION => Ok(text(
+                py,
+                Some(&n.modelo_version),
+                score_core::MODEL_VERSION,
+                &r.modelo_version,
+            )
+            .into_any()),
+            key::ESTADO => self.estado(r),
+            key::COMPONENTES => self.dict(
+                &n.componentes,
+                componentes_amounts(&r.componentes)
+                    .iter()
+                    .map(|amounts| self.amounts(&n.componente, amounts)),
+            ),
+            key::DETALLE => {
+                let detalle = PyList::empty(py);
+                for (i, rec) in r.recomendaciones_detalle.iter().enumerate() {
+                    let code = index_of(&CodigoRecomendacion::ALL, &rec.codigo);
+                    detalle.append(
+                        self.dict(
+                            &n.recomendacion,
+                            [
+                                name(py, &n.codigo, code, rec.codigo.as_str()).into_any(),
+                                self.recommendation_text(r, i, &rec.texto).into_any(),
+                            ]
+                            .map(Ok),
+                        )?,
+                    )?;
+                }
+                Ok(detalle.into_any())
+            }
+            _ => Err(pyo3::exceptions::PyIndexError::new_err(format!(
+                "report key index {k} out of range"
+            ))),
+        }
+    }
+
+    fn capacidad(&self, c: &score_core::CapacidadCompra) -> PyResult<Bound<'py, PyAny>> {
+        let (py, n) = (self.py, self.names);
         let evaluacion = index_of(&EVALUACIONES, &c.evaluacion_m2);
         let estatus = index_of(&ESTATUS, &c.estatus_enganche);
         let mut amounts = capacidad_amounts(c).into_iter();
-        let capacidad = self.dict(
+        self.dict(
             &n.capacidad,
             CAPACIDAD_KEYS.iter().map(|key| match *key {
                 "evaluacion_m2" => {
@@ -614,30 +755,29 @@ impl<'py> Builder<'py> {
                 "plazo_anios" => c.plazo_anios.into_bound_py_any(py),
                 _ => self.num(amounts.next().unwrap_or_default()),
             }),
-        )?;
-        let salud = self.amounts(&n.salud, &salud_amounts(&r.salud_financiera))?;
-        // The texts of recomendaciones are those of recomendaciones_detalle, in the same order.
-        let codes: Vec<Option<usize>> = r
+        )
+    }
+
+    /// Text `i` of the recommendations (`t`: in `recomendaciones` or `recomendaciones_detalle`,
+    /// which hold the same texts in the same order): the cached string of its code's text.
+    fn recommendation_text(&self, r: &ScoreReport, i: usize, t: &Text) -> Bound<'py, PyString> {
+        let code = r
             .recomendaciones_detalle
-            .iter()
-            .map(|rec| index_of(&CodigoRecomendacion::ALL, &rec.codigo))
-            .collect();
-        let texto = |i: usize, t: &Text| match codes.get(i).copied().flatten() {
+            .get(i)
+            .and_then(|d| index_of(&CodigoRecomendacion::ALL, &d.codigo));
+        match code {
             Some(c) => text(
-                py,
-                n.texto.get(c),
+                self.py,
+                self.names.texto.get(c),
                 score_core::recommendation_text(CodigoRecomendacion::ALL[c]),
                 t,
             ),
-            None => PyString::new(py, t),
-        };
-        let recomendaciones = PyList::new(
-            py,
-            r.recomendaciones
-                .iter()
-                .enumerate()
-                .map(|(i, t)| texto(i, t)),
-        )?;
+            None => PyString::new(self.py, t),
+        }
+    }
+
+    fn estado(&self, r: &ScoreReport) -> PyResult<Bound<'py, PyAny>> {
+        let (py, n) = (self.py, self.names);
         let e = &r.estado;
         let cached = state_index(r).and_then(|i| n.estados.get(i));
         let estado_text = |k: usize, value: &Text| {
@@ -645,7 +785,7 @@ impl<'py> Builder<'py> {
                 cached.map_or(("", None), |names| (names[k].0, Some(&names[k].1)));
             text(py, cell, expected, value).into_any()
         };
-        let estado = self.dict(
+        self.dict(
             &n.estado,
             [
                 estado_text(0, &e.clave),
@@ -653,60 +793,7 @@ impl<'py> Builder<'py> {
                 estado_text(2, &e.nombre),
             ]
             .map(Ok),
-        )?;
-        let componentes = self.dict(
-            &n.componentes,
-            componentes_amounts(&r.componentes)
-                .iter()
-                .map(|amounts| self.amounts(&n.componente, amounts)),
-        )?;
-        let detalle = PyList::empty(py);
-        for (i, rec) in r.recomendaciones_detalle.iter().enumerate() {
-            detalle.append(
-                self.dict(
-                    &n.recomendacion,
-                    [
-                        name(py, &n.codigo, codes[i], rec.codigo.as_str()).into_any(),
-                        texto(i, &rec.texto).into_any(),
-                    ]
-                    .map(Ok),
-                )?,
-            )?;
-        }
-        let report = self.dict(
-            &n.report,
-            [
-                r.score.into_bound_py_any(py)?,
-                name(py, &n.nivel, index_of(&NIVELES, &r.nivel), r.nivel.as_str()).into_any(),
-                capacidad,
-                salud,
-                recomendaciones.into_any(),
-                text(
-                    py,
-                    Some(&n.disclaimer),
-                    score_core::DISCLAIMER,
-                    &r.disclaimer,
-                )
-                .into_any(),
-                self.num(r.valor_vivienda_max)?,
-                self.num(r.credito_max)?,
-                self.num(r.enganche_min)?,
-                self.num(r.pago_mensual_estimado)?,
-                self.num(r.renta_estimada)?,
-                text(
-                    py,
-                    Some(&n.modelo_version),
-                    score_core::MODEL_VERSION,
-                    &r.modelo_version,
-                )
-                .into_any(),
-                estado,
-                componentes,
-                detalle.into_any(),
-            ]
-            .map(Ok),
-        )?;
-        Ok(report.cast_into::<PyDict>()?)
+        )
     }
 }
 
@@ -775,6 +862,207 @@ fn score_input(input: &Input) -> Output {
 }
 
 // ---------------------------------------------------------------------------------------------
+// Lazy report (score_many(..., lazy=True))
+
+/// The nested values of a report (dicts and lists), which a `Report` builds on first access
+/// and keeps: slot of each in `Report::nested`.
+const NESTED: [usize; 6] = [
+    key::CAPACIDAD,
+    key::SALUD,
+    key::RECOMENDACIONES,
+    key::ESTADO,
+    key::COMPONENTES,
+    key::DETALLE,
+];
+
+fn nested_slot(k: usize) -> Option<usize> {
+    NESTED.iter().position(|n| *n == k)
+}
+
+/// The index in `REPORT_KEYS` of a key given from Python (`None`: not a key of the report).
+fn key_index(py: Python<'_>, key: &Bound<'_, PyAny>) -> PyResult<Option<usize>> {
+    let keys = &names(py)?.report.keys;
+    if let Some(k) = keys.iter().position(|k| k.is(key)) {
+        return Ok(Some(k));
+    }
+    match key.cast::<PyString>() {
+        Ok(s) => {
+            let s = s.to_cow()?;
+            Ok(REPORT_KEYS.iter().position(|k| *k == s))
+        }
+        Err(_) => Ok(None),
+    }
+}
+
+/// `collections.abc.KeysView`, `ValuesView` and `ItemsView`: the views `keys()`, `values()`
+/// and `items()` of a `Report` return, as for any `Mapping`.
+fn view<'py>(py: Python<'py>, which: usize) -> PyResult<&'py Bound<'py, PyAny>> {
+    static VIEWS: [PyOnceLock<Py<PyAny>>; 3] =
+        [PyOnceLock::new(), PyOnceLock::new(), PyOnceLock::new()];
+    let name = ["KeysView", "ValuesView", "ItemsView"][which];
+    VIEWS[which].import(py, "collections.abc", name)
+}
+
+/// A report of `score_many(..., lazy=True)`: a read-only mapping with exactly the keys and
+/// values of the dict `score()` returns, converted from the Rust report only when read.
+///
+/// Creating it is the only Python allocation per profile (the Rust `ScoreReport`, boxed by
+/// the scoring thread, is moved in). Scalars (`score`, `nivel`, the legacy amounts, ...) are
+/// converted on each access, which costs about as much as a dict lookup plus one int or
+/// float. The six nested values (`capacidad_compra_estimada`, `salud_financiera`,
+/// `recomendaciones`, `estado`, `componentes`, `recomendaciones_detalle`) are plain dicts and
+/// lists built on the first access of their key and kept in a `PyOnceLock` each, so repeated
+/// access returns the same object.
+///
+/// Why per key rather than materialising the whole dict on the first access: the common use of
+/// a large batch is to read one or two fields of every report (filter by `score`, sort by
+/// `valor_realista`); building the full report (~15 dicts, ~4.5 µs) for that would cost what
+/// the lazy form exists to avoid. Six lazily filled slots add 96 bytes per report and the code
+/// stays one `Builder::value` per key, shared with `score()`.
+///
+/// Equality, `repr` and iteration of values see the cached nested objects when they exist
+/// (fresh ones otherwise, without caching them); `to_dict()` always builds a new dict, the one
+/// `score()` returns. Pickling gives that dict. Not hashable (like a dict). The nested values
+/// are ordinary containers: the report holds no reference cycle unless its user builds one
+/// through them (the class does not take part in the cyclic GC, so that a million reports
+/// cost the collector nothing).
+#[pyclass(frozen, mapping, module = "platform_score", name = "Report")]
+struct Report {
+    report: Box<ScoreReport>,
+    decimals: bool,
+    nested: [PyOnceLock<Py<PyAny>>; NESTED.len()],
+}
+
+impl Report {
+    fn new(report: Box<ScoreReport>, decimals: bool) -> Self {
+        Report {
+            report,
+            decimals,
+            nested: std::array::from_fn(|_| PyOnceLock::new()),
+        }
+    }
+
+    /// The value of key `k`; nested values are built once and kept when `keep`, else the kept
+    /// one is used when there is one.
+    fn value<'py>(&self, py: Python<'py>, k: usize, keep: bool) -> PyResult<Bound<'py, PyAny>> {
+        let build = || Builder::new(py, self.decimals)?.value(&self.report, k);
+        match nested_slot(k) {
+            Some(slot) if keep => Ok(self.nested[slot]
+                .get_or_try_init(py, || build().map(Bound::unbind))?
+                .bind(py)
+                .clone()),
+            Some(slot) => match self.nested[slot].get(py) {
+                Some(v) => Ok(v.bind(py).clone()),
+                None => build(),
+            },
+            None => build(),
+        }
+    }
+
+    /// A dict of the current values (kept nested values where they exist), for `==` and repr.
+    fn current<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let builder = Builder::new(py, self.decimals)?;
+        let d = builder.dict(
+            &builder.names.report,
+            (0..REPORT_KEYS.len()).map(|k| self.value(py, k, false)),
+        )?;
+        Ok(d.cast_into::<PyDict>()?)
+    }
+}
+
+#[pymethods]
+impl Report {
+    /// Unhashable, like a dict (it compares equal to one).
+    #[classattr]
+    const __hash__: Option<Py<PyAny>> = None;
+
+    fn __len__(&self) -> usize {
+        REPORT_KEYS.len()
+    }
+
+    fn __getitem__<'py>(
+        &self,
+        py: Python<'py>,
+        key: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        match key_index(py, key)? {
+            Some(k) => self.value(py, k, true),
+            None => Err(pyo3::exceptions::PyKeyError::new_err(key.clone().unbind())),
+        }
+    }
+
+    fn __contains__(&self, py: Python<'_>, key: &Bound<'_, PyAny>) -> PyResult<bool> {
+        Ok(key_index(py, key)?.is_some())
+    }
+
+    fn __iter__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyIterator>> {
+        names(py)?.report_keys.bind(py).try_iter()
+    }
+
+    /// get(key, default=None): the value of `key`, or `default` when it is not a key.
+    #[pyo3(signature = (key, default = None, /))]
+    fn get<'py>(
+        &self,
+        py: Python<'py>,
+        key: &Bound<'py, PyAny>,
+        default: Option<Bound<'py, PyAny>>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        match key_index(py, key)? {
+            Some(k) => self.value(py, k, true),
+            None => Ok(default.unwrap_or_else(|| py.None().into_bound(py))),
+        }
+    }
+
+    /// keys() -> KeysView: the report's keys, in score-core's JSON order.
+    fn keys<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
+        view(slf.py(), 0)?.call1((slf,))
+    }
+
+    /// values() -> ValuesView.
+    fn values<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
+        view(slf.py(), 1)?.call1((slf,))
+    }
+
+    /// items() -> ItemsView.
+    fn items<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
+        view(slf.py(), 2)?.call1((slf,))
+    }
+
+    /// to_dict() -> dict: a new dict, the very one `score()` returns for the same profile.
+    fn to_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        Builder::new(py, self.decimals)?.report(&self.report)
+    }
+
+    /// Equal to a mapping with the same keys and equal values (a dict of `score()`, another
+    /// Report); `NotImplemented` for anything that is not a mapping.
+    fn __eq__<'py>(&self, py: Python<'py>, other: &Bound<'py, PyAny>) -> PyResult<Py<PyAny>> {
+        let mine = self.current(py)?;
+        let theirs = if let Ok(report) = other.cast::<Report>() {
+            report.get().current(py)?.into_any()
+        } else if other.is_instance_of::<PyDict>() {
+            other.clone()
+        } else if other.is_instance_of::<PyMapping>() {
+            PyDict::from_sequence(&other.call_method0(intern!(py, "items"))?)?.into_any()
+        } else {
+            return Ok(py.NotImplemented());
+        };
+        mine.eq(theirs)?.into_py_any(py)
+    }
+
+    fn __repr__(&self, py: Python<'_>) -> PyResult<String> {
+        Ok(format!("Report({})", self.current(py)?.repr()?.to_cow()?))
+    }
+
+    /// Pickles (and copies) as the dict of `to_dict()`.
+    fn __reduce__<'py>(
+        &self,
+        py: Python<'py>,
+    ) -> PyResult<(Bound<'py, PyAny>, (Bound<'py, PyDict>,))> {
+        Ok((py.get_type::<PyDict>().into_any(), (self.to_dict(py)?,)))
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
 // Python API
 
 /// score(profile, *, decimals=False) -> dict: the full report of one profile.
@@ -799,37 +1087,202 @@ fn score_json(py: Python<'_>, text: &str) -> PyResult<String> {
         .map_err(|e| py_error(py, &e, None))
 }
 
-/// Appends the results of one block to `out` (`start`: index of the block's first profile).
-fn append_block<'py>(
-    builder: &Builder<'py>,
+/// Appends one result of a batch to `out` (`index`: its position in the batch): the built
+/// value, or the ScoreError (raised when `raise`).
+fn append_result<'py, T, E: std::borrow::Borrow<CoreError>>(
     out: &Bound<'py, PyList>,
-    reports: &[Output],
-    start: usize,
+    result: Result<T, E>,
+    index: usize,
     raise: bool,
+    build: impl FnOnce(T) -> PyResult<Bound<'py, PyAny>>,
 ) -> PyResult<()> {
-    let py = builder.py;
-    for (offset, report) in reports.iter().enumerate() {
-        match report {
-            Ok(r) => out.append(builder.report(r)?)?,
-            Err(e) if raise => return Err(py_error(py, e, Some(start + offset))),
-            Err(e) => out.append(py_error(py, e, Some(start + offset)).into_value(py))?,
-        }
+    let py = out.py();
+    match result {
+        Ok(r) => out.append(build(r)?),
+        Err(e) if raise => Err(py_error(py, e.borrow(), Some(index))),
+        Err(e) => out.append(py_error(py, e.borrow(), Some(index)).into_value(py)),
     }
-    Ok(())
 }
 
-/// score_many(profiles, *, errors="raise", decimals=False) -> list.
+/// The work queue of `score_many`'s scoring threads: chunks of profiles with their sequence
+/// number. No lock is held while waiting, so the calling thread can always take a chunk.
+struct Queue<J> {
+    state: std::sync::Mutex<(std::collections::VecDeque<J>, bool)>,
+    ready: std::sync::Condvar,
+}
+
+impl<J> Queue<J> {
+    fn new() -> Self {
+        Queue {
+            state: std::sync::Mutex::new((std::collections::VecDeque::new(), false)),
+            ready: std::sync::Condvar::new(),
+        }
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, (std::collections::VecDeque<J>, bool)> {
+        // Poisoned only if a thread panicked while holding it (the panic is re-raised on join).
+        self.state
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    fn push(&self, job: J) {
+        self.lock().0.push_back(job);
+        self.ready.notify_one();
+    }
+
+    /// Drops what is queued and wakes every waiting worker: `next` returns `None` from now on.
+    fn close(&self) {
+        let mut state = self.lock();
+        state.0.clear();
+        state.1 = true;
+        drop(state);
+        self.ready.notify_all();
+    }
+
+    /// The oldest job, without waiting.
+    fn try_next(&self) -> Option<J> {
+        self.lock().0.pop_front()
+    }
+
+    /// The oldest job, waiting for one; `None` once closed.
+    fn next(&self) -> Option<J> {
+        let mut state = self.lock();
+        loop {
+            if state.1 {
+                return None;
+            }
+            if let Some(job) = state.0.pop_front() {
+                return Some(job);
+            }
+            state = self
+                .ready
+                .wait(state)
+                .unwrap_or_else(std::sync::PoisonError::into_inner);
+        }
+    }
+}
+
+/// The batch pipeline of `score_many`. The calling thread does what needs the GIL: it reads
+/// the profiles, in chunks of `CHUNK`, and hands each scored chunk, in order, to `emit` (with
+/// the index of its first profile). Scoring happens on `cores - 1` worker threads, which never
+/// touch Python, fed through a queue; at most `IN_FLIGHT` chunks are read and not yet emitted.
+/// When the calling thread has nothing to emit and may not read further ahead, it takes the
+/// oldest queued chunk and scores it itself (GIL released) rather than wait, so that both
+/// cores stay busy whichever side is slower (building dicts, or scoring when the lazy form
+/// makes the Python side cheap). A batch that fits in one `BLOCK` is read first and scored
+/// over all cores with the GIL released.
+fn pipeline<'py, T: Send>(
+    py: Python<'py>,
+    profiles: &Bound<'py, PyAny>,
+    score: fn(&Input) -> T,
+    mut emit: impl FnMut(Vec<T>, usize) -> PyResult<()>,
+) -> PyResult<()> {
+    let mut iter = profiles.try_iter()?;
+    let mut read = |n: usize| -> PyResult<Vec<Input>> {
+        let mut block = Vec::with_capacity(n);
+        for item in iter.by_ref().take(n) {
+            block.push(read_profile(&item?)?);
+        }
+        Ok(block)
+    };
+    let first = read(BLOCK)?;
+    if first.len() < BLOCK {
+        let reports = py.detach(|| par_map(&first, score));
+        return emit(reports, 0);
+    }
+    let workers = std::thread::available_parallelism()
+        .map_or(1, std::num::NonZero::get)
+        .saturating_sub(1)
+        .max(1);
+    let queue = Queue::<(usize, Vec<Input>)>::new();
+    let (worker_out, from_workers) = mpsc::channel::<(usize, Vec<T>)>();
+    let scored = |(seq, inputs): (usize, Vec<Input>)| (seq, inputs.iter().map(score).collect());
+    let stopped = || PyValueError::new_err("score_many: the scoring threads stopped");
+    std::thread::scope(|scope| -> PyResult<()> {
+        for _ in 0..workers {
+            let worker_out = worker_out.clone();
+            let queue = &queue;
+            scope.spawn(move || {
+                while let Some(job) = queue.next() {
+                    if worker_out.send(scored(job)).is_err() {
+                        break;
+                    }
+                }
+            });
+        }
+        drop(worker_out);
+        // Whatever happens below (an error, a ScoreError raised), the workers stop.
+        struct Close<'a, J>(&'a Queue<J>);
+        impl<J> Drop for Close<'_, J> {
+            fn drop(&mut self) {
+                self.0.close();
+            }
+        }
+        let _close = Close(&queue);
+        let (mut sent, mut first) = (0, first.into_iter());
+        while first.len() > 0 {
+            queue.push((sent, first.by_ref().take(CHUNK).collect()));
+            sent += 1;
+        }
+        let mut from_workers = from_workers;
+        let mut done: std::collections::BTreeMap<usize, Vec<T>> = Default::default();
+        let (mut emitted, mut start, mut more) = (0usize, 0usize, true);
+        while more || emitted < sent {
+            // Emit what is ready, in order.
+            while let Ok((seq, out)) = from_workers.try_recv() {
+                done.insert(seq, out);
+            }
+            if let Some(out) = done.remove(&emitted) {
+                let len = out.len();
+                emit(out, start)?;
+                (start, emitted) = (start + len, emitted + 1);
+                continue;
+            }
+            // Read ahead while the window allows.
+            if more && sent - emitted < IN_FLIGHT {
+                let chunk = read(CHUNK)?;
+                more = chunk.len() == CHUNK;
+                if !chunk.is_empty() {
+                    queue.push((sent, chunk));
+                    sent += 1;
+                }
+                continue;
+            }
+            // Nothing to emit and nothing to read: score the oldest queued chunk here, or wait.
+            let queue = &queue;
+            let (rx, result) = py.detach(move || {
+                let result = match queue.try_next() {
+                    Some(job) => Some(scored(job)),
+                    None => from_workers.recv().ok(),
+                };
+                (from_workers, result)
+            });
+            from_workers = rx;
+            let (seq, out) = result.ok_or_else(stopped)?;
+            done.insert(seq, out);
+        }
+        Ok(())
+    })
+}
+
+fn score_boxed(input: &Input) -> Result<Box<ScoreReport>, CoreError> {
+    score_input(input).map(Box::new)
+}
+
+/// score_many(profiles, *, errors="raise", decimals=False, lazy=False) -> list.
 ///
-/// A pipeline over blocks of profiles: the calling thread reads block k+1 and builds the dicts
-/// of block k (it needs the GIL for both), while a worker thread, which never touches Python,
-/// scores the next block over all cores.
+/// Dicts: the calling thread builds the dicts of block k while the worker scores block k+1.
+/// `lazy=True`: one `Report` per profile, which holds the boxed Rust report (boxed on the
+/// worker, so the calling thread only reads profiles and creates the Report objects).
 #[pyfunction]
-#[pyo3(signature = (profiles, *, errors = "raise", decimals = false))]
+#[pyo3(signature = (profiles, *, errors = "raise", decimals = false, lazy = false))]
 fn score_many<'py>(
     py: Python<'py>,
     profiles: &Bound<'py, PyAny>,
     errors: &str,
     decimals: bool,
+    lazy: bool,
 ) -> PyResult<Bound<'py, PyList>> {
     let raise = match errors {
         "raise" => true,
@@ -840,70 +1293,30 @@ fn score_many<'py>(
             )));
         }
     };
-    let builder = Builder::new(py, decimals)?;
     let out = PyList::empty(py);
     // The reports hold no reference cycles; pausing the cyclic GC while a large batch of dicts
     // is built avoids repeated full collections over the growing list.
     let _gc = GcPause::new(py)?;
-    let mut iter = profiles.try_iter()?;
-    let mut read_block = || -> PyResult<Vec<Input>> {
-        let mut block = Vec::with_capacity(BLOCK);
-        for item in iter.by_ref().take(BLOCK) {
-            block.push(read_profile(&item?)?);
-        }
-        Ok(block)
-    };
-    let first = read_block()?;
-    if first.len() < BLOCK {
-        // One block: score it without the GIL and build it.
-        let reports = py.detach(|| par_map(&first, score_input));
-        append_block(&builder, &out, &reports, 0, raise)?;
-        return Ok(out);
+    if lazy {
+        pipeline(py, profiles, score_boxed, |reports, start| {
+            for (i, result) in reports.into_iter().enumerate() {
+                append_result(&out, result, start + i, raise, |r| {
+                    Ok(Bound::new(py, Report::new(r, decimals))?.into_any())
+                })?;
+            }
+            Ok(())
+        })?;
+    } else {
+        let builder = Builder::new(py, decimals)?;
+        pipeline(py, profiles, score_input, |reports, start| {
+            for (i, result) in reports.iter().enumerate() {
+                append_result(&out, result.as_ref(), start + i, raise, |r| {
+                    Ok(builder.report(r)?.into_any())
+                })?;
+            }
+            Ok(())
+        })?;
     }
-    let (to_worker, worker_in) = mpsc::channel::<Vec<Input>>();
-    let (worker_out, from_worker) = mpsc::channel::<Vec<Output>>();
-    std::thread::scope(|scope| -> PyResult<()> {
-        scope.spawn(move || {
-            for block in worker_in {
-                if worker_out.send(par_map(&block, score_input)).is_err() {
-                    break;
-                }
-            }
-        });
-        // Dropping the sender (on return, error or not) ends the worker's loop.
-        let to_worker = to_worker;
-        let mut from_worker = from_worker;
-        let send = |block: Vec<Input>| {
-            to_worker
-                .send(block)
-                .map_err(|_| PyValueError::new_err("score_many: the scoring thread stopped"))
-        };
-        send(first)?;
-        let (mut sent, mut start, mut more) = (1usize, 0usize, true);
-        while sent > 0 {
-            // Keep two blocks in flight: the worker scores one while this thread builds the other.
-            while more && sent < 2 {
-                let block = read_block()?;
-                more = block.len() == BLOCK;
-                if block.is_empty() {
-                    break;
-                }
-                send(block)?;
-                sent += 1;
-            }
-            let (rx, reports) = py.detach(move || {
-                let reports = from_worker.recv();
-                (from_worker, reports)
-            });
-            from_worker = rx;
-            let reports = reports
-                .map_err(|_| PyValueError::new_err("score_many: the scoring thread stopped"))?;
-            sent -= 1;
-            append_block(&builder, &out, &reports, start, raise)?;
-            start += reports.len();
-        }
-        Ok(())
-    })?;
     Ok(out)
 }
 // ---------------------------------------------------------------------------------------------
@@ -1386,6 +1799,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(score_json, m)?)?;
     m.add_function(wrap_pyfunction!(score_many, m)?)?;
     m.add_function(wrap_pyfunction!(_score_columns, m)?)?;
+    m.add_class::<Report>()?;
     m.add("ScoreError", py.get_type::<ScoreError>())?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add("CORE_VERSION", score_core::VERSION)?;

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from decimal import Decimal
-from typing import Any, Dict, List, Union
+from typing import Any, Dict, List, Mapping, Union
 
 import platform_score
-from platform_score import Profile, ScoreError, ScoreReport
+from platform_score import Profile, Report, ScoreError, ScoreReport
 
 profile: Profile = {
     "estado": "CMX",
@@ -31,6 +31,18 @@ for item in mixed:
         code: str = item.code
     else:
         level: str = item["nivel"]
+
+lazy: List[Report] = platform_score.score_many([profile], lazy=True)
+as_mapping: Mapping[str, Any] = lazy[0]
+as_dict: ScoreReport = lazy[0].to_dict()
+lazy_points: int = as_dict["score"]
+lazy_exact: List[Report] = platform_score.score_many([profile], decimals=True, lazy=True)
+lazy_mixed: List[Union[Report, ScoreError]] = platform_score.score_many([profile], errors="return", lazy=True)
+for lazy_item in lazy_mixed:
+    if not isinstance(lazy_item, ScoreError):
+        lazy_level: Any = lazy_item["nivel"]
+        lazy_keys: List[str] = list(lazy_item.keys())
+        same: bool = lazy_item == report
 
 text: str = platform_score.score_json('{"estado": "JAL"}') if points > 2000 else ""
 version: str = platform_score.MODEL_VERSION

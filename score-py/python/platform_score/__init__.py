@@ -10,11 +10,14 @@ the HTTP API) returns the same report for the same profile.
 'alto'
 """
 
+from collections.abc import Mapping as _Mapping
+
 from ._core import (
     CORE_VERSION,
     ERROR_CODES,
     MODEL_VERSION,
     PROFILE_FIELDS,
+    Report,
     ScoreError,
     __version__,
     score,
@@ -34,6 +37,10 @@ from ._types import (
     ScoreReport,
 )
 
+# The lazy report of score_many(..., lazy=True) is a read-only Mapping (like sqlite3.Row is a
+# row): isinstance(report, collections.abc.Mapping) holds.
+_Mapping.register(Report)
+
 __all__ = [
     "CORE_VERSION",
     "ERROR_CODES",
@@ -46,6 +53,7 @@ __all__ = [
     "EstadoReporte",
     "Profile",
     "Recomendacion",
+    "Report",
     "SaludFinanciera",
     "ScoreError",
     "ScoreReport",

@@ -1,6 +1,24 @@
 """The compiled extension (Rust, pyo3). Import from ``platform_score`` instead."""
 
-from typing import Any, Dict, Iterable, List, Literal, Mapping, Optional, Sequence, Tuple, Union, overload
+from typing import (
+    Any,
+    Dict,
+    ItemsView,
+    Iterable,
+    Iterator,
+    KeysView,
+    List,
+    Literal,
+    Mapping,
+    Optional,
+    Sequence,
+    Tuple,
+    Type,
+    Union,
+    ValuesView,
+    final,
+    overload,
+)
 
 from ._types import ScoreReport
 
@@ -9,6 +27,7 @@ __all__ = [
     "score_json",
     "score_many",
     "_score_columns",
+    "Report",
     "ScoreError",
     "__version__",
     "CORE_VERSION",
@@ -41,12 +60,41 @@ def score(profile: Mapping[str, Any], *, decimals: Literal[True]) -> Dict[str, A
 @overload
 def score(profile: Mapping[str, Any], *, decimals: bool) -> Union[ScoreReport, Dict[str, Any]]: ...
 def score_json(text: str) -> str: ...
+@final
+class Report(Mapping[str, Any]):
+    """A report of ``score_many(..., lazy=True)``: a read-only mapping with exactly the keys and
+    values of the dict ``score()`` returns, converted from the Rust report when read (nested
+    dicts and lists once, on the first access of their key).
+
+    Equal to that dict (and to another Report with the same values), unhashable, pickled as
+    that dict. Registered as a ``collections.abc.Mapping``.
+    """
+
+    __hash__: None  # type: ignore[assignment]
+    def __getitem__(self, key: str, /) -> Any: ...
+    def __len__(self) -> int: ...
+    def __iter__(self) -> Iterator[str]: ...
+    def __contains__(self, key: object, /) -> bool: ...
+    def keys(self) -> KeysView[str]: ...
+    def values(self) -> ValuesView[Any]: ...
+    def items(self) -> ItemsView[str, Any]: ...
+    @overload
+    def get(self, key: str, /) -> Any: ...
+    @overload
+    def get(self, key: str, default: Any, /) -> Any: ...
+    def to_dict(self) -> ScoreReport:
+        """A new dict: the very one ``score()`` returns for the same profile (with
+        ``decimal.Decimal`` amounts when the batch was scored with ``decimals=True``)."""
+    def __eq__(self, other: object, /) -> bool: ...
+    def __reduce__(self) -> Tuple[Type[Dict[str, Any]], Tuple[Dict[str, Any]]]: ...
+
 @overload
 def score_many(
     profiles: Iterable[Mapping[str, Any]],
     *,
     errors: Literal["raise"] = "raise",
     decimals: Literal[False] = False,
+    lazy: Literal[False] = False,
 ) -> List[ScoreReport]: ...
 @overload
 def score_many(
@@ -54,13 +102,31 @@ def score_many(
     *,
     errors: Literal["return"],
     decimals: Literal[False] = False,
+    lazy: Literal[False] = False,
 ) -> List[Union[ScoreReport, ScoreError]]: ...
+@overload
+def score_many(
+    profiles: Iterable[Mapping[str, Any]],
+    *,
+    errors: Literal["raise"] = "raise",
+    decimals: bool = False,
+    lazy: Literal[True],
+) -> List[Report]: ...
+@overload
+def score_many(
+    profiles: Iterable[Mapping[str, Any]],
+    *,
+    errors: Literal["return"],
+    decimals: bool = False,
+    lazy: Literal[True],
+) -> List[Union[Report, ScoreError]]: ...
 @overload
 def score_many(
     profiles: Iterable[Mapping[str, Any]],
     *,
     errors: Literal["raise", "return"] = "raise",
     decimals: bool = False,
+    lazy: bool = False,
 ) -> List[Any]: ...
 
 _Column = Tuple[str, str, Any, Optional[List[str]]]
