@@ -1,4 +1,4 @@
-//! A fast, allocation-free way in for profiles made of plain values, shared by every surface.
+//! A fast way in for profiles made of plain values, shared by every surface.
 //!
 //! Bindings (Python dicts and DataFrame columns, JavaScript objects) and the JSON text reader
 //! see a profile as up to nine named values. When every value is plain (a number, a text, or
@@ -13,7 +13,7 @@ use crate::money;
 use crate::profile::{FIELDS, IncomeType, Profile};
 use crate::states::State;
 use rust_decimal::Decimal;
-use serde::de::{self, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
+use serde::de::{self, Deserializer, MapAccess, SeqAccess, Visitor};
 use std::borrow::Cow;
 use std::fmt;
 
@@ -123,11 +123,15 @@ impl<'a> Cells<'a> {
 /// the caller asks the JSON reader for the exact error.
 pub(crate) fn cells_of_json(text: &str) -> Option<Cells<'_>> {
     let mut de = serde_json::Deserializer::from_str(text);
-    let cells = de.deserialize_map(ProfileVisitor).ok()??;
+    let cells = de.deserialize_any(ProfileVisitor).ok()??;
     de.end().ok()?;
     Some(cells)
 }
 
+/// Reads an object into cells; `None` at the first key or value it does not take. It then
+/// stops reading, and leaves the rest of the text to the JSON reader. (Every kind of value has
+/// its method, and nothing is skipped over or reported here, so that serde's "invalid type"
+/// errors, and the formatting code they bring into the WebAssembly build, are never needed.)
 struct ProfileVisitor;
 
 impl<'de> Visitor<'de> for ProfileVisitor {
@@ -136,24 +140,35 @@ impl<'de> Visitor<'de> for ProfileVisitor {
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str("a profile object")
     }
-
+    fn visit_unit<E: de::Error>(self) -> Result<Self::Value, E> {
+        Ok(None)
+    }
+    fn visit_bool<E: de::Error>(self, _: bool) -> Result<Self::Value, E> {
+        Ok(None)
+    }
+    fn visit_i64<E: de::Error>(self, _: i64) -> Result<Self::Value, E> {
+        Ok(None)
+    }
+    fn visit_u64<E: de::Error>(self, _: u64) -> Result<Self::Value, E> {
+        Ok(None)
+    }
+    fn visit_f64<E: de::Error>(self, _: f64) -> Result<Self::Value, E> {
+        Ok(None)
+    }
+    fn visit_str<E: de::Error>(self, _: &str) -> Result<Self::Value, E> {
+        Ok(None)
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, _: A) -> Result<Self::Value, A::Error> {
+        Ok(None)
+    }
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
         let mut cells = Cells::default();
-        let mut plain = true;
-        while let Some(slot) = map.next_key::<KeySlot>()? {
-            match (slot.0, plain) {
-                (Some(slot), true) => match map.next_value::<PlainValue<'de>>()?.0 {
-                    Some(cell) => cells.set(slot, cell),
-                    None => plain = false,
-                },
-                // Keep reading, so that malformed JSON later in the text is still an error.
-                _ => {
-                    plain = false;
-                    map.next_value::<IgnoredAny>()?;
-                }
-            }
+        while let Some(KeySlot(slot)) = map.next_key()? {
+            let Some(slot) = slot else { return Ok(None) };
+            let PlainValue(Some(cell)) = map.next_value()? else { return Ok(None) };
+            cells.set(slot, cell);
         }
-        Ok(plain.then_some(cells))
+        Ok(Some(cells))
     }
 }
 
@@ -176,7 +191,8 @@ impl<'de> de::Deserialize<'de> for KeySlot {
     }
 }
 
-/// A JSON value as a cell; `None` inside for booleans, lists, objects and integers beyond i64.
+/// A JSON value as a cell; `None` inside for booleans, lists, objects (left unread) and
+/// integers beyond i64.
 struct PlainValue<'a>(Option<Cell<'a>>);
 
 impl<'de> de::Deserialize<'de> for PlainValue<'de> {
@@ -214,12 +230,10 @@ impl<'de> Visitor<'de> for PlainVisitor {
     fn visit_bool<E: de::Error>(self, _: bool) -> Result<Self::Value, E> {
         Ok(PlainValue(None))
     }
-    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
-        while seq.next_element::<IgnoredAny>()?.is_some() {}
+    fn visit_seq<A: SeqAccess<'de>>(self, _: A) -> Result<Self::Value, A::Error> {
         Ok(PlainValue(None))
     }
-    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
-        while map.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
+    fn visit_map<A: MapAccess<'de>>(self, _: A) -> Result<Self::Value, A::Error> {
         Ok(PlainValue(None))
     }
 }

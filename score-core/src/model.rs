@@ -12,6 +12,7 @@ use crate::recommendations::recommend;
 use crate::report::*;
 use crate::states::StateInfo;
 use rust_decimal::Decimal;
+use std::cmp::Reverse;
 
 /// The quantities of a report that need no division: exact in `Decimal` at small scales, and
 /// shared by the decimal and the filtered computation of the rest.
@@ -269,7 +270,15 @@ pub(crate) fn figures_exact(profile: &Profile, exact: &Exact, state: &StateInfo)
             _ => {}
         }
     }
-    weak.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+    // Most points lost first, ties in the spec's order. At most six items, and the index makes
+    // every key unique: an insertion sort gives that order without the general sort's code.
+    for i in 1..weak.len() {
+        let mut j = i;
+        while j > 0 && (weak[j].0, Reverse(weak[j].1)) > (weak[j - 1].0, Reverse(weak[j - 1].1)) {
+            weak.swap(j - 1, j);
+            j -= 1;
+        }
+    }
     Figures {
         score: score_of(&values),
         componentes: std::array::from_fn(|i| (money(values[i]), money(values[i] * PESOS[i] * ESCALA_SCORE))),

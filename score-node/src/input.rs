@@ -4,7 +4,8 @@
 //! integral numbers are integers, `NaN` is `null`, ±Infinity is a magnitude no amount admits,
 //! `undefined` properties are absent, and functions, symbols and bigints are INVALID_TYPE.
 
-use score_core::{ErrorCode, ScoreError};
+use score_core::input::{Cell, Cells};
+use score_core::{ErrorCode, FIELDS, Profile, ScoreError};
 use serde_json::{Number, Value};
 
 /// Deepest nesting read from a profile (a profile is flat; deeper values only reach score-core
@@ -79,68 +80,90 @@ pub(crate) fn error_message(e: &ScoreError, index: Option<usize>) -> String {
 // ---------------------------------------------------------------------------------------------
 // Bulk read of a flat profile
 
-/// Doubles of the gather function's `Float64Array`: the count, a tag and a number per key.
-pub(crate) const GATHER_CAPACITY: usize = 128;
+/// Doubles of the gather function's `Float64Array`: a tag and a number per profile field.
+pub(crate) const GATHER_CAPACITY: usize = 2 * FIELDS.len();
 
 /// Source of the gather function (compiled once per JS realm, like the report builder): given
 /// the `Float64Array` `f`, it returns a function that reads a flat profile in one call into the
-/// binding instead of four or five per key. For a plain object whose values are all numbers,
-/// strings, `undefined` or `null`, it writes `f[0]` = key count, `f[1 + i]` = the type of value
-/// `i` (0 number, 1 string, 2 undefined, 3 null), `f[1 + n + i]` = the number, and returns the
-/// keys then the string values joined with NUL; for anything else it returns `null` and the
-/// binding walks the value itself. Only the gathering is in JS: what each value means (NaN,
-/// integers, errors) stays in [`number_value`] and score-core. All values are read (getters
-/// run) before `f` is written, so a getter that scores another profile cannot clobber it.
-pub(crate) const GATHER_SOURCE: &str = "(function (f) { 'use strict'; \
-    return function (o) { \
-      if (o === null || typeof o !== 'object' || Array.isArray(o)) return null; \
-      var k = Object.keys(o), n = k.length, a = new Array(n), s = '', i, v, t; \
-      if (2 * n + 1 > f.length) return null; \
-      for (i = 0; i < n; i++) a[i] = o[k[i]]; \
-      for (i = 0; i < n; i++) { \
-        v = a[i]; t = typeof v; \
-        if (t === 'number') { f[1 + i] = 0; f[1 + n + i] = v; } \
-        else if (t === 'string') { f[1 + i] = 1; s += '\\0' + v; } \
-        else if (v === undefined) f[1 + i] = 2; \
-        else if (v === null) f[1 + i] = 3; \
-        else return null; \
-      } \
-      f[0] = n; \
-      return k.join('\\0') + s; \
-    }; })";
+/// binding instead of four or five per key. For a plain object whose keys are all profile
+/// fields and whose values are all numbers, strings, `undefined` or `null`, it writes
+/// `f[slot]` = the type of the field's value (0 number, 1 string, 2 absent, 3 null) and
+/// `f[9 + slot]` = the number, where `slot` is the field's position in `score_core::FIELDS`,
+/// and returns the strings, each as its slot digit, the text and a NUL; for anything else it
+/// returns `null` and the binding walks the value itself (which reports unknown keys and wrong
+/// types exactly). Only the gathering is in JS: what each value means (NaN, integers, errors)
+/// stays in [`cell_of_number`] and score-core. All values are read (getters run) before `f` is
+/// written, so a getter that scores another profile cannot clobber it.
+pub(crate) fn gather_source() -> String {
+    let n = FIELDS.len();
+    let cases: String = FIELDS.iter().enumerate().map(|(i, f)| format!("case '{f}': j = {i}; break; ")).collect();
+    format!(
+        "(function (f) {{ 'use strict'; \
+           return function (o) {{ \
+             if (o === null || typeof o !== 'object' || Array.isArray(o)) return null; \
+             var k = Object.keys(o), n = k.length, a, s = '', i, j, v, t; \
+             if (n > {n}) return null; \
+             a = new Array(n); \
+             for (i = 0; i < n; i++) a[i] = o[k[i]]; \
+             for (i = 0; i < {n}; i++) f[i] = 2; \
+             for (i = 0; i < n; i++) {{ \
+               switch (k[i]) {{ {cases}default: return null; }} \
+               v = a[i]; t = typeof v; \
+               if (t === 'number') {{ f[j] = 0; f[{n} + j] = v; }} \
+               else if (t === 'string') {{ f[j] = 1; s += j + v + '\\0'; }} \
+               else if (v === null) f[j] = 3; \
+               else if (v !== undefined) return null; \
+             }} \
+             return s; \
+           }}; }})"
+    )
+}
 
-/// The profile the gather function wrote (`f` and its returned text) as a JSON value; `None`
-/// when the text does not split into the expected pieces (a key or string holding a NUL), and
-/// the binding walks the value instead.
-pub(crate) fn gathered(f: &[f64], text: &str) -> Option<Value> {
-    #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
-    let n = f
-        .first()
-        .copied()
-        .filter(|n| *n >= 0.0 && (2.0 * n + 1.0) <= f.len() as f64)? as usize;
-    let mut map = serde_json::Map::new();
-    if n == 0 {
-        return text.is_empty().then_some(Value::Object(map));
+/// A JS number as a profile cell, by the rules of [`number_value`]; `None` for ±Infinity (the
+/// walk reports it).
+pub(crate) fn cell_of_number(f: f64) -> Option<Cell<'static>> {
+    if f.is_nan() {
+        return Some(Cell::Absent);
     }
-    let tags = &f[1..=n];
-    let strings = tags.iter().filter(|t| **t == 1.0).count();
-    let mut pieces = text.split('\0');
-    let keys: Vec<&str> = pieces.by_ref().take(n).collect();
-    let mut values: Vec<&str> = pieces.collect();
-    if keys.len() != n || values.len() != strings {
+    if f.is_infinite() {
         return None;
     }
-    values.reverse();
-    for (i, key) in keys.into_iter().enumerate() {
-        #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
-        let value = match tags[i] as u8 {
-            0 => number_value(f[1 + n + i]),
-            1 => Value::String(values.pop()?.to_owned()),
-            2 => continue,
-            3 => Value::Null,
-            _ => return None,
-        };
-        map.insert(key.to_owned(), value);
+    if f.fract() == 0.0 && f.abs() < 9_007_199_254_740_992.0 {
+        #[allow(clippy::cast_possible_truncation)]
+        return Some(Cell::Int(f as i64));
     }
-    Some(Value::Object(map))
+    Some(Cell::Float(f))
+}
+
+/// The profile the gather function wrote (`f` and its returned `text`), not yet range-checked
+/// (`score_core::score` does that); `None` when a value is not plainly valid or the text does
+/// not split into the expected pieces (a string holding a NUL), and the binding walks the value.
+pub(crate) fn gathered(f: &[f64], text: &str) -> Option<Profile> {
+    let n = FIELDS.len();
+    let (tags, numbers) = (f.get(..n)?, f.get(n..2 * n)?);
+    let mut cells = Cells::default();
+    let mut strings = 0;
+    for (slot, (tag, number)) in tags.iter().zip(numbers).enumerate() {
+        #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+        match *tag as u8 {
+            0 => cells.set(slot, cell_of_number(*number)?),
+            1 => strings += 1,
+            2 | 3 => {}
+            _ => return None,
+        }
+    }
+    let mut pieces = text.split('\0');
+    for _ in 0..strings {
+        let piece = pieces.next()?;
+        let slot = usize::from(piece.as_bytes().first()?.checked_sub(b'0')?);
+        if tags.get(slot) != Some(&1.0) {
+            return None;
+        }
+        cells.set(slot, Cell::Str(piece.get(1..)?.into()));
+    }
+    // Exactly one empty piece after the last NUL: no string held a NUL of its own.
+    if pieces.next() != Some("") || pieces.next().is_some() {
+        return None;
+    }
+    cells.profile()
 }

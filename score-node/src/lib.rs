@@ -1,10 +1,11 @@
 //! `@platform-score/node`: the Node.js binding of score-core, built with napi-rs.
 //!
-//! Thin by design: read the JS profile as the `serde_json::Value` its JSON text would parse to
-//! (rules in `input.rs`, shared with score-wasm), call `score_core::score_value`, hand the typed
-//! report back as a plain JS object (built by a generated object-literal function from the
-//! report's values, `layout.rs`: the same keys and numbers as score-core's JSON), and throw a
-//! score-core error as a JS `Error` carrying the stable `code` and the `field` at fault.
+//! Thin by design: read the JS profile's plain values into score-core's `input::Cells` (or, for
+//! anything else, the `serde_json::Value` its JSON text would parse to; rules in `input.rs`,
+//! shared with score-wasm), call `score_core::score`, hand the typed report back as a plain JS
+//! object (built by a generated object-literal function from the report's values, `layout.rs`:
+//! the same keys and numbers as score-core's JSON), and throw a score-core error as a JS
+//! `Error` carrying the stable `code` and the `field` at fault.
 
 // napi values are read with `Unknown::cast` right after their JS type has been checked (that
 // call is `unsafe` in napi-rs only because it cannot check the type itself), and the report
@@ -14,7 +15,7 @@
 use napi::bindgen_prelude::*;
 use napi::{Env, JsValue, Status, Unknown, ValueType, check_status, sys};
 use napi_derive::napi;
-use score_core::{ScoreError, ScoreReport};
+use score_core::{Profile, ScoreError, ScoreReport};
 use serde_json::{Map, Value};
 
 mod input;
@@ -146,13 +147,15 @@ fn to_object(obj: &Object<'_>, depth: u32) -> Result<std::result::Result<Value, 
     Ok(Ok(Value::Object(map)))
 }
 
-fn profile_value(v: Unknown<'_>) -> Result<std::result::Result<Value, ScoreError>> {
-    // A flat profile in one call (input.rs, GATHER_SOURCE); anything else walked key by key.
+/// The profile of a JS value, not yet range-checked (`score_core::score` does that).
+fn read_profile(v: Unknown<'_>) -> Result<std::result::Result<Profile, ScoreError>> {
+    // A flat profile of plain values in one call (input.rs, `gather_source`); anything else is
+    // walked key by key into the JSON value score-core reads, which reports the exact error.
     let env = Env::from_raw(v.value().env);
-    if let Some(value) = gather(&env, v.raw())? {
-        return Ok(Ok(value));
+    if let Some(profile) = gather(&env, v.raw())? {
+        return Ok(Ok(profile));
     }
-    Ok(to_value(v, None, 0)?.map(|v| v.unwrap_or(Value::Null)))
+    Ok(to_value(v, None, 0)?.and_then(|v| Profile::from_json_value(&v.unwrap_or(Value::Null))))
 }
 
 /// Per-realm state of the report builder (see `layout.rs`), kept as the env's instance data.
@@ -227,7 +230,7 @@ impl Realm {
         let (data, f) = float64_array(raw, layout::CAPACITY)?;
         let build = call(raw, factory.raw(), &[f, strings])?;
         let (input, f) = float64_array(raw, input::GATHER_CAPACITY)?;
-        let gather_factory: Unknown = env.run_script(input::GATHER_SOURCE)?;
+        let gather_factory: Unknown = env.run_script(input::gather_source())?;
         let gather = call(raw, gather_factory.raw(), &[f])?;
         Ok(Realm {
             flat: Flat::default(),
@@ -288,7 +291,7 @@ fn realm(env: &Env) -> Result<&'static mut Realm> {
 
 /// The profile `v` read by the realm's gather function (`input.rs`), or `None` when it is
 /// not a flat object. No borrow of the realm is held while JS runs (a getter may score).
-fn gather(env: &Env, v: sys::napi_value) -> Result<Option<Value>> {
+fn gather(env: &Env, v: sys::napi_value) -> Result<Option<Profile>> {
     let (function, input) = {
         let realm = realm(env)?;
         (realm.gather, realm.input)
@@ -318,7 +321,7 @@ fn report_js<'env>(env: &'env Env, report: &ScoreReport) -> Result<Unknown<'env>
 }
 
 fn score_unknown(v: Unknown<'_>) -> Result<std::result::Result<ScoreReport, ScoreError>> {
-    Ok(profile_value(v)?.and_then(|value| score_core::score_value(&value)))
+    Ok(read_profile(v)?.and_then(|p| score_core::score(&p)))
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -348,11 +351,11 @@ pub fn score_many<'env>(env: &'env Env, profiles: Array<'env>) -> Result<Array<'
     let len = profiles.len();
     let mut out = env.create_array(len)?;
     for i in 0..len {
-        let profile = match profiles.get::<Unknown>(i)? {
-            Some(p) => profile_value(p)?,
-            None => Ok(Value::Null),
+        let report = match profiles.get::<Unknown>(i)? {
+            Some(p) => score_unknown(p)?,
+            None => score_core::score_value(&Value::Null),
         };
-        match profile.and_then(|value| score_core::score_value(&value)) {
+        match report {
             Ok(report) => out.set(i, report_js(env, &report)?)?,
             Err(e) => return Err(js_error(env, &e, Some(i as usize))),
         }
@@ -382,7 +385,7 @@ impl ToNapiValue for Report {
 /// The work of `scoreAsync`: the profile is read on the JS thread, scored on the libuv pool.
 #[derive(Debug)]
 pub struct ScoreTask {
-    profile: Option<std::result::Result<Value, ScoreError>>,
+    profile: Option<std::result::Result<Profile, ScoreError>>,
 }
 
 impl Task for ScoreTask {
@@ -394,7 +397,7 @@ impl Task for ScoreTask {
             .profile
             .take()
             .ok_or_else(|| Error::new(Status::GenericFailure, "task ran twice"))?;
-        Ok(profile.and_then(|value| score_core::score_value(&value)))
+        Ok(profile.and_then(|p| score_core::score(&p)))
     }
 
     fn resolve(&mut self, env: Env, output: Self::Output) -> Result<Self::JsValue> {
@@ -413,6 +416,6 @@ impl Task for ScoreTask {
 )]
 pub fn score_async(profile: Unknown<'_>) -> Result<AsyncTask<ScoreTask>> {
     Ok(AsyncTask::new(ScoreTask {
-        profile: Some(profile_value(profile)?),
+        profile: Some(read_profile(profile)?),
     }))
 }

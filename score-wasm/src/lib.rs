@@ -1,14 +1,14 @@
 //! `score-wasm`: score-core for browsers and Node through WebAssembly (wasm-bindgen).
 //!
-//! Thin by design and the same API as score-node: read the JS profile as the
-//! `serde_json::Value` its JSON text would parse to (the rules of score-node's `input.rs`),
-//! call `score_core::score_value`, return the report as a plain JS object (score-node's
-//! `layout.rs`: a generated object-literal function fed with the report's values, or JSON text
-//! under a CSP that forbids compiling it), and throw a score-core error as a JS `Error` with
-//! the stable `code` and the `field` at fault.
+//! Thin by design and the same API as score-node: read the JS profile's plain values into
+//! score-core's `input::Cells` (or, for anything else, the `serde_json::Value` its JSON text
+//! would parse to; the rules of score-node's `input.rs`), call score-core, return the report
+//! as a plain JS object (score-node's `layout.rs`: a generated object-literal function fed with
+//! the report's values, or JSON text under a CSP that forbids compiling it), and throw a
+//! score-core error as a JS `Error` with the stable `code` and the `field` at fault.
 
 use js_sys::{Array, Error, Float64Array, Function, JSON, Object, Promise, Reflect};
-use score_core::{ScoreError, ScoreReport};
+use score_core::{Profile, ScoreError, ScoreReport};
 use serde_json::{Map, Value};
 use std::cell::RefCell;
 use wasm_bindgen::prelude::*;
@@ -125,12 +125,14 @@ fn to_value(v: &JsValue, field: Option<&str>, depth: u32) -> Result<Option<Value
 }
 
 fn score_js(profile: &JsValue) -> Result<ScoreReport, ScoreError> {
-    // A flat profile in one call (input.rs, GATHER_SOURCE); anything else walked key by key.
-    let value = match gather(profile) {
-        Some(value) => value,
-        None => to_value(profile, None, 0)?.unwrap_or(Value::Null),
+    // A flat profile of plain values in one call (input.rs, `gather_source`); anything else is
+    // walked key by key into the JSON value score-core reads, which reports the exact error.
+    let profile = match gather(profile) {
+        Some(profile) => profile,
+        None => Profile::from_json_value(&to_value(profile, None, 0)?.unwrap_or(Value::Null))?,
     };
-    score_core::score_value(&value)
+    // One call site of the model: the build inlines it, once.
+    score_core::score(&profile)
 }
 
 /// A function compiled from a JS expression (`None` under a CSP without `'unsafe-eval'`).
@@ -148,7 +150,7 @@ thread_local! {
     /// compiled). Not in a `RefCell`: a getter of the profile may score another one.
     static GATHER: Option<(Function, Float64Array)> = {
         let f = Float64Array::new_with_length(input::GATHER_CAPACITY as u32);
-        compile(input::GATHER_SOURCE)
+        compile(&input::gather_source())
             .and_then(|factory| factory.call1(&JsValue::UNDEFINED, &f).ok()?.dyn_into().ok())
             .map(|gather| (gather, f))
     };
@@ -156,7 +158,7 @@ thread_local! {
 
 /// The profile read by the gather function, or `None` when it is not a flat object (or a
 /// getter threw: the walk then reads it as before).
-fn gather(profile: &JsValue) -> Option<Value> {
+fn gather(profile: &JsValue) -> Option<Profile> {
     GATHER.with(|g| {
         let (function, f) = g.as_ref()?;
         let text = function
