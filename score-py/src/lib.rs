@@ -388,9 +388,20 @@ fn index_of<T: PartialEq>(all: &[T], value: &T) -> Option<usize> {
     all.iter().position(|v| v == value)
 }
 
-/// Index of the report's state in `State::all()` order.
+/// Index of the report's state in `State::all()` order (INEGI order): found from its INEGI key
+/// `clave` when that row has the report's ISO code, else by searching the table for the code.
 fn state_index(r: &ScoreReport) -> Option<usize> {
-    State::all().position(|s| s.info().iso == r.estado.codigo)
+    let e = &r.estado;
+    let by_key = e
+        .clave
+        .parse::<u8>()
+        .ok()
+        .and_then(State::from_inegi)
+        .filter(|s| s.info().iso == e.codigo);
+    match by_key {
+        Some(state) => State::all().position(|s| s == state),
+        None => State::all().position(|s| s.info().iso == e.codigo),
+    }
 }
 
 /// The keys of each dict of the report, in score-core's JSON order.
@@ -1494,19 +1505,6 @@ impl Column<'_> {
     }
 }
 
-/// Per-row results of the frame path (computed without the GIL).
-struct FrameRow {
-    score: u16,
-    plazo_anios: u32,
-    nivel: i32,
-    evaluacion: i32,
-    estatus: i32,
-    estado: i32,
-    /// Indices in `CodigoRecomendacion::ALL` of the recommendations, in order.
-    recomendaciones: Vec<u8>,
-    numeric: [f64; NUMERIC_USED],
-}
-
 /// The input columns of the frame path, with the profile field each one fills.
 struct Frame<'a> {
     columns: Vec<(String, Option<usize>, Column<'a>)>,
@@ -1536,62 +1534,467 @@ impl Frame<'_> {
         }
         Profile::from_json_value(&Value::Object(map))
     }
+}
 
-    fn row(&self, row: usize) -> Result<FrameRow, CoreError> {
-        let r = score_core::score(&self.profile(row)?)?;
-        let c = &r.capacidad_compra_estimada;
+/// `recomendaciones_codigos` of a row: the indices in `CodigoRecomendacion::ALL` of its
+/// recommendations, in order, packed 4 bits each (index + 1, so 0 ends the sequence).
+/// `REC_FAILED` for a failed row, `REC_LONG` for a sequence that does not fit (more than 15
+/// codes, or an index over 14), kept apart in `FrameOut::long`.
+const REC_FAILED: u64 = u64::MAX;
+const REC_LONG: u64 = u64::MAX - 1;
+
+fn pack_recommendations(codes: &[u8]) -> u64 {
+    if codes.len() > 15 || codes.iter().any(|&c| c >= 15) {
+        return REC_LONG;
+    }
+    codes
+        .iter()
+        .enumerate()
+        .fold(0, |key, (i, &c)| key | (u64::from(c) + 1) << (4 * i))
+}
+
+fn unpack_recommendations(mut key: u64) -> Vec<u8> {
+    let mut codes = Vec::new();
+    while key & 0xf != 0 {
+        codes.extend(u8::try_from((key & 0xf) - 1).ok());
+        key >>= 4;
+    }
+    codes
+}
+
+/// An output column of the frame path: `(name, kind, width in bytes of a row, categories)`;
+/// kind "f64", "i64" or "cat" (int32 codes).
+type LayoutColumn = (
+    Cow<'static, str>,
+    &'static str,
+    usize,
+    Option<Vec<Cow<'static, str>>>,
+);
+
+/// Output columns of the frame path, in `_score_columns`' order.
+fn frame_layout() -> Vec<LayoutColumn> {
+    let names =
+        |all: &[&'static str]| Some(all.iter().map(|s| Cow::Borrowed(*s)).collect::<Vec<_>>());
+    let states: Vec<&score_core::states::StateInfo> = State::all().map(State::info).collect();
+    let mut out = vec![
+        (Cow::Borrowed("score"), "i64", 8, None),
+        (
+            Cow::Borrowed("nivel"),
+            "cat",
+            4,
+            names(&NIVELES.map(Nivel::as_str)),
+        ),
+    ];
+    out.extend(numeric_names().into_iter().map(|n| (n, "f64", 8, None)));
+    out.push((
+        Cow::Borrowed("evaluacion_m2"),
+        "cat",
+        4,
+        names(&EVALUACIONES.map(EvaluacionM2::as_str)),
+    ));
+    out.push((
+        Cow::Borrowed("estatus_enganche"),
+        "cat",
+        4,
+        names(&ESTATUS.map(EstatusEnganche::as_str)),
+    ));
+    out.push((Cow::Borrowed("plazo_anios"), "i64", 8, None));
+    out.push((
+        Cow::Borrowed("estado_clave"),
+        "cat",
+        4,
+        names(&states.iter().map(|s| s.clave).collect::<Vec<_>>()),
+    ));
+    out.push((
+        Cow::Borrowed("estado_codigo"),
+        "cat",
+        4,
+        names(&states.iter().map(|s| s.iso).collect::<Vec<_>>()),
+    ));
+    out.push((
+        Cow::Borrowed("estado_nombre"),
+        "cat",
+        4,
+        names(&states.iter().map(|s| s.nombre).collect::<Vec<_>>()),
+    ));
+    // recomendaciones_codigos: its categories are known after scoring.
+    out.push((Cow::Borrowed("recomendaciones_codigos"), "cat", 4, None));
+    out
+}
+
+/// Indices in `frame_layout()` (checked when the module loads, see `frame_layout_is_known`).
+mod col {
+    pub const SCORE: usize = 0;
+    pub const NIVEL: usize = 1;
+    pub const FIRST_NUMERIC: usize = 2;
+    pub const EVALUACION: usize = FIRST_NUMERIC + super::NUMERIC_USED;
+    pub const ESTATUS: usize = EVALUACION + 1;
+    pub const PLAZO: usize = EVALUACION + 2;
+    pub const CLAVE: usize = EVALUACION + 3;
+    pub const CODIGO: usize = EVALUACION + 4;
+    pub const NOMBRE: usize = EVALUACION + 5;
+    pub const RECOMENDACIONES: usize = EVALUACION + 6;
+    pub const COUNT: usize = EVALUACION + 7;
+}
+
+/// Whether `frame_layout()` has the columns `col` names, where it says.
+fn frame_layout_is_known() -> bool {
+    let layout = frame_layout();
+    let at = |k: usize, name: &str, kind: &str| {
+        layout
+            .get(k)
+            .is_some_and(|(n, t, _, _)| n == name && *t == kind)
+    };
+    layout.len() == col::COUNT
+        && at(col::SCORE, "score", "i64")
+        && at(col::NIVEL, "nivel", "cat")
+        && (col::FIRST_NUMERIC..col::EVALUACION).all(|k| layout[k].1 == "f64")
+        && at(col::EVALUACION, "evaluacion_m2", "cat")
+        && at(col::ESTATUS, "estatus_enganche", "cat")
+        && at(col::PLAZO, "plazo_anios", "i64")
+        && at(col::CLAVE, "estado_clave", "cat")
+        && at(col::CODIGO, "estado_codigo", "cat")
+        && at(col::NOMBRE, "estado_nombre", "cat")
+        && at(col::RECOMENDACIONES, "recomendaciones_codigos", "cat")
+}
+
+/// The output of the frame path for a range of rows: one slice of each output column (and of
+/// the row mask), written by the thread that scores those rows, without the GIL.
+struct FrameOut<'a> {
+    first_row: usize,
+    ok: &'a mut [u8],
+    /// In `frame_layout()` order; `recomendaciones_codigos` holds packed keys (8 bytes a row)
+    /// until the categories are known.
+    columns: Vec<&'a mut [u8]>,
+    long: Vec<(usize, Vec<u8>)>,
+    errors: Vec<(usize, CoreError)>,
+}
+
+fn put<const N: usize>(column: &mut [u8], i: usize, bytes: [u8; N]) {
+    column[i * N..(i + 1) * N].copy_from_slice(&bytes);
+}
+
+impl FrameOut<'_> {
+    /// Scores every row of this range into the columns.
+    fn fill(&mut self, frame: &Frame<'_>) {
         let code = |i: Option<usize>| i.and_then(|i| i32::try_from(i).ok()).unwrap_or(-1);
-        Ok(FrameRow {
-            score: r.score,
-            plazo_anios: c.plazo_anios,
-            nivel: code(index_of(&NIVELES, &r.nivel)),
-            evaluacion: code(index_of(&EVALUACIONES, &c.evaluacion_m2)),
-            estatus: code(index_of(&ESTATUS, &c.estatus_enganche)),
-            estado: code(state_index(&r)),
-            recomendaciones: r
-                .recomendaciones_detalle
-                .iter()
-                .filter_map(|d| index_of(&CodigoRecomendacion::ALL, &d.codigo))
-                .filter_map(|i| u8::try_from(i).ok())
-                .collect(),
-            numeric: numeric_row(&r).map(money::json_f64),
-        })
+        for i in 0..self.ok.len() {
+            let row = self.first_row + i;
+            let r = match frame.profile(row).and_then(|p| score_core::score(&p)) {
+                Ok(r) => r,
+                Err(e) => {
+                    self.failed(i);
+                    self.errors.push((row, e));
+                    continue;
+                }
+            };
+            let c = &r.capacidad_compra_estimada;
+            let cols = &mut self.columns;
+            self.ok[i] = 1;
+            put(cols[col::SCORE], i, i64::from(r.score).to_le_bytes());
+            put(
+                cols[col::NIVEL],
+                i,
+                code(index_of(&NIVELES, &r.nivel)).to_le_bytes(),
+            );
+            let numeric = &mut cols[col::FIRST_NUMERIC..col::EVALUACION];
+            for (column, value) in numeric.iter_mut().zip(numeric_row(&r)) {
+                put(column, i, money::json_f64(value).to_le_bytes());
+            }
+            let evaluacion = code(index_of(&EVALUACIONES, &c.evaluacion_m2));
+            put(cols[col::EVALUACION], i, evaluacion.to_le_bytes());
+            let estatus = code(index_of(&ESTATUS, &c.estatus_enganche));
+            put(cols[col::ESTATUS], i, estatus.to_le_bytes());
+            put(cols[col::PLAZO], i, i64::from(c.plazo_anios).to_le_bytes());
+            let estado = code(state_index(&r)).to_le_bytes();
+            for k in [col::CLAVE, col::CODIGO, col::NOMBRE] {
+                put(cols[k], i, estado);
+            }
+            // As before, a code missing from ALL (none is) is left out of the sequence.
+            let codes = || {
+                r.recomendaciones_detalle
+                    .iter()
+                    .filter_map(|d| index_of(&CodigoRecomendacion::ALL, &d.codigo))
+                    .filter_map(|i| u8::try_from(i).ok())
+            };
+            let mut short = [0u8; 15];
+            let mut n = 0;
+            for c in codes() {
+                if let Some(slot) = short.get_mut(n) {
+                    *slot = c;
+                }
+                n += 1;
+            }
+            let key = match short.get(..n) {
+                Some(seq) => pack_recommendations(seq),
+                None => REC_LONG,
+            };
+            if key == REC_LONG {
+                self.long.push((row, codes().collect()));
+            }
+            put(cols[col::RECOMENDACIONES], i, key.to_le_bytes());
+        }
+    }
+
+    /// The null row: score and plazo_anios 0 (masked), amounts NaN, category codes -1.
+    fn failed(&mut self, i: usize) {
+        self.ok[i] = 0;
+        for (k, column) in self.columns.iter_mut().enumerate() {
+            match k {
+                col::SCORE | col::PLAZO => put(column, i, 0i64.to_le_bytes()),
+                col::RECOMENDACIONES => put(column, i, REC_FAILED.to_le_bytes()),
+                k if (col::FIRST_NUMERIC..col::EVALUACION).contains(&k) => {
+                    put(column, i, f64::NAN.to_le_bytes());
+                }
+                _ => put(column, i, (-1i32).to_le_bytes()),
+            }
+        }
     }
 }
-fn f64_bytes<'py>(
+
+/// Creates one `bytes` object per length of `lens` and calls `fill` once with all their
+/// buffers, in order, before Python can see any of them: `PyBytes::new_with` nested, so that
+/// every output column can be written in one parallel pass without a copy.
+fn bytes_with<'py>(
     py: Python<'py>,
-    values: impl ExactSizeIterator<Item = f64>,
-) -> PyResult<Bound<'py, PyBytes>> {
-    PyBytes::new_with(py, values.len() * 8, |buf| {
-        for (chunk, v) in buf.chunks_exact_mut(8).zip(values) {
-            chunk.copy_from_slice(&v.to_le_bytes());
-        }
-        Ok(())
-    })
+    lens: &[usize],
+    buffers: Vec<&mut [u8]>,
+    fill: &mut dyn FnMut(Vec<&mut [u8]>) -> PyResult<()>,
+    out: &mut Vec<Bound<'py, PyBytes>>,
+) -> PyResult<()> {
+    let Some((&len, rest)) = lens.split_first() else {
+        return fill(buffers);
+    };
+    let bytes = PyBytes::new_with(py, len, |buffer| {
+        let mut buffers: Vec<&mut [u8]> = buffers;
+        buffers.push(buffer);
+        bytes_with(py, rest, buffers, fill, out)
+    })?;
+    // The innermost object is created last and pushed first.
+    out.push(bytes);
+    Ok(())
 }
 
-fn i64_bytes<'py>(
-    py: Python<'py>,
-    values: impl ExactSizeIterator<Item = i64>,
-) -> PyResult<Bound<'py, PyBytes>> {
-    PyBytes::new_with(py, values.len() * 8, |buf| {
-        for (chunk, v) in buf.chunks_exact_mut(8).zip(values) {
-            chunk.copy_from_slice(&v.to_le_bytes());
-        }
-        Ok(())
-    })
+/// Rows per unit of work of the frame path.
+const FRAME_CHUNK: usize = 1 << 13;
+
+/// Splits full-length output buffers (`frame_layout()` order, `widths` bytes a row) into one
+/// `FrameOut` per chunk of `FRAME_CHUNK` rows.
+fn frame_chunks<'a>(
+    ok: &'a mut [u8],
+    columns: Vec<&'a mut [u8]>,
+    widths: &[usize],
+) -> Vec<FrameOut<'a>> {
+    let mut parts: Vec<_> = columns
+        .into_iter()
+        .zip(widths)
+        .map(|(c, w)| c.chunks_mut(FRAME_CHUNK * w))
+        .collect();
+    let mut first_row = 0;
+    let mut out = Vec::new();
+    for ok in ok.chunks_mut(FRAME_CHUNK) {
+        let rows = ok.len();
+        out.push(FrameOut {
+            first_row,
+            ok,
+            columns: parts.iter_mut().filter_map(Iterator::next).collect(),
+            long: Vec::new(),
+            errors: Vec::new(),
+        });
+        first_row += rows;
+    }
+    out
 }
 
-fn i32_bytes<'py>(
-    py: Python<'py>,
-    values: impl ExactSizeIterator<Item = i32>,
-) -> PyResult<Bound<'py, PyBytes>> {
-    PyBytes::new_with(py, values.len() * 4, |buf| {
-        for (chunk, v) in buf.chunks_exact_mut(4).zip(values) {
-            chunk.copy_from_slice(&v.to_le_bytes());
+/// A chunk scored by a helper thread of the frame path into its own buffers (reused from chunk
+/// to chunk), to be copied into the output columns by the calling thread.
+struct ChunkBuf {
+    chunk: usize,
+    rows: usize,
+    ok: Vec<u8>,
+    columns: Vec<Vec<u8>>,
+    long: Vec<(usize, Vec<u8>)>,
+    errors: Vec<(usize, CoreError)>,
+}
+
+impl ChunkBuf {
+    fn new(widths: &[usize]) -> Self {
+        ChunkBuf {
+            chunk: 0,
+            rows: 0,
+            ok: vec![0; FRAME_CHUNK],
+            columns: widths.iter().map(|w| vec![0; FRAME_CHUNK * w]).collect(),
+            long: Vec::new(),
+            errors: Vec::new(),
         }
-        Ok(())
-    })
+    }
+
+    fn score(&mut self, frame: &Frame<'_>, chunk: usize, n_rows: usize, widths: &[usize]) {
+        let first_row = chunk * FRAME_CHUNK;
+        self.chunk = chunk;
+        self.rows = FRAME_CHUNK.min(n_rows - first_row);
+        let mut out = FrameOut {
+            first_row,
+            ok: &mut self.ok[..self.rows],
+            columns: self
+                .columns
+                .iter_mut()
+                .zip(widths)
+                .map(|(c, w)| &mut c[..self.rows * w])
+                .collect(),
+            long: std::mem::take(&mut self.long),
+            errors: std::mem::take(&mut self.errors),
+        };
+        out.long.clear();
+        out.errors.clear();
+        out.fill(frame);
+        (self.long, self.errors) = (out.long, out.errors);
+    }
+}
+
+/// What the frame path reports besides the columns: the long recommendation sequences and the
+/// errors, by row.
+type FrameExtras = (Vec<(usize, Vec<u8>)>, Vec<(usize, CoreError)>);
+
+/// The calling thread's part of the frame path, once the output buffers exist (GIL released):
+/// it takes chunks from `next` and scores them straight into the columns, and copies in the
+/// chunks the helper threads have scored meanwhile (from `helpers`, whose buffers go back
+/// through `recycle`), until every chunk is placed.
+fn fill_frame(
+    frame: &Frame<'_>,
+    next: &std::sync::atomic::AtomicUsize,
+    ok: &mut [u8],
+    columns: Vec<&mut [u8]>,
+    widths: &[usize],
+    helpers: mpsc::Receiver<ChunkBuf>,
+    recycle: &mpsc::Sender<ChunkBuf>,
+) -> FrameExtras {
+    let mut targets = frame_chunks(ok, columns, widths);
+    let mut extras: Vec<(usize, FrameExtras)> = Vec::with_capacity(targets.len());
+    let place =
+        |buf: ChunkBuf, targets: &mut [FrameOut<'_>], extras: &mut Vec<(usize, FrameExtras)>| {
+            if let Some(target) = targets.get_mut(buf.chunk) {
+                target.ok.copy_from_slice(&buf.ok[..buf.rows]);
+                for (dst, src) in target.columns.iter_mut().zip(&buf.columns) {
+                    let len = dst.len();
+                    dst.copy_from_slice(&src[..len]);
+                }
+            }
+            let mut buf = buf;
+            let chunk_extras = (
+                std::mem::take(&mut buf.long),
+                std::mem::take(&mut buf.errors),
+            );
+            extras.push((buf.chunk, chunk_extras));
+            // A helper that has stopped does not need it back.
+            let _ = recycle.send(buf);
+        };
+    loop {
+        while let Ok(buf) = helpers.try_recv() {
+            place(buf, &mut targets, &mut extras);
+        }
+        let chunk = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let Some(target) = targets.get_mut(chunk) else {
+            break;
+        };
+        target.fill(frame);
+        let chunk_extras = (
+            std::mem::take(&mut target.long),
+            std::mem::take(&mut target.errors),
+        );
+        extras.push((chunk, chunk_extras));
+    }
+    // Every chunk is taken: the helpers finish theirs and stop (closing the channel).
+    for buf in helpers {
+        place(buf, &mut targets, &mut extras);
+    }
+    extras.sort_unstable_by_key(|(chunk, _)| *chunk);
+    let (mut long, mut errors) = (Vec::new(), Vec::new());
+    for (_, (l, e)) in extras {
+        long.extend(l);
+        errors.extend(e);
+    }
+    (long, errors)
+}
+
+/// Scores every row of `frame` into new `bytes` of lengths `lens` (the row mask, then the
+/// columns of `frame_layout()`, `widths` bytes a row), on all cores.
+///
+/// Creating (and zeroing) ~350 MB of output for a million rows takes the calling thread a
+/// good part of the run, so the helper threads (`cores - 1`) start scoring at once, into
+/// chunk buffers of their own; once the output exists, the calling thread scores chunks
+/// straight into it and copies the helpers' chunks in, one `memcpy` per column.
+fn score_frame_bytes<'py>(
+    py: Python<'py>,
+    frame: &Frame<'_>,
+    n_rows: usize,
+    lens: &[usize],
+    widths: &[usize],
+) -> PyResult<(Vec<Bound<'py, PyBytes>>, FrameExtras)> {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    let n_chunks = n_rows.div_ceil(FRAME_CHUNK);
+    let helpers = if n_rows >= PARALLEL_MIN {
+        std::thread::available_parallelism().map_or(1, std::num::NonZero::get) - 1
+    } else {
+        0
+    };
+    let next = AtomicUsize::new(0);
+    let (to_main, from_helpers) = mpsc::channel::<ChunkBuf>();
+    let (recycle, recycled) = mpsc::channel::<ChunkBuf>();
+    let recycled = std::sync::Mutex::new(recycled);
+    let mut objects = Vec::with_capacity(lens.len());
+    let mut extras = None;
+    std::thread::scope(|scope| -> PyResult<()> {
+        for _ in 0..helpers {
+            let (to_main, next, recycled) = (to_main.clone(), &next, &recycled);
+            scope.spawn(move || {
+                loop {
+                    let chunk = next.fetch_add(1, Ordering::Relaxed);
+                    if chunk >= n_chunks {
+                        break;
+                    }
+                    let reused = recycled
+                        .lock()
+                        .unwrap_or_else(std::sync::PoisonError::into_inner)
+                        .try_recv();
+                    let mut buf = reused.unwrap_or_else(|_| ChunkBuf::new(widths));
+                    buf.score(frame, chunk, n_rows, widths);
+                    if to_main.send(buf).is_err() {
+                        break;
+                    }
+                }
+            });
+        }
+        drop(to_main);
+        // If anything below fails, the helpers take no further chunk.
+        struct Exhaust<'a>(&'a AtomicUsize, usize);
+        impl Drop for Exhaust<'_> {
+            fn drop(&mut self) {
+                self.0.fetch_max(self.1, Ordering::Relaxed);
+            }
+        }
+        let _exhaust = Exhaust(&next, n_chunks);
+        let mut helpers_out = Some(from_helpers);
+        bytes_with(
+            py,
+            lens,
+            Vec::new(),
+            &mut |mut buffers| {
+                let ok = buffers.remove(0);
+                let (next, recycle) = (&next, &recycle);
+                if let Some(rx) = helpers_out.take() {
+                    extras =
+                        Some(py.detach(move || {
+                            fill_frame(frame, next, ok, buffers, widths, rx, recycle)
+                        }));
+                }
+                Ok(())
+            },
+            &mut objects,
+        )
+    })?;
+    objects.reverse();
+    Ok((objects, extras.unwrap_or_default()))
 }
 
 type ColumnOut<'py> = (
@@ -1607,6 +2010,9 @@ type ColumnOut<'py> = (
 /// (data: little-endian bytes) or "obj" (data: a sequence of Python values).
 /// Returns a uint8 mask of scored rows, a list of (name, kind, data, categories) output columns
 /// and a list of (row, code, field, message) for the rows that failed.
+///
+/// The output `bytes` are created first and written in one pass over the rows, on all cores
+/// with the GIL released (each thread writes every column of its chunks of rows).
 #[pyfunction]
 #[allow(clippy::type_complexity)]
 fn _score_columns<'py>(
@@ -1647,123 +2053,86 @@ fn _score_columns<'py>(
         }
         frame.columns.push((name.clone(), field_slot(name), column));
     }
-    let rows: Vec<usize> = (0..n_rows).collect();
-    let results = py.detach(|| par_map(&rows, |&row| frame.row(row)));
 
-    // recomendaciones_codigos: one category per distinct sequence of codes.
-    let mut recs: Vec<Cow<'static, str>> = Vec::new();
-    let mut rec_index: HashMap<&[u8], i32> = HashMap::new();
-    let mut rec_codes = Vec::with_capacity(n_rows);
-    let mut errors = Vec::new();
-    for (row, r) in results.iter().enumerate() {
-        match r {
-            Ok(r) => {
-                let next = i32::try_from(recs.len()).unwrap_or(i32::MAX);
-                let code = *rec_index
-                    .entry(r.recomendaciones.as_slice())
-                    .or_insert_with(|| {
-                        let codes: Vec<&str> = r
-                            .recomendaciones
-                            .iter()
-                            .map(|&i| CodigoRecomendacion::ALL[usize::from(i)].as_str())
-                            .collect();
-                        recs.push(Cow::Owned(codes.join("|")));
-                        next
-                    });
-                rec_codes.push(code);
-            }
-            Err(e) => {
-                rec_codes.push(-1);
-                errors.push((row, e.code.as_str(), e.field.clone(), e.message.clone()));
-            }
-        }
+    let layout = frame_layout();
+    // The row mask, then every column; recomendaciones_codigos is written as 8-byte keys first.
+    let lens: Vec<usize> = std::iter::once(n_rows)
+        .chain(layout.iter().enumerate().map(|(k, (_, _, width, _))| {
+            n_rows * if k == col::RECOMENDACIONES { 8 } else { *width }
+        }))
+        .collect();
+    let widths: Vec<usize> = lens[1..].iter().map(|l| l / n_rows.max(1)).collect();
+    let (objects, (long, failed)) = score_frame_bytes(py, &frame, n_rows, &lens, &widths)?;
+
+    // recomendaciones_codigos: one category per distinct sequence of codes, in order of first
+    // appearance.
+    let mut objects = objects.into_iter();
+    let ok = objects
+        .next()
+        .ok_or_else(|| PyValueError::new_err("_score_columns: no row mask"))?;
+    let mut out: Vec<ColumnOut<'py>> = Vec::with_capacity(col::COUNT);
+    for ((name, kind, _, cats), data) in layout.into_iter().zip(objects) {
+        out.push((name, kind, data, cats));
     }
-    let ok = PyBytes::new_with(py, n_rows, |buf| {
-        for (b, r) in buf.iter_mut().zip(&results) {
-            *b = u8::from(r.is_ok());
+    let keys = out
+        .pop()
+        .ok_or_else(|| PyValueError::new_err("_score_columns: no recommendation column"))?;
+    let mut categories: Vec<Cow<'static, str>> = Vec::new();
+    let mut packed: HashMap<u64, i32> = HashMap::new();
+    let mut unpacked: HashMap<Vec<u8>, i32> = HashMap::new();
+    let mut long = long.into_iter().peekable();
+    let mut category = |codes: Vec<u8>| {
+        let next = i32::try_from(categories.len()).unwrap_or(i32::MAX);
+        *unpacked.entry(codes).or_insert_with_key(|codes| {
+            let texts: Vec<&str> = codes
+                .iter()
+                .filter_map(|&i| CodigoRecomendacion::ALL.get(usize::from(i)))
+                .map(|c| c.as_str())
+                .collect();
+            categories.push(Cow::Owned(texts.join("|")));
+            next
+        })
+    };
+    let mut last = (REC_FAILED, -1);
+    let rec_codes = PyBytes::new_with(py, n_rows * 4, |buf| {
+        for (row, (key, code)) in keys
+            .2
+            .as_bytes()
+            .chunks_exact(8)
+            .zip(buf.chunks_exact_mut(4))
+            .enumerate()
+        {
+            let key = u64::from_le_bytes(word(key, 0));
+            let value = if key == last.0 {
+                last.1
+            } else if key == REC_FAILED {
+                -1
+            } else if key == REC_LONG {
+                match long.next_if(|(r, _)| *r == row) {
+                    Some((_, codes)) => category(codes),
+                    None => -1,
+                }
+            } else {
+                let value = match packed.get(&key) {
+                    Some(v) => *v,
+                    None => {
+                        let v = category(unpack_recommendations(key));
+                        packed.insert(key, v);
+                        v
+                    }
+                };
+                last = (key, value);
+                value
+            };
+            code.copy_from_slice(&value.to_le_bytes());
         }
         Ok(())
     })?;
-    let cat = |f: fn(&FrameRow) -> i32| results.iter().map(move |r| r.as_ref().map_or(-1, f));
-    let names =
-        |all: &[&'static str]| Some(all.iter().map(|s| Cow::Borrowed(*s)).collect::<Vec<_>>());
-    let states: Vec<&score_core::states::StateInfo> = State::all().map(State::info).collect();
-    let mut out: Vec<ColumnOut<'py>> = vec![
-        (
-            Cow::Borrowed("score"),
-            "i64",
-            i64_bytes(
-                py,
-                results
-                    .iter()
-                    .map(|r| r.as_ref().map_or(0, |r| i64::from(r.score))),
-            )?,
-            None,
-        ),
-        (
-            Cow::Borrowed("nivel"),
-            "cat",
-            i32_bytes(py, cat(|r| r.nivel))?,
-            names(&NIVELES.map(Nivel::as_str)),
-        ),
-    ];
-    for (i, name) in numeric_names().into_iter().enumerate() {
-        out.push((
-            name,
-            "f64",
-            f64_bytes(
-                py,
-                results
-                    .iter()
-                    .map(|r| r.as_ref().map_or(f64::NAN, |r| r.numeric[i])),
-            )?,
-            None,
-        ));
-    }
-    out.push((
-        Cow::Borrowed("evaluacion_m2"),
-        "cat",
-        i32_bytes(py, cat(|r| r.evaluacion))?,
-        names(&EVALUACIONES.map(EvaluacionM2::as_str)),
-    ));
-    out.push((
-        Cow::Borrowed("estatus_enganche"),
-        "cat",
-        i32_bytes(py, cat(|r| r.estatus))?,
-        names(&ESTATUS.map(EstatusEnganche::as_str)),
-    ));
-    out.push((
-        Cow::Borrowed("plazo_anios"),
-        "i64",
-        i64_bytes(
-            py,
-            results
-                .iter()
-                .map(|r| r.as_ref().map_or(0, |r| i64::from(r.plazo_anios))),
-        )?,
-        None,
-    ));
-    for (column, info) in [
-        (
-            "estado_clave",
-            (|s| s.clave) as fn(&score_core::states::StateInfo) -> &'static str,
-        ),
-        ("estado_codigo", |s| s.iso),
-        ("estado_nombre", |s| s.nombre),
-    ] {
-        out.push((
-            Cow::Borrowed(column),
-            "cat",
-            i32_bytes(py, cat(|r| r.estado))?,
-            names(&states.iter().map(|s| info(s)).collect::<Vec<_>>()),
-        ));
-    }
-    out.push((
-        Cow::Borrowed("recomendaciones_codigos"),
-        "cat",
-        i32_bytes(py, rec_codes.into_iter())?,
-        Some(recs),
-    ));
+    out.push((keys.0, keys.1, rec_codes, Some(categories)));
+    let errors = failed
+        .into_iter()
+        .map(|(row, e)| (row, e.code.as_str(), e.field, e.message))
+        .collect();
     Ok((ok, out, errors))
 }
 
@@ -1793,6 +2162,11 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     {
         return Err(pyo3::exceptions::PyImportError::new_err(
             "platform_score was built against a score-core with other profile fields",
+        ));
+    }
+    if !frame_layout_is_known() {
+        return Err(pyo3::exceptions::PyImportError::new_err(
+            "platform_score: the frame columns do not match their indices",
         ));
     }
     m.add_function(wrap_pyfunction!(score, m)?)?;

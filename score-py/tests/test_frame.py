@@ -123,3 +123,94 @@ def test_other_inputs_are_rejected() -> None:
         platform_score.score_frame([{"estado": "CMX"}])
     with pytest.raises(ValueError):
         platform_score.score_frame(pd.DataFrame(), errors="ignore")  # type: ignore[arg-type]
+
+
+def spread_errors(n_rows: int) -> List[Dict[str, Any]]:
+    """`n_rows` fixture profiles, with bad rows spread over every chunk of the frame path."""
+    base = [c["input"] for c in VALID]
+    profiles = [base[i % len(base)] for i in range(n_rows)]
+    for i in range(3, n_rows, 1013):
+        profiles[i] = {**profiles[i], "estado": "Atlantis"}
+    for i in range(700, n_rows, 2477):
+        profiles[i] = {**profiles[i], "edad": 7}
+    return profiles
+
+
+def expected_errors(profiles: List[Dict[str, Any]]) -> Dict[int, Any]:
+    out = {}
+    for i, p in enumerate(profiles):
+        try:
+            platform_score.score(p)
+        except platform_score.ScoreError as e:
+            out[i] = (e.code, e.field)
+    return out
+
+
+def test_many_chunks_with_errors_in_each_keep_every_row_in_place() -> None:
+    # Several chunks of the frame path (scored by the calling thread and by helper threads).
+    profiles = spread_errors(5 * 8192 + 321)
+    errors = expected_errors(profiles)
+    assert len(errors) > 40
+    out = platform_score.score_frame(pd.DataFrame(profiles), errors="return")
+    assert len(out) == len(profiles)
+    codes, fields = out["error_code"].tolist(), out["error_field"].tolist()
+    for i in range(len(profiles)):
+        if i in errors:
+            assert (codes[i], fields[i]) == errors[i], i
+        else:
+            assert pd.isna(codes[i]) and pd.isna(fields[i]), i
+    assert out["score"].isna().sum() == len(errors) and out["valor_realista"].isna().sum() == len(errors)
+    assert out["nivel"].isna().sum() == len(errors) and out["recomendaciones_codigos"].isna().sum() == len(errors)
+    good = [i for i in range(len(profiles)) if i not in errors]
+    rows = out.drop(columns=["error_code", "error_field"]).iloc[good[::97] + good[-3:]]
+    check_rows(rows.to_dict("records"), [profiles[i] for i in good[::97] + good[-3:]])
+    with pytest.raises(platform_score.ScoreError) as info:
+        platform_score.score_frame(pd.DataFrame(profiles))
+    assert (info.value.code, info.value.field, info.value.index) == ("UNKNOWN_STATE", "estado", 3)
+
+
+def test_many_chunks_match_score_in_every_column_and_category_order() -> None:
+    base = [c["input"] for c in VALID]
+    profiles = [base[(i * 7) % len(base)] for i in range(3 * 8192 + 5)]
+    out = platform_score.score_frame(pd.DataFrame(profiles))
+    reports = {i: platform_score.score(p) for i, p in enumerate(base)}
+    expected = [flatten(reports[(i * 7) % len(base)]) for i in range(len(profiles))]
+    for name in out.columns:
+        got = out[name].tolist()
+        assert got == [row[name] for row in expected], name
+    # Categories of recomendaciones_codigos: each distinct sequence once, by first appearance.
+    seen: List[str] = []
+    for row in expected:
+        if row["recomendaciones_codigos"] not in seen:
+            seen.append(row["recomendaciones_codigos"])
+    assert list(out["recomendaciones_codigos"].cat.categories) == seen
+
+
+def test_output_dtypes_and_categories() -> None:
+    out = platform_score.score_frame(pd.DataFrame([c["input"] for c in VALID] * 50))
+    text = {"nivel", "evaluacion_m2", "estatus_enganche", "estado_clave", "estado_codigo", "estado_nombre",
+            "recomendaciones_codigos"}
+    for name, dtype in out.dtypes.items():
+        if name in ("score", "plazo_anios"):
+            assert dtype == "int64", name
+        elif name in text:
+            assert isinstance(dtype, pd.CategoricalDtype), name
+        else:
+            assert dtype == "float64", name
+    assert list(out["nivel"].cat.categories) == ["bajo", "medio", "alto", "excelente"]
+    assert len(out["estado_codigo"].cat.categories) == 32 and out["estado_codigo"].cat.categories[8] == "CMX"
+    assert len(out.columns) == 46
+
+
+def test_many_chunks_through_arrow_with_errors() -> None:
+    profiles = spread_errors(3 * 8192 + 77)
+    errors = expected_errors(profiles)
+    keys = [k for k in platform_score.PROFILE_FIELDS if any(k in p for p in profiles)]
+    table = platform_score.score_frame(pa.table({k: [p.get(k) for p in profiles] for k in keys}), errors="return")
+    codes = table.column("error_code").to_pylist()
+    assert {i: c for i, c in enumerate(codes) if c is not None} == {i: e[0] for i, e in errors.items()}
+    assert table.column("score").null_count == len(errors)
+    rows = table.to_pylist()
+    sample = [i for i in range(0, len(profiles), 89) if i not in errors]
+    check_rows([{k: v for k, v in rows[i].items() if not k.startswith("error_")} for i in sample],
+               [profiles[i] for i in sample])
