@@ -118,6 +118,10 @@ impl State {
     /// case and with or without accents (`"Nuevo León"`, `"nuevo leon"`, `"Estado de México"`).
     /// It allocates nothing.
     pub fn parse(text: &str) -> Option<State> {
+        // The canonical form (`"CMX"`), which nearly every caller sends, without normalising.
+        if let Some(i) = STATES.iter().position(|s| s.iso == text) {
+            return State::from_inegi(i as u8 + 1);
+        }
         let mut buf = [0u8; 48];
         let key = normalise(text, &mut buf)?;
         let key = key.strip_prefix("mx ").unwrap_or(key);
