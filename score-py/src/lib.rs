@@ -6,7 +6,9 @@
 //! Plain values (str, int, float, None) are read straight into the profile's fields with
 //! score-core's own parsers; anything else goes through the `serde_json::Value` score-core
 //! reads from JSON (`Profile::from_json_value`), so every bad input gets score-core's own
-//! error. The batch and columnar entry points score with the GIL released, over all cores.
+//! error. The batch and columnar entry points score with the GIL released, over all cores;
+//! `score_many(..., lazy=True)` hands back one `Report` per profile (the Rust report behind a
+//! read-only Mapping, converted on access) instead of building the dicts.
 
 use pyo3::create_exception;
 use pyo3::exceptions::PyValueError;
