@@ -19,8 +19,9 @@ use pyo3::types::{
 };
 use pyo3::{IntoPyObjectExt, intern};
 use rust_decimal::Decimal;
+use score_core::input::{Cell, Cells};
 use score_core::{
-    CodigoRecomendacion, ErrorCode, EstatusEnganche, EvaluacionM2, IncomeType, Nivel, Profile,
+    CodigoRecomendacion, ErrorCode, EstatusEnganche, EvaluacionM2, Nivel, Profile,
     ScoreError as CoreError, ScoreReport, State, Text, money,
 };
 use serde_json::{Map, Number, Value};
@@ -79,93 +80,11 @@ fn py_error(py: Python<'_>, e: &CoreError, index: Option<usize>) -> PyErr {
 // ---------------------------------------------------------------------------------------------
 // Fast path: plain values straight into the Profile's fields
 
-/// One profile value as read from Python or from a column, before score-core's parsers.
-enum Cell<'a> {
-    /// Absent, None or NaN (pandas' and numpy's "missing").
-    Absent,
-    Int(i64),
-    Float(f64),
-    Str(Cow<'a, str>),
-}
+// score-core's `input::Cells` takes the profile's values as Python or a column holds them and
+// builds the `Profile` when all are plain; otherwise the value goes through score-core's JSON
+// reader, which reports the exact error.
 
-/// The nine profile fields, in `score_core::FIELDS` order (checked when the module loads).
-const ESTADO: usize = 0;
-const INGRESO_MENSUAL: usize = 1;
-const TIPO_INGRESO: usize = 2;
-const ANTIGUEDAD_MESES: usize = 3;
-const DEUDAS_MENSUALES: usize = 4;
-const AHORRO: usize = 5;
-const EDAD: usize = 6;
-const PERSONAS_HOGAR: usize = 7;
-const SUBCUENTA_FONDO: usize = 8;
 const N_FIELDS: usize = score_core::FIELDS.len();
-
-type Cells<'a> = [Cell<'a>; N_FIELDS];
-
-fn field_slot(name: &str) -> Option<usize> {
-    score_core::FIELDS.iter().position(|f| *f == name)
-}
-
-impl Cell<'_> {
-    fn text(&self) -> Option<&str> {
-        match self {
-            Cell::Str(s) => Some(s),
-            _ => None,
-        }
-    }
-
-    /// A JSON number the way `Profile::from_json_value` reads it (`None`: let score-core
-    /// report it).
-    fn decimal(&self) -> Option<Decimal> {
-        match *self {
-            Cell::Int(i) => Some(Decimal::from(i)),
-            Cell::Float(f) => money::from_f64(f),
-            _ => None,
-        }
-    }
-
-    /// A whole, non-negative count within u32 (anything else: let score-core report it).
-    fn count(&self) -> Option<u32> {
-        match *self {
-            Cell::Int(i) => u32::try_from(i).ok(),
-            #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
-            Cell::Float(f) if f >= 0.0 && f.fract() == 0.0 && f <= f64::from(u32::MAX) => {
-                Some(f as u32)
-            }
-            _ => None,
-        }
-    }
-
-    fn optional<T>(&self, read: fn(&Self) -> Option<T>) -> Option<Option<T>> {
-        match self {
-            Cell::Absent => Some(None),
-            cell => read(cell).map(Some),
-        }
-    }
-}
-
-/// The profile `Profile::from_json_value` would read from the same values (not yet validated:
-/// `score_core::score` validates it), or `None` when a value is not plainly valid, so that the
-/// caller asks score-core itself for the exact error.
-fn typed_profile(cells: &Cells<'_>) -> Option<Profile> {
-    Some(Profile {
-        estado: State::parse(cells[ESTADO].text()?)?,
-        ingreso_mensual: cells[INGRESO_MENSUAL].decimal()?,
-        tipo_ingreso: IncomeType::parse(cells[TIPO_INGRESO].text()?)?,
-        antiguedad_meses: cells[ANTIGUEDAD_MESES].count()?,
-        deudas_mensuales: cells[DEUDAS_MENSUALES].optional(Cell::decimal)?,
-        ahorro: cells[AHORRO]
-            .optional(Cell::decimal)?
-            .unwrap_or(Decimal::ZERO),
-        edad: cells[EDAD].optional(Cell::count)?,
-        personas_hogar: cells[PERSONAS_HOGAR].optional(Cell::count)?,
-        subcuenta_fondo: cells[SUBCUENTA_FONDO].optional(Cell::decimal)?,
-    })
-}
-
-fn empty_cells<'a>() -> Cells<'a> {
-    std::array::from_fn(|_| Cell::Absent)
-}
 
 /// A plain Python value as a cell; `None` for anything score-core must judge itself.
 fn py_cell(obj: &Bound<'_, PyAny>) -> PyResult<Option<Cell<'static>>> {
@@ -197,12 +116,12 @@ fn dict_profile(py: Python<'_>, dict: &Bound<'_, PyDict>) -> PyResult<Option<Pro
         return Ok(None);
     }
     let keys = &names(py)?.fields;
-    let mut cells = empty_cells();
+    let mut cells = Cells::default();
     for (key, value) in dict.iter() {
         let slot = match keys.iter().position(|k| k.is(&key)) {
             Some(slot) => slot,
             None => match key.cast::<PyString>() {
-                Ok(s) => match field_slot(&s.to_cow()?) {
+                Ok(s) => match Cells::slot(&s.to_cow()?) {
                     Some(slot) => slot,
                     None => return Ok(None),
                 },
@@ -210,11 +129,11 @@ fn dict_profile(py: Python<'_>, dict: &Bound<'_, PyDict>) -> PyResult<Option<Pro
             },
         };
         match py_cell(&value)? {
-            Some(cell) => cells[slot] = cell,
+            Some(cell) => cells.set(slot, cell),
             None => return Ok(None),
         }
     }
-    Ok(typed_profile(&cells))
+    Ok(cells.profile())
 }
 
 /// A profile read from Python: the fast path, else score-core's JSON reader on the JSON value
@@ -1514,16 +1433,16 @@ struct Frame<'a> {
 
 impl Frame<'_> {
     fn profile(&self, row: usize) -> Result<Profile, CoreError> {
-        let mut cells = empty_cells();
+        let mut cells = Cells::default();
         let mut typed = true;
         for (_, slot, column) in &self.columns {
             match (slot, column.cell(row)) {
                 (_, Some(Cell::Absent)) => {}
-                (Some(slot), Some(cell)) => cells[*slot] = cell,
+                (Some(slot), Some(cell)) => cells.set(*slot, cell),
                 _ => typed = false,
             }
         }
-        if let Some(profile) = typed.then(|| typed_profile(&cells)).flatten() {
+        if let Some(profile) = typed.then(|| cells.profile()).flatten() {
             return Ok(profile);
         }
         // The JSON object of the row, for score-core's reader and its exact error.
@@ -2053,7 +1972,9 @@ fn _score_columns<'py>(
                 column.len()
             )));
         }
-        frame.columns.push((name.clone(), field_slot(name), column));
+        frame
+            .columns
+            .push((name.clone(), Cells::slot(name), column));
     }
 
     let layout = frame_layout();
@@ -2146,26 +2067,6 @@ fn error_codes() -> Vec<&'static str> {
 #[pymodule(gil_used = false)]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     let py = m.py();
-    // The fast path's field slots follow score-core's field order.
-    let slots = [
-        ("estado", ESTADO),
-        ("ingreso_mensual", INGRESO_MENSUAL),
-        ("tipo_ingreso", TIPO_INGRESO),
-        ("antiguedad_meses", ANTIGUEDAD_MESES),
-        ("deudas_mensuales", DEUDAS_MENSUALES),
-        ("ahorro", AHORRO),
-        ("edad", EDAD),
-        ("personas_hogar", PERSONAS_HOGAR),
-        ("subcuenta_fondo", SUBCUENTA_FONDO),
-    ];
-    if slots
-        .iter()
-        .any(|(name, slot)| field_slot(name) != Some(*slot))
-    {
-        return Err(pyo3::exceptions::PyImportError::new_err(
-            "platform_score was built against a score-core with other profile fields",
-        ));
-    }
     if !frame_layout_is_known() {
         return Err(pyo3::exceptions::PyImportError::new_err(
             "platform_score: the frame columns do not match their indices",
