@@ -90,20 +90,31 @@ const POW10: [f64; 23] = [
     1e20, 1e21, 1e22,
 ];
 
+/// The mantissa of `value` as a double when it is exact (under 2^53 in magnitude) and the
+/// scale has an exact power of ten: the case of every shown figure. Read from the decimal's
+/// 32-bit parts rather than through its 128-bit mantissa, which WebAssembly emulates.
+fn small_mantissa(value: Decimal) -> Option<(f64, usize)> {
+    let bytes = value.serialize();
+    let part = |i: usize| u32::from_le_bytes([bytes[i], bytes[i + 1], bytes[i + 2], bytes[i + 3]]);
+    let (lo, mid, hi) = (part(4), part(8), part(12));
+    let scale = value.scale() as usize;
+    if hi != 0 || mid >= 1 << 21 || scale >= POW10.len() {
+        return None;
+    }
+    #[allow(clippy::cast_precision_loss)] // under 2^53: exact
+    let magnitude = ((u64::from(mid) << 32) | u64::from(lo)) as f64;
+    // A negative zero (a tiny negative amount rounded) reads as 0, as its JSON text `0` does.
+    Some((if value.is_sign_negative() && magnitude != 0.0 { -magnitude } else { magnitude }, scale))
+}
+
 /// The binary double nearest to `value`.
 ///
 /// Fast path (Clinger): when the mantissa fits in 53 bits and the scale is at most 22, both
 /// `mantissa` and `10^scale` are exact doubles and one IEEE division is correctly rounded. Every
 /// shown amount of a report (2 or 4 decimals) takes it; other values go through their text.
 pub fn to_f64(value: Decimal) -> f64 {
-    let mantissa = value.mantissa();
-    let scale = value.scale() as usize;
-    if let (Ok(small), true) = (i64::try_from(mantissa), scale < POW10.len()) {
-        if small.unsigned_abs() < (1u64 << 53) {
-            // Through i64: an i128 to f64 conversion is a library call (`__floattidf`).
-            #[allow(clippy::cast_precision_loss)] // under 2^53: exact
-            return small as f64 / POW10[scale];
-        }
+    if let Some((mantissa, scale)) = small_mantissa(value) {
+        return mantissa / POW10[scale];
     }
     let mut text = StackText { buf: [0; 64], len: 0 };
     if write!(text, "{value}").is_ok() {
@@ -136,12 +147,8 @@ pub fn whole(value: Decimal) -> Option<i64> {
 pub fn json_f64(value: Decimal) -> f64 {
     // Every shown figure: the mantissa and the power of ten are exact doubles, so one IEEE
     // division is the correctly rounded value, and for a whole value it is the integer itself.
-    let scale = value.scale() as usize;
-    if let (Ok(small), true) = (i64::try_from(value.mantissa()), scale < POW10.len()) {
-        if small.unsigned_abs() < (1u64 << 53) {
-            #[allow(clippy::cast_precision_loss)] // under 2^53: exact
-            return small as f64 / POW10[scale];
-        }
+    if let Some((mantissa, scale)) = small_mantissa(value) {
+        return mantissa / POW10[scale];
     }
     match whole(value) {
         #[allow(clippy::cast_precision_loss)] // as a JSON reader rounds the integer's digits
@@ -321,6 +328,8 @@ pub(crate) mod tests {
         assert_eq!(whole(Decimal::new(0, 25)), Some(0));
         assert_eq!(json_f64(d("12.50")), 12.5);
         assert_eq!(json_f64(d("30000.00")), 30000.0);
+        assert_eq!(json_f64(d("-0.00")).to_bits(), 0.0f64.to_bits());
+        assert_eq!(to_f64(d("-0.0000")).to_bits(), 0.0f64.to_bits());
     }
 
     /// `json_f64` is the double a JSON reader gets from the written number, on both sides of
