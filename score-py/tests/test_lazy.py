@@ -17,19 +17,12 @@ from hypothesis import strategies as st
 
 import platform_score
 from conftest import assert_exact, load_cases
+from test_api import BASE
 from test_properties import field_maps, json_values, profiles
 
 CASES = load_cases()
 VALID = [c for c in CASES if "expected" in c]
 OBJECT_CASES = [c for c in CASES if "input" in c]
-BASE: Dict[str, Any] = {
-    "estado": "CMX",
-    "ingreso_mensual": 30000,
-    "tipo_ingreso": "asalariado",
-    "antiguedad_meses": 36,
-    "ahorro": 100000,
-    "edad": 35,
-}
 NESTED = ["capacidad_compra_estimada", "salud_financiera", "recomendaciones", "estado", "componentes", "recomendaciones_detalle"]
 
 
