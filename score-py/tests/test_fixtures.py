@@ -89,12 +89,13 @@ def test_score_many_in_parallel_blocks_matches_score() -> None:
     assert reports[-1] == VALID[(len(profiles) - 1) % len(VALID)]["expected"]
 
 
-def test_score_many_returns_errors_in_place() -> None:
-    results = platform_score.score_many([c["input"] for c in OBJECT_CASES], errors="return")
+@pytest.mark.parametrize("lazy", [False, True])
+def test_score_many_returns_errors_in_place(lazy: bool) -> None:
+    results = platform_score.score_many([c["input"] for c in OBJECT_CASES], errors="return", lazy=lazy)
     assert len(results) == len(OBJECT_CASES)
     for i, (result, case) in enumerate(zip(results, OBJECT_CASES)):
         if "expected" in case:
-            assert_exact(result, case["expected"])
+            assert_exact(result.to_dict() if lazy else result, case["expected"])
         else:
             assert isinstance(result, platform_score.ScoreError)
             assert (result.code, result.field, result.index) == (case["error"]["code"], case["error"]["field"], i)

@@ -208,18 +208,6 @@ def test_copies_are_dicts() -> None:
     assert type(deep) is dict and deep == report and deep["estado"] is not report["estado"]
 
 
-def test_errors_return_keeps_score_errors_in_place() -> None:
-    results = platform_score.score_many([c["input"] for c in OBJECT_CASES], errors="return", lazy=True)
-    assert len(results) == len(OBJECT_CASES)
-    for i, (result, case) in enumerate(zip(results, OBJECT_CASES)):
-        if "expected" in case:
-            check_report(result, case["expected"])
-        else:
-            assert isinstance(result, platform_score.ScoreError)
-            assert (result.code, result.field, result.index) == (case["error"]["code"], case["error"]["field"], i)
-            assert str(result).startswith(f"profiles[{i}]: {result.code}: ")
-
-
 def test_errors_across_chunks_and_raise() -> None:
     repeat = 40_000 // len(OBJECT_CASES) + 1
     batch: List[Any] = [c["input"] for c in OBJECT_CASES] * repeat
