@@ -91,20 +91,28 @@ const POW10: [f64; 23] = [
 ];
 
 /// The mantissa of `value` as a double when it is exact (under 2^53 in magnitude) and the
-/// scale has an exact power of ten: the case of every shown figure. Read from the decimal's
-/// 32-bit parts rather than through its 128-bit mantissa, which WebAssembly emulates.
+/// scale has an exact power of ten: the case of every shown figure.
+#[inline]
 fn small_mantissa(value: Decimal) -> Option<(f64, usize)> {
-    let bytes = value.serialize();
-    let part = |i: usize| u32::from_le_bytes([bytes[i], bytes[i + 1], bytes[i + 2], bytes[i + 3]]);
-    let (lo, mid, hi) = (part(4), part(8), part(12));
-    let scale = value.scale() as usize;
-    if hi != 0 || mid >= 1 << 21 || scale >= POW10.len() {
+    let (magnitude, scale) = small_parts(value)?;
+    let scale = scale as usize;
+    if magnitude >= 1 << 53 || scale >= POW10.len() {
         return None;
     }
     #[allow(clippy::cast_precision_loss)] // under 2^53: exact
-    let magnitude = ((u64::from(mid) << 32) | u64::from(lo)) as f64;
+    let magnitude = magnitude as f64;
     // A negative zero (a tiny negative amount rounded) reads as 0, as its JSON text `0` does.
     Some((if value.is_sign_negative() && magnitude != 0.0 { -magnitude } else { magnitude }, scale))
+}
+
+/// The magnitude of `value`'s mantissa and its scale, when the mantissa fits 64 bits: read from
+/// the decimal's 32-bit parts rather than through its 128-bit mantissa, which WebAssembly
+/// emulates.
+#[inline]
+pub(crate) fn small_parts(value: Decimal) -> Option<(u64, u32)> {
+    let bytes = value.serialize();
+    let part = |i: usize| u32::from_le_bytes([bytes[i], bytes[i + 1], bytes[i + 2], bytes[i + 3]]);
+    (part(12) == 0).then(|| ((u64::from(part(8)) << 32) | u64::from(part(4)), value.scale()))
 }
 
 /// The binary double nearest to `value`.
@@ -144,12 +152,23 @@ pub fn whole(value: Decimal) -> Option<i64> {
 
 /// The double a JSON reader gets from the number a report's JSON writes for `value`, which is
 /// what the bindings hand to Python and JavaScript: the same digits on every surface.
+///
+/// Inlined: the bindings convert some sixty figures per report, and in WebAssembly a call
+/// with its stack frame costs more than the conversion itself.
+#[inline]
 pub fn json_f64(value: Decimal) -> f64 {
     // Every shown figure: the mantissa and the power of ten are exact doubles, so one IEEE
     // division is the correctly rounded value, and for a whole value it is the integer itself.
-    if let Some((mantissa, scale)) = small_mantissa(value) {
-        return mantissa / POW10[scale];
+    match small_mantissa(value) {
+        Some((mantissa, scale)) => mantissa / POW10[scale],
+        None => json_f64_of_large(value),
     }
+}
+
+/// [`json_f64`] of a value with a mantissa beyond 2^53 or a scale beyond 22.
+#[cold]
+#[inline(never)]
+fn json_f64_of_large(value: Decimal) -> f64 {
     match whole(value) {
         #[allow(clippy::cast_precision_loss)] // as a JSON reader rounds the integer's digits
         Some(int) => int as f64,

@@ -5,7 +5,7 @@
 //! `undefined` properties are absent, and functions, symbols and bigints are INVALID_TYPE.
 
 use score_core::input::{Cell, Cells};
-use score_core::{ErrorCode, FIELDS, Profile, ScoreError};
+use score_core::{ErrorCode, FIELDS, IncomeType, Profile, ScoreError};
 use serde_json::{Number, Value};
 
 /// Deepest nesting read from a profile (a profile is flat; deeper values only reach score-core
@@ -80,42 +80,80 @@ pub(crate) fn error_message(e: &ScoreError, index: Option<usize>) -> String {
 // ---------------------------------------------------------------------------------------------
 // Bulk read of a flat profile
 
-/// Doubles of the gather function's `Float64Array`: a tag and a number per profile field.
-pub(crate) const GATHER_CAPACITY: usize = 2 * FIELDS.len();
+/// Doubles the gather function writes: per profile field a tag, a number and a byte length.
+pub(crate) const GATHER_DOUBLES: usize = 3 * FIELDS.len();
+/// Bytes for the UTF-8 of the profile's texts that are not in [`known_texts`]; a profile whose
+/// texts do not fit is walked instead.
+pub(crate) const GATHER_BYTES: usize = 512;
 
-/// Source of the gather function (compiled once per JS realm, like the report builder): given
-/// the `Float64Array` `f`, it returns a function that reads a flat profile in one call into the
-/// binding instead of four or five per key. For a plain object whose keys are all profile
-/// fields and whose values are all numbers, strings, `undefined` or `null`, it writes
-/// `f[slot]` = the type of the field's value (0 number, 1 string, 2 absent, 3 null) and
-/// `f[9 + slot]` = the number, where `slot` is the field's position in `score_core::FIELDS`,
-/// and returns the strings, each as its slot digit, the text and a NUL; for anything else it
-/// returns `null` and the binding walks the value itself (which reports unknown keys and wrong
-/// types exactly). Only the gathering is in JS: what each value means (NaN, integers, errors)
-/// stays in [`cell_of_number`] and score-core. All values are read (getters run) before `f` is
-/// written, so a getter that scores another profile cannot clobber it.
+/// The texts the gather function passes as a number instead of as UTF-8: the canonical values
+/// of the text fields (the states' ISO codes and the income types), which nearly every
+/// profile sends. Index = the number.
+pub(crate) fn known_texts() -> Vec<&'static str> {
+    let states = score_core::states::STATES.iter().map(|s| s.iso);
+    states.chain(IncomeType::ALL.iter().map(|t| t.as_str())).collect()
+}
+
+/// Source of the gather function (compiled once per JS realm, like the report builder), an
+/// expression: `(function (memory, at, bytesAt) { ... })`. Called with an object whose
+/// `buffer` is an `ArrayBuffer` (WebAssembly's memory, or one of the binding's own), it returns
+/// a function that reads a flat profile in one call into the binding instead of four or five
+/// per key, and writes it into that buffer: [`GATHER_DOUBLES`] doubles at byte offset `at` and
+/// [`GATHER_BYTES`] bytes at `bytesAt` (the views are made again when WebAssembly's memory has
+/// grown, which detaches them).
+///
+/// For a plain object whose keys are all profile fields and whose values are all numbers,
+/// strings, `undefined` or `null`, it writes, for the field in `slot` (its position in
+/// `score_core::FIELDS`), the tag `f[slot]` (0 number, 1 text as UTF-8, 2 absent, 3 null,
+/// 4 known text), and `f[9 + slot]` the number, the byte offset of the text, or the index of
+/// the known text, and `f[18 + slot]` the text's length in bytes; it returns the bytes used.
+/// For anything else (or when a getter throws) it returns -1, and the binding walks the
+/// value itself, which reports unknown keys and wrong types exactly. Only the gathering is in
+/// JS: what each value means (NaN, integers, errors) stays in [`cell_of_number`] and
+/// score-core. All values are read (getters run) before anything is written, so a getter that
+/// scores another profile cannot clobber them. It never throws: an exception thrown into
+/// WebAssembly would unwind past the binding's state.
 pub(crate) fn gather_source() -> String {
     let n = FIELDS.len();
     let cases: String = FIELDS.iter().enumerate().map(|(i, f)| format!("case '{f}': j = {i}; break; ")).collect();
+    let known: Vec<String> = known_texts().iter().enumerate().map(|(i, t)| format!("['{t}', {i}]")).collect();
     format!(
-        "(function (f) {{ 'use strict'; \
-           return function (o) {{ \
-             if (o === null || typeof o !== 'object' || Array.isArray(o)) return null; \
-             var k = Object.keys(o), n = k.length, a, s = '', i, j, v, t; \
-             if (n > {n}) return null; \
+        "(function (memory, at, bytesAt) {{ 'use strict'; \
+           var f = new Float64Array(0), b = new Uint8Array(0), E = new TextEncoder(), \
+               K = new Map([{known}]); \
+           return function (o) {{ try {{ \
+             if (o === null || typeof o !== 'object' || Array.isArray(o)) return -1; \
+             var k = Object.keys(o), n = k.length, a, p = 0, i, j, v, t, c, r; \
+             if (n > {n}) return -1; \
              a = new Array(n); \
              for (i = 0; i < n; i++) a[i] = o[k[i]]; \
+             if (f.length === 0) {{ \
+               f = new Float64Array(memory.buffer, at, {doubles}); \
+               b = new Uint8Array(memory.buffer, bytesAt, {bytes}); \
+             }} \
              for (i = 0; i < {n}; i++) f[i] = 2; \
              for (i = 0; i < n; i++) {{ \
-               switch (k[i]) {{ {cases}default: return null; }} \
+               switch (k[i]) {{ {cases}default: return -1; }} \
                v = a[i]; t = typeof v; \
                if (t === 'number') {{ f[j] = 0; f[{n} + j] = v; }} \
-               else if (t === 'string') {{ f[j] = 1; s += j + v + '\\0'; }} \
+               else if (t === 'string') {{ \
+                 c = K.get(v); \
+                 if (c !== undefined) {{ f[j] = 4; f[{n} + j] = c; }} \
+                 else {{ \
+                   r = E.encodeInto(v, b.subarray(p)); \
+                   if (r.read < v.length) return -1; \
+                   f[j] = 1; f[{n} + j] = p; f[{n2} + j] = r.written; p += r.written; \
+                 }} \
+               }} \
                else if (v === null) f[j] = 3; \
-               else if (v !== undefined) return null; \
+               else if (v !== undefined) return -1; \
              }} \
-             return s; \
-           }}; }})"
+             return p; \
+           }} catch (e) {{ return -1; }} }}; }})",
+        known = known.join(", "),
+        n2 = 2 * n,
+        doubles = GATHER_DOUBLES,
+        bytes = GATHER_BYTES,
     )
 }
 
@@ -135,35 +173,26 @@ pub(crate) fn cell_of_number(f: f64) -> Option<Cell<'static>> {
     Some(Cell::Float(f))
 }
 
-/// The profile the gather function wrote (`f` and its returned `text`), not yet range-checked
-/// (`score_core::score` does that); `None` when a value is not plainly valid or the text does
-/// not split into the expected pieces (a string holding a NUL), and the binding walks the value.
-pub(crate) fn gathered(f: &[f64], text: &str) -> Option<Profile> {
+/// The profile the gather function wrote (`f`, and `bytes` for the texts it wrote as UTF-8),
+/// not yet range-checked (`score_core::score` does that); `None` when a value is not plainly
+/// valid, and the binding walks the value. `known` is [`known_texts`].
+pub(crate) fn gathered(f: &[f64], bytes: &[u8], known: &[&'static str]) -> Option<Profile> {
     let n = FIELDS.len();
-    let (tags, numbers) = (f.get(..n)?, f.get(n..2 * n)?);
+    let (tags, numbers, lengths) = (f.get(..n)?, f.get(n..2 * n)?, f.get(2 * n..3 * n)?);
     let mut cells = Cells::default();
-    let mut strings = 0;
-    for (slot, (tag, number)) in tags.iter().zip(numbers).enumerate() {
+    for slot in 0..n {
         #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
-        match *tag as u8 {
-            0 => cells.set(slot, cell_of_number(*number)?),
-            1 => strings += 1,
-            2 | 3 => {}
+        let cell = match tags[slot] as u8 {
+            0 => cell_of_number(numbers[slot])?,
+            1 => {
+                let (start, len) = (numbers[slot] as usize, lengths[slot] as usize);
+                Cell::Str(std::str::from_utf8(bytes.get(start..start.checked_add(len)?)?).ok()?.into())
+            }
+            2 | 3 => continue,
+            4 => Cell::Str((*known.get(numbers[slot] as usize)?).into()),
             _ => return None,
-        }
-    }
-    let mut pieces = text.split('\0');
-    for _ in 0..strings {
-        let piece = pieces.next()?;
-        let slot = usize::from(piece.as_bytes().first()?.checked_sub(b'0')?);
-        if tags.get(slot) != Some(&1.0) {
-            return None;
-        }
-        cells.set(slot, Cell::Str(piece.get(1..)?.into()));
-    }
-    // Exactly one empty piece after the last NUL: no string held a NUL of its own.
-    if pieces.next() != Some("") || pieces.next().is_some() {
-        return None;
+        };
+        cells.set(slot, cell);
     }
     cells.profile()
 }

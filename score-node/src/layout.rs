@@ -4,17 +4,19 @@
 //! Building a JS object property by property across the binding boundary (napi calls, or
 //! wasm-bindgen imports) costs tens of microseconds per report, and the JSON text route
 //! (`to_json_string` + `JSON.parse`) spends most of its time formatting and re-parsing the
-//! numbers and the Spanish texts. Instead, [`LAYOUT`] lists every key of `ScoreReport` in
-//! serde order with how to read its value, and:
+//! numbers and the Spanish texts. Instead, the [`report_layout!`] below lists every key of
+//! `ScoreReport` in serde order with where its value is, and expands to two things that
+//! therefore always agree:
 //!
-//! - [`builder_source`] turns it, once per JS realm, into the source of a JS function that
-//!   returns one object literal (`{"score": f[0], "nivel": S[f[1]], ...}`), which V8 builds at
-//!   the speed of JS code;
-//! - [`Flat::write`] turns each report into the flat list of doubles that function reads: the
-//!   numbers (exactly the doubles score-core's JSON prints, `money::json_f64`), texts as
-//!   indices into a JS array of strings created once
-//!   (every text of a report is a `&'static str` from a closed set: states, levels,
-//!   recommendation codes and texts, the disclaimer), and the two lists with their lengths.
+//! - [`LAYOUT`], the tree of keys, which [`builder_source`] turns, once per JS realm, into the
+//!   source of a JS function that returns one object literal (`{"score": f[0], "nivel":
+//!   S[f[1]], ...}`), which V8 builds at the speed of JS code;
+//! - the straight-line body of [`Flat::write`], which writes each report as the flat list of
+//!   doubles that function reads: the numbers (exactly the doubles score-core's JSON prints,
+//!   `money::json_f64`), texts as indices into a JS array of strings created once (every text
+//!   of a report is a `&'static str` from a closed set: states, levels, recommendation codes
+//!   and texts, the disclaimer), and the two lists with their lengths. Straight-line code
+//!   matters in WebAssembly, where an indirect call per value cost more than the values.
 //!
 //! A report with an owned text (score-core's model never makes one; a report read back from
 //! JSON would) or more values than [`CAPACITY`] is not written: the bindings then convert it
@@ -23,34 +25,22 @@
 //! The fixtures suite checks the result key for key and number for number against the
 //! fixtures, so a key added to `ScoreReport` and missing here fails the tests.
 
-use rust_decimal::Decimal;
-use score_core::{ScoreReport, Text};
+use score_core::money::json_f64;
+use score_core::{Componente, Recomendacion, ScoreReport, Text};
 use std::borrow::Cow;
-use std::collections::HashMap;
 use std::fmt::Write as _;
-use std::hash::{BuildHasherDefault, Hasher};
 
 /// Doubles in the `Float64Array` the builder reads: the fixed values (about 60) and two lists
 /// of at most 13 recommendations (one per code) fit with room to spare.
 pub(crate) const CAPACITY: usize = 256;
 
-/// A text of the report: `None` when it is owned rather than `&'static`.
-type Str = Option<&'static str>;
-
-fn of(text: &Text) -> Str {
-    match text {
-        Cow::Borrowed(s) => Some(s),
-        Cow::Owned(_) => None,
-    }
-}
-
-/// How to read one value of the report.
+/// What a key of the report holds, for the builder's source.
 #[derive(Debug)]
 pub(crate) enum Node {
     /// A JSON number.
-    Num(fn(&ScoreReport) -> f64),
+    Num,
     /// A string.
-    Text(fn(&ScoreReport) -> Str),
+    Text,
     /// A nested object.
     Obj(&'static [(&'static str, Node)]),
     /// `recomendaciones`: an array of texts.
@@ -59,132 +49,128 @@ pub(crate) enum Node {
     Detalle,
 }
 
-/// The double score-core's JSON prints for a decimal, as `JSON.parse` would read it.
-fn num(d: Decimal) -> f64 {
-    score_core::money::json_f64(d)
-}
+/// `report_layout! { r => key: kind(expression), ... }` defines [`LAYOUT`] and
+/// `Out::report(&mut self, r: &ScoreReport)`, which writes the fixed values in layout order,
+/// then the lists in layout order. Kinds: `num` (a `Decimal`), `whole` (an integer), `text` (a
+/// `&'static str`), `cow` (a [`Text`]), `componente` (the `{valor, peso, puntos}` object of a
+/// [`Componente`]), `obj { ... }` (a nested object), `texts` and `detalle` (the two lists).
+macro_rules! report_layout {
+    ($r:ident => $($body:tt)*) => {
+        /// Every key of `ScoreReport`, in its serde (JSON) order.
+        pub(crate) const LAYOUT: &[(&str, Node)] = report_layout!(@nodes $($body)*);
 
-macro_rules! componente {
-    ($name:ident) => {
-        (
-            stringify!($name),
-            Node::Obj(&[
-                ("valor", Node::Num(|r| num(r.componentes.$name.valor))),
-                ("peso", Node::Num(|r| num(r.componentes.$name.peso))),
-                ("puntos", Node::Num(|r| num(r.componentes.$name.puntos))),
-            ]),
-        )
+        impl Out<'_> {
+            /// Writes the values of `$r`; `None` at an owned text or past [`CAPACITY`].
+            fn report(&mut self, $r: &ScoreReport) -> Option<()> {
+                report_layout!(@fixed self; $($body)*);
+                report_layout!(@lists self; $($body)*);
+                Some(())
+            }
+        }
     };
-}
 
-macro_rules! capacidad {
-    ($name:ident) => {
-        (
-            stringify!($name),
-            Node::Num(|r| num(r.capacidad_compra_estimada.$name)),
-        )
+    (@nodes $($key:ident : $kind:ident $args:tt),* $(,)?) => {
+        &[$((stringify!($key), report_layout!(@node $kind $args))),*]
     };
+    (@node obj { $($inner:tt)* }) => { Node::Obj(report_layout!(@nodes $($inner)*)) };
+    (@node componente $args:tt) => { Node::Obj(&[("valor", Node::Num), ("peso", Node::Num), ("puntos", Node::Num)]) };
+    (@node num $args:tt) => { Node::Num };
+    (@node whole $args:tt) => { Node::Num };
+    (@node text $args:tt) => { Node::Text };
+    (@node cow $args:tt) => { Node::Text };
+    (@node texts $args:tt) => { Node::Texts };
+    (@node detalle $args:tt) => { Node::Detalle };
+
+    (@fixed $out:ident; $($key:ident : $kind:ident $args:tt),* $(,)?) => {
+        $(report_layout!(@fixed1 $out; $kind $args);)*
+    };
+    (@fixed1 $out:ident; obj { $($inner:tt)* }) => { report_layout!(@fixed $out; $($inner)*) };
+    (@fixed1 $out:ident; componente ($e:expr)) => { $out.componente(&$e)? };
+    (@fixed1 $out:ident; num ($e:expr)) => { $out.number(json_f64($e))? };
+    (@fixed1 $out:ident; whole ($e:expr)) => { $out.number(f64::from($e))? };
+    (@fixed1 $out:ident; text ($e:expr)) => { $out.text($e)? };
+    (@fixed1 $out:ident; cow ($e:expr)) => { $out.cow(&$e)? };
+    (@fixed1 $out:ident; texts $args:tt) => {};
+    (@fixed1 $out:ident; detalle $args:tt) => {};
+
+    (@lists $out:ident; $($key:ident : $kind:ident $args:tt),* $(,)?) => {
+        $(report_layout!(@lists1 $out; $kind $args);)*
+    };
+    (@lists1 $out:ident; obj { $($inner:tt)* }) => { report_layout!(@lists $out; $($inner)*) };
+    (@lists1 $out:ident; texts ($e:expr)) => { $out.texts(&$e)? };
+    (@lists1 $out:ident; detalle ($e:expr)) => { $out.detalle(&$e)? };
+    (@lists1 $out:ident; $kind:ident $args:tt) => {};
 }
 
-/// Every key of `ScoreReport`, in its serde (JSON) order.
-pub(crate) const LAYOUT: &[(&str, Node)] = &[
-    ("score", Node::Num(|r| f64::from(r.score))),
-    ("nivel", Node::Text(|r| Some(r.nivel.as_str()))),
-    (
-        "capacidad_compra_estimada",
-        Node::Obj(&[
-            capacidad!(valor_bancario),
-            capacidad!(valor_realista),
-            capacidad!(factor_platform_v2),
-            capacidad!(ltv),
-            capacidad!(pago_mensual_estimado),
-            capacidad!(credito_max),
-            capacidad!(m2_alcanzables),
-            capacidad!(m2_minimo_nucleo),
-            (
-                "evaluacion_m2",
-                Node::Text(|r| Some(r.capacidad_compra_estimada.evaluacion_m2.as_str())),
-            ),
-            capacidad!(enganche_requerido),
-            capacidad!(enganche_disponible),
-            capacidad!(subcuenta_fondo_estimada),
-            (
-                "estatus_enganche",
-                Node::Text(|r| Some(r.capacidad_compra_estimada.estatus_enganche.as_str())),
-            ),
-            capacidad!(renta_equivalente),
-            capacidad!(gastos_cierre_estimados),
-            capacidad!(tasa_anual),
-            (
-                "plazo_anios",
-                Node::Num(|r| f64::from(r.capacidad_compra_estimada.plazo_anios)),
-            ),
-            capacidad!(precio_m2_estado),
-        ]),
-    ),
-    (
-        "salud_financiera",
-        Node::Obj(&[
-            ("score", Node::Num(|r| num(r.salud_financiera.score))),
-            (
-                "costo_vida_digno",
-                Node::Num(|r| num(r.salud_financiera.costo_vida_digno)),
-            ),
-            (
-                "ingreso_disponible",
-                Node::Num(|r| num(r.salud_financiera.ingreso_disponible)),
-            ),
-            ("ratio", Node::Num(|r| num(r.salud_financiera.ratio))),
-        ]),
-    ),
-    ("recomendaciones", Node::Texts),
-    ("disclaimer", Node::Text(|r| of(&r.disclaimer))),
-    (
-        "valor_vivienda_max",
-        Node::Num(|r| num(r.valor_vivienda_max)),
-    ),
-    ("credito_max", Node::Num(|r| num(r.credito_max))),
-    ("enganche_min", Node::Num(|r| num(r.enganche_min))),
-    (
-        "pago_mensual_estimado",
-        Node::Num(|r| num(r.pago_mensual_estimado)),
-    ),
-    ("renta_estimada", Node::Num(|r| num(r.renta_estimada))),
-    ("modelo_version", Node::Text(|r| of(&r.modelo_version))),
-    (
-        "estado",
-        Node::Obj(&[
-            ("clave", Node::Text(|r| of(&r.estado.clave))),
-            ("codigo", Node::Text(|r| of(&r.estado.codigo))),
-            ("nombre", Node::Text(|r| of(&r.estado.nombre))),
-        ]),
-    ),
-    (
-        "componentes",
-        Node::Obj(&[
-            componente!(ingreso),
-            componente!(tipo_ingreso),
-            componente!(antiguedad),
-            componente!(deudas),
-            componente!(ahorro),
-            componente!(salud_financiera),
-        ]),
-    ),
-    ("recomendaciones_detalle", Node::Detalle),
-];
+report_layout! { r =>
+    score: whole(r.score),
+    nivel: text(r.nivel.as_str()),
+    capacidad_compra_estimada: obj {
+        valor_bancario: num(r.capacidad_compra_estimada.valor_bancario),
+        valor_realista: num(r.capacidad_compra_estimada.valor_realista),
+        factor_platform_v2: num(r.capacidad_compra_estimada.factor_platform_v2),
+        ltv: num(r.capacidad_compra_estimada.ltv),
+        pago_mensual_estimado: num(r.capacidad_compra_estimada.pago_mensual_estimado),
+        credito_max: num(r.capacidad_compra_estimada.credito_max),
+        m2_alcanzables: num(r.capacidad_compra_estimada.m2_alcanzables),
+        m2_minimo_nucleo: num(r.capacidad_compra_estimada.m2_minimo_nucleo),
+        evaluacion_m2: text(r.capacidad_compra_estimada.evaluacion_m2.as_str()),
+        enganche_requerido: num(r.capacidad_compra_estimada.enganche_requerido),
+        enganche_disponible: num(r.capacidad_compra_estimada.enganche_disponible),
+        subcuenta_fondo_estimada: num(r.capacidad_compra_estimada.subcuenta_fondo_estimada),
+        estatus_enganche: text(r.capacidad_compra_estimada.estatus_enganche.as_str()),
+        renta_equivalente: num(r.capacidad_compra_estimada.renta_equivalente),
+        gastos_cierre_estimados: num(r.capacidad_compra_estimada.gastos_cierre_estimados),
+        tasa_anual: num(r.capacidad_compra_estimada.tasa_anual),
+        plazo_anios: whole(r.capacidad_compra_estimada.plazo_anios),
+        precio_m2_estado: num(r.capacidad_compra_estimada.precio_m2_estado),
+    },
+    salud_financiera: obj {
+        score: num(r.salud_financiera.score),
+        costo_vida_digno: num(r.salud_financiera.costo_vida_digno),
+        ingreso_disponible: num(r.salud_financiera.ingreso_disponible),
+        ratio: num(r.salud_financiera.ratio),
+    },
+    recomendaciones: texts(r.recomendaciones),
+    disclaimer: cow(r.disclaimer),
+    valor_vivienda_max: num(r.valor_vivienda_max),
+    credito_max: num(r.credito_max),
+    enganche_min: num(r.enganche_min),
+    pago_mensual_estimado: num(r.pago_mensual_estimado),
+    renta_estimada: num(r.renta_estimada),
+    modelo_version: cow(r.modelo_version),
+    estado: obj {
+        clave: cow(r.estado.clave),
+        codigo: cow(r.estado.codigo),
+        nombre: cow(r.estado.nombre),
+    },
+    componentes: obj {
+        ingreso: componente(r.componentes.ingreso),
+        tipo_ingreso: componente(r.componentes.tipo_ingreso),
+        antiguedad: componente(r.componentes.antiguedad),
+        deudas: componente(r.componentes.deudas),
+        ahorro: componente(r.componentes.ahorro),
+        salud_financiera: componente(r.componentes.salud_financiera),
+    },
+    recomendaciones_detalle: detalle(r.recomendaciones_detalle),
+}
 
-/// The JS source of the builder, an expression: `(function (f, S) { return function () {
-/// ... return {...}; }; })`. Call it once with the `Float64Array` of [`CAPACITY`] doubles the
-/// reports are written to and the array of cached strings; the function it returns builds one
-/// report per call from the values in `f`.
+/// The JS source of the builder, an expression: `(function (memory, at, S) { return function
+/// () { ... return {...}; }; })`. Call it once with an object whose `buffer` is the
+/// `ArrayBuffer` holding [`Flat`]'s values (WebAssembly's memory, or one of the binding's own),
+/// their byte offset in it, and the array of cached strings; the function it returns builds
+/// one report per call from the values (making its view again when WebAssembly's memory has
+/// grown, which detaches it).
 pub(crate) fn builder_source() -> String {
     let mut fixed = 0usize;
     let mut lists = String::new();
     let mut literal = String::new();
     object(LAYOUT, &mut fixed, &mut lists, &mut literal);
     format!(
-        "(function (f, S) {{ 'use strict'; \
-         return function () {{ var j = {fixed}, n, i; {lists}return {literal}; }}; }})"
+        "(function (memory, at, S) {{ 'use strict'; var f = new Float64Array(0); \
+         return function () {{ \
+           if (f.length === 0) f = new Float64Array(memory.buffer, at, {CAPACITY}); \
+           var j = {fixed}, n, i; {lists}return {literal}; }}; }})"
     )
 }
 
@@ -200,11 +186,11 @@ fn object(fields: &[(&str, Node)], fixed: &mut usize, lists: &mut String, out: &
         }
         let _ = write!(out, "\"{key}\":");
         match node {
-            Node::Num(_) => {
+            Node::Num => {
                 let _ = write!(out, "f[{fixed}]");
                 *fixed += 1;
             }
-            Node::Text(_) => {
+            Node::Text => {
                 let _ = write!(out, "S[f[{fixed}]]");
                 *fixed += 1;
             }
@@ -229,100 +215,192 @@ fn object(fields: &[(&str, Node)], fixed: &mut usize, lists: &mut String, out: &
     out.push('}');
 }
 
-/// `Hasher` for addresses: the string cache is keyed by `(address, length)` of `&'static`
-/// texts, which need no content hashing.
+/// Index in the JS strings array of every static text seen so far, keyed by the text's address
+/// and length: the texts are `&'static str`s from a closed set of about 150, so no content
+/// hashing is needed. Open addressing with linear probing in a table at most half full: a
+/// lookup is a multiply and usually one compare, where a general hash map's probe cost as much
+/// as converting the rest of the report in WebAssembly.
 #[derive(Debug, Default)]
-pub(crate) struct AddrHasher(u64);
+struct TextIndex {
+    /// `(address, length, index)`; address 0 marks a free slot. The length is a power of two.
+    slots: Vec<(usize, usize, u32)>,
+    len: usize,
+}
 
-impl Hasher for AddrHasher {
-    fn finish(&self) -> u64 {
-        self.0
+impl TextIndex {
+    fn home(&self, address: usize) -> usize {
+        // Fibonacci hashing of the address; the table length is a power of two.
+        (address as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15).rotate_left(32) as usize & (self.slots.len() - 1)
     }
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.write_u64(u64::from(b));
+
+    /// The index of `text`, or `None` when it has none yet.
+    fn get(&self, text: &'static str) -> Option<u32> {
+        if self.slots.is_empty() {
+            return None;
+        }
+        let mut at = self.home(text.as_ptr() as usize);
+        loop {
+            let (address, len, index) = self.slots[at];
+            if address == text.as_ptr() as usize && len == text.len() {
+                return Some(index);
+            }
+            if address == 0 {
+                return None;
+            }
+            at = (at + 1) & (self.slots.len() - 1);
         }
     }
-    fn write_usize(&mut self, n: usize) {
-        self.write_u64(n as u64);
+
+    /// Records a text that [`TextIndex::get`] does not know.
+    fn insert(&mut self, text: &'static str, index: u32) {
+        if 2 * (self.len + 1) > self.slots.len() {
+            let size = (2 * self.slots.len()).max(256);
+            let old = std::mem::replace(&mut self.slots, vec![(0, 0, 0); size]);
+            self.len = 0;
+            for (address, len, index) in old.into_iter().filter(|slot| slot.0 != 0) {
+                self.place(address, len, index);
+            }
+        }
+        self.place(text.as_ptr() as usize, text.len(), index);
     }
-    fn write_u64(&mut self, n: u64) {
-        self.0 = (self.0.rotate_left(5) ^ n).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+
+    fn place(&mut self, address: usize, len: usize, index: u32) {
+        let mut at = self.home(address);
+        while self.slots[at].0 != 0 {
+            at = (at + 1) & (self.slots.len() - 1);
+        }
+        self.slots[at] = (address, len, index);
+        self.len += 1;
+    }
+
+    /// Forgets every text whose index is `from` or later.
+    fn truncate(&mut self, from: u32) {
+        let old = std::mem::take(&mut self.slots);
+        self.slots = vec![(0, 0, 0); old.len()];
+        self.len = 0;
+        for (address, len, index) in old.into_iter().filter(|slot| slot.0 != 0 && slot.2 < from) {
+            self.place(address, len, index);
+        }
+    }
+}
+
+/// The static texts sent to the JS side: their index in the binding's JS strings array.
+#[derive(Debug, Default)]
+pub(crate) struct Texts {
+    cache: TextIndex,
+    /// Texts the binding must append to its JS strings array (in order) before JS reads an
+    /// index handed out since.
+    pub(crate) pending: Vec<&'static str>,
+}
+
+impl Texts {
+    /// The index of a text in the JS strings array.
+    pub(crate) fn index(&mut self, s: &'static str) -> u32 {
+        if let Some(index) = self.cache.get(s) {
+            return index;
+        }
+        // Every text in `pending` is already in `cache`.
+        #[allow(clippy::cast_possible_truncation)] // a few hundred texts
+        let index = self.cache.len as u32;
+        self.cache.insert(s, index);
+        self.pending.push(s);
+        index
     }
 }
 
 /// Flat values of one report and the string cache, kept per JS realm by the binding.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub(crate) struct Flat {
-    /// The doubles of the last report written: fixed values, then the lists.
-    pub(crate) values: Vec<f64>,
-    lists: Vec<f64>,
-    /// Index in the JS strings array of every static text seen so far.
-    cache: HashMap<(usize, usize), u32, BuildHasherDefault<AddrHasher>>,
-    /// Static texts the binding must append to its JS strings array (in order) before calling
-    /// the builder.
-    pub(crate) pending: Vec<&'static str>,
+    /// The doubles of the last report written: fixed values, then the lists. Boxed, so that
+    /// their address never changes (score-wasm's builder reads them in place).
+    values: Box<[f64; CAPACITY]>,
+    len: usize,
+    /// The texts, shared with score-wasm's JSON text (`ScoreReport::write_json_with_texts`).
+    pub(crate) texts: Texts,
+}
+
+impl Default for Flat {
+    fn default() -> Flat {
+        Flat { values: Box::new([0.0; CAPACITY]), len: 0, texts: Texts::default() }
+    }
 }
 
 impl Flat {
-    /// Writes `report` into `values` (and its new texts into `pending`); `false`, with nothing
-    /// new cached, when the report has an owned text or does not fit in [`CAPACITY`].
+    /// Writes `report` (and its new texts into `texts.pending`); `false`, with nothing new
+    /// cached, when the report has an owned text or does not fit in [`CAPACITY`].
     pub(crate) fn write(&mut self, report: &ScoreReport) -> bool {
-        self.values.clear();
-        self.lists.clear();
-        let cached = self.cache.len();
-        let ok = self.fields(LAYOUT, report).is_some()
-            && self.values.len() + self.lists.len() <= CAPACITY;
-        if !ok {
+        let cached = self.texts.cache.len;
+        let pending = self.texts.pending.len();
+        let mut out = Out { values: &mut self.values, len: 0, texts: &mut self.texts };
+        let written = out.report(report).is_some();
+        self.len = if written { out.len } else { 0 };
+        if !written {
             // Forget the texts the JS side has not received.
-            self.cache.retain(|_, i| (*i as usize) < cached);
-            self.pending.clear();
-            return false;
+            #[allow(clippy::cast_possible_truncation)] // a few hundred texts
+            self.texts.cache.truncate(cached as u32);
+            self.texts.pending.truncate(pending);
         }
-        self.values.append(&mut self.lists);
-        true
+        written
     }
 
-    fn fields(&mut self, fields: &[(&str, Node)], r: &ScoreReport) -> Option<()> {
-        for (_, node) in fields {
-            match node {
-                Node::Num(get) => self.values.push(get(r)),
-                Node::Text(get) => {
-                    let v = self.text(get(r)?);
-                    self.values.push(v);
-                }
-                Node::Obj(inner) => self.fields(inner, r)?,
-                Node::Texts => {
-                    self.lists.push(r.recomendaciones.len() as f64);
-                    for t in &r.recomendaciones {
-                        let v = self.text(of(t)?);
-                        self.lists.push(v);
-                    }
-                }
-                Node::Detalle => {
-                    self.lists.push(r.recomendaciones_detalle.len() as f64);
-                    for d in &r.recomendaciones_detalle {
-                        let c = self.text(d.codigo.as_str());
-                        let t = self.text(of(&d.texto)?);
-                        self.lists.extend([c, t]);
-                    }
-                }
-            }
-        }
+    /// The doubles of the last report written.
+    #[allow(dead_code)] // score-node copies them out; score-wasm's builder reads `buffer`
+    pub(crate) fn values(&self) -> &[f64] {
+        &self.values[..self.len]
+    }
+
+    /// The whole buffer of [`CAPACITY`] doubles, which never moves.
+    #[allow(dead_code)] // score-wasm's builder reads it in place; score-node copies `values`
+    pub(crate) fn buffer(&self) -> &[f64] {
+        &self.values[..]
+    }
+}
+
+/// A report being written into [`Flat`] (the methods the layout's writer calls).
+struct Out<'a> {
+    values: &'a mut [f64; CAPACITY],
+    len: usize,
+    texts: &'a mut Texts,
+}
+
+impl Out<'_> {
+    #[inline]
+    fn number(&mut self, value: f64) -> Option<()> {
+        *self.values.get_mut(self.len)? = value;
+        self.len += 1;
         Some(())
     }
 
-    /// The index of a text in the JS strings array.
-    fn text(&mut self, s: &'static str) -> f64 {
-        // Every text in `pending` is already in `cache`.
-        let next = self.cache.len() as u32;
-        let index = *self
-            .cache
-            .entry((s.as_ptr() as usize, s.len()))
-            .or_insert_with(|| {
-                self.pending.push(s);
-                next
-            });
-        f64::from(index)
+    fn componente(&mut self, k: &Componente) -> Option<()> {
+        self.number(json_f64(k.valor))?;
+        self.number(json_f64(k.peso))?;
+        self.number(json_f64(k.puntos))
+    }
+
+    fn text(&mut self, s: &'static str) -> Option<()> {
+        let index = self.texts.index(s);
+        self.number(f64::from(index))
+    }
+
+    fn cow(&mut self, text: &Text) -> Option<()> {
+        match text {
+            Cow::Borrowed(s) => self.text(s),
+            Cow::Owned(_) => None,
+        }
+    }
+
+    fn texts(&mut self, texts: &[Text]) -> Option<()> {
+        #[allow(clippy::cast_precision_loss)] // a handful
+        self.number(texts.len() as f64)?;
+        texts.iter().try_for_each(|t| self.cow(t))
+    }
+
+    fn detalle(&mut self, items: &[Recomendacion]) -> Option<()> {
+        #[allow(clippy::cast_precision_loss)] // a handful
+        self.number(items.len() as f64)?;
+        items.iter().try_for_each(|item| {
+            self.text(item.codigo.as_str())?;
+            self.cow(&item.texto)
+        })
     }
 }

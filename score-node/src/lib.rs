@@ -165,13 +165,15 @@ struct Realm {
     /// The JS array of cached texts (`S`) and its length.
     strings: sys::napi_ref,
     strings_len: u32,
-    /// The builder function and the backing store of the `Float64Array` `f` it reads
+    /// The builder function and the backing store of the `ArrayBuffer` it reads
     /// ([`layout::CAPACITY`] doubles; the builder's closure keeps it alive).
     build: sys::napi_ref,
     data: *mut f64,
-    /// The gather function of `input.rs` and the backing store of its `Float64Array`.
+    /// The gather function of `input.rs` and the backing store of the buffer it writes
+    /// ([`input::GATHER_DOUBLES`] doubles, then [`input::GATHER_BYTES`] bytes).
     gather: sys::napi_ref,
-    input: *mut f64,
+    input: *mut u8,
+    known: Vec<&'static str>,
 }
 
 fn reference(env: sys::napi_env, value: sys::napi_value) -> Result<sys::napi_ref> {
@@ -200,25 +202,31 @@ fn call(
     Ok(out)
 }
 
-/// A new `Float64Array` of `len` doubles and its backing store.
-fn float64_array(env: sys::napi_env, len: usize) -> Result<(*mut f64, sys::napi_value)> {
-    let (mut data, mut buffer, mut array) = (
+/// A new `ArrayBuffer` of `len` bytes, as the object `{ buffer }` that the generated functions
+/// of `layout.rs` and `input.rs` take (where score-wasm passes WebAssembly's memory), and its
+/// backing store.
+fn buffer_holder(env: sys::napi_env, len: usize) -> Result<(*mut u8, sys::napi_value)> {
+    let (mut data, mut buffer, mut holder) = (
         std::ptr::null_mut(),
         std::ptr::null_mut(),
         std::ptr::null_mut(),
     );
-    check_status!(unsafe { sys::napi_create_arraybuffer(env, len * 8, &mut data, &mut buffer) })?;
+    check_status!(unsafe { sys::napi_create_arraybuffer(env, len, &mut data, &mut buffer) })?;
+    if data.align_offset(8) != 0 {
+        // V8 allocates backing stores 16-aligned; the doubles are read in place.
+        return Err(Error::new(Status::GenericFailure, "unaligned ArrayBuffer"));
+    }
+    check_status!(unsafe { sys::napi_create_object(env, &mut holder) })?;
     check_status!(unsafe {
-        sys::napi_create_typedarray(
-            env,
-            sys::TypedarrayType::float64_array,
-            len,
-            buffer,
-            0,
-            &mut array,
-        )
+        sys::napi_set_named_property(env, holder, c"buffer".as_ptr(), buffer)
     })?;
-    Ok((data.cast(), array))
+    Ok((data.cast(), holder))
+}
+
+fn number(env: sys::napi_env, value: f64) -> Result<sys::napi_value> {
+    let mut v = std::ptr::null_mut();
+    check_status!(unsafe { sys::napi_create_double(env, value, &mut v) })?;
+    Ok(v)
 }
 
 impl Realm {
@@ -227,19 +235,23 @@ impl Realm {
         let factory: Unknown = env.run_script(layout::builder_source())?;
         let mut strings = std::ptr::null_mut();
         check_status!(unsafe { sys::napi_create_array(raw, &mut strings) })?;
-        let (data, f) = float64_array(raw, layout::CAPACITY)?;
-        let build = call(raw, factory.raw(), &[f, strings])?;
-        let (input, f) = float64_array(raw, input::GATHER_CAPACITY)?;
+        let (data, holder) = buffer_holder(raw, layout::CAPACITY * 8)?;
+        let build = call(raw, factory.raw(), &[holder, number(raw, 0.0)?, strings])?;
+        let doubles = input::GATHER_DOUBLES * 8;
+        let (input, holder) = buffer_holder(raw, doubles + input::GATHER_BYTES)?;
         let gather_factory: Unknown = env.run_script(input::gather_source())?;
-        let gather = call(raw, gather_factory.raw(), &[f])?;
+        #[allow(clippy::cast_precision_loss)] // a few hundred
+        let args = [holder, number(raw, 0.0)?, number(raw, doubles as f64)?];
+        let gather = call(raw, gather_factory.raw(), &args)?;
         Ok(Realm {
             flat: Flat::default(),
             strings: reference(raw, strings)?,
             strings_len: 0,
             build: reference(raw, build)?,
-            data,
+            data: data.cast(),
             gather: reference(raw, gather)?,
             input,
+            known: input::known_texts(),
         })
     }
 
@@ -252,9 +264,9 @@ impl Realm {
         if !self.flat.write(report) {
             return Ok(None);
         }
-        if !self.flat.pending.is_empty() {
+        if !self.flat.texts.pending.is_empty() {
             let strings = deref(env, self.strings)?;
-            for s in std::mem::take(&mut self.flat.pending) {
+            for s in std::mem::take(&mut self.flat.texts.pending) {
                 let mut v = std::ptr::null_mut();
                 check_status!(unsafe {
                     sys::napi_create_string_utf8(env, s.as_ptr().cast(), s.len() as isize, &mut v)
@@ -263,7 +275,7 @@ impl Realm {
                 self.strings_len += 1;
             }
         }
-        let values = &self.flat.values;
+        let values = self.flat.values();
         // SAFETY: `data` is the backing store of `f`, CAPACITY doubles that live as long as
         // the builder that holds `f`; `write` keeps `values` within CAPACITY.
         unsafe {
@@ -298,17 +310,23 @@ fn gather(env: &Env, v: sys::napi_value) -> Result<Option<Profile>> {
     };
     let raw = env.raw();
     let out = call(raw, deref(raw, function)?, &[v])?;
-    let mut kind = 0;
-    check_status!(unsafe { sys::napi_typeof(raw, out, &mut kind) })?;
-    if kind != sys::ValueType::napi_string {
+    let mut used = -1.0;
+    check_status!(unsafe { sys::napi_get_value_double(raw, out, &mut used) })?;
+    if !(0.0..=input::GATHER_BYTES as f64).contains(&used) {
         return Ok(None);
     }
-    let text = js_to_string(raw, out)?;
-    // SAFETY: `input` is the backing store of the gather function's `Float64Array` of
-    // GATHER_CAPACITY doubles, alive as long as that function (held by the realm); no JS ran
-    // since the function wrote it.
-    let f = unsafe { std::slice::from_raw_parts(input, input::GATHER_CAPACITY) };
-    Ok(input::gathered(f, &text))
+    #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)] // checked just above
+    let used = used as usize;
+    // SAFETY: `input` is the backing store of the gather function's buffer, GATHER_DOUBLES
+    // doubles (8-aligned, at its start) then GATHER_BYTES bytes, alive as long as that function
+    // (held by the realm); no JS ran since the function wrote it.
+    let (doubles, bytes) = unsafe {
+        (
+            std::slice::from_raw_parts(input.cast::<f64>(), input::GATHER_DOUBLES),
+            std::slice::from_raw_parts(input.add(input::GATHER_DOUBLES * 8), used),
+        )
+    };
+    Ok(input::gathered(doubles, bytes, &realm(env)?.known))
 }
 
 fn report_js<'env>(env: &'env Env, report: &ScoreReport) -> Result<Unknown<'env>> {

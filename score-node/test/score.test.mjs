@@ -39,6 +39,13 @@ function assertScoreError(fn, { code, field }, extra = {}) {
   });
 }
 
+/** The report's JSON text is the fixture's, byte for byte: the fixtures keep the report's key
+ * order, and JavaScript prints its numbers (at most 15 digits, no exponent) as score-core does. */
+function assertSameJson(text, expected) {
+  assert.deepStrictEqual(JSON.parse(text), expected);
+  assert.equal(text, JSON.stringify(expected));
+}
+
 describe(`fixtures (${IMPL})`, () => {
   test('the manifest lists cases', () => {
     assert.ok(cases.length >= 100, `only ${cases.length} cases`);
@@ -50,7 +57,7 @@ describe(`fixtures (${IMPL})`, () => {
       if ('input_text' in c) {
         // Raw JSON text cases go through the text entry point.
         if (c.error) assertScoreError(() => api.scoreJson(c.input_text), c.error);
-        else assert.deepStrictEqual(JSON.parse(api.scoreJson(c.input_text)), c.expected);
+        else assertSameJson(api.scoreJson(c.input_text), c.expected);
         return;
       }
       if (c.error) {
@@ -59,7 +66,7 @@ describe(`fixtures (${IMPL})`, () => {
         assertScoreError(() => api.scoreJson(JSON.stringify(c.input)), c.error);
       } else {
         assert.deepStrictEqual(api.score(c.input), c.expected);
-        assert.deepStrictEqual(JSON.parse(api.scoreJson(JSON.stringify(c.input))), c.expected);
+        assertSameJson(api.scoreJson(JSON.stringify(c.input)), c.expected);
       }
     });
   }
@@ -183,6 +190,28 @@ describe(`API (${IMPL})`, () => {
     });
     assert.deepStrictEqual(api.score(withGetter), api.score({ ...p, edad: 35 }));
     assert.equal(reads, 1);
+  });
+
+  test('JS values: texts of any kind and length read alike', () => {
+    // Canonical codes cross as numbers, other texts as UTF-8, and a text too long for the
+    // one-call read goes key by key: the same answers.
+    const p = sample.input;
+    assert.deepStrictEqual(api.score({ ...p, estado: 'Nuevo León' }), api.score({ ...p, estado: 'NLE' }));
+    assert.deepStrictEqual(api.score({ ...p, estado: 'MX-yuc' }), api.score({ ...p, estado: 'Yucatán' }));
+    assertScoreError(() => api.score({ ...p, estado: 'ñ'.repeat(400) }), { code: 'UNKNOWN_STATE', field: 'estado' });
+    assertScoreError(() => api.score({ ...p, estado: 'CMX', tipo_ingreso: '🏠' }), { code: 'UNKNOWN_INCOME_TYPE', field: 'tipo_ingreso' });
+    assertScoreError(() => api.score({ ...p, estado: 'constructor' }), { code: 'UNKNOWN_STATE', field: 'estado' });
+  });
+
+  test('reports stay right after the module memory grows', () => {
+    // score-wasm reads and writes its values in views of WebAssembly memory, which growing
+    // the memory detaches; a 4 MB JSON text makes it grow.
+    const p = sample.input;
+    const before = api.score(p);
+    const text = api.scoreJson(JSON.stringify(p) + ' '.repeat(4 << 20));
+    assert.deepStrictEqual(JSON.parse(text), before);
+    assert.deepStrictEqual(api.score(p), before);
+    assert.equal(api.scoreJson(JSON.stringify(p)), text);
   });
 
   test('scoreJson is compact JSON text of the same report', () => {

@@ -3,11 +3,13 @@
 //! Thin by design and the same API as score-node: read the JS profile's plain values into
 //! score-core's `input::Cells` (or, for anything else, the `serde_json::Value` its JSON text
 //! would parse to; the rules of score-node's `input.rs`), call score-core, return the report
-//! as a plain JS object (score-node's `layout.rs`: a generated object-literal function fed with
-//! the report's values, or JSON text under a CSP that forbids compiling it), and throw a
-//! score-core error as a JS `Error` with the stable `code` and the `field` at fault.
+//! as a plain JS object (score-node's `layout.rs`: a generated object-literal function that
+//! reads the report's values in WebAssembly memory, or JSON text under a CSP that forbids
+//! compiling it) or as JSON text (`text.rs`: score-core's JSON with the texts, which JS already
+//! holds, spliced in), and throw a score-core error as a JS `Error` with the stable `code` and
+//! the `field` at fault.
 
-use js_sys::{Array, Error, Float64Array, Function, JSON, Object, Promise, Reflect};
+use js_sys::{Array, Error, Function, JSON, JsString, Object, Promise, Reflect};
 use score_core::{Profile, ScoreError, ScoreReport};
 use serde_json::{Map, Value};
 use std::cell::RefCell;
@@ -18,6 +20,7 @@ use wasm_bindgen::prelude::*;
 mod input;
 #[path = "../../score-node/src/layout.rs"]
 mod layout;
+mod text;
 use input::{MAX_DEPTH, NotJson, error_message, input_error, not_json, number_value};
 use layout::Flat;
 
@@ -135,52 +138,8 @@ fn score_js(profile: &JsValue) -> Result<ScoreReport, ScoreError> {
     score_core::score(&profile)
 }
 
-/// A function compiled from a JS expression (`None` under a CSP without `'unsafe-eval'`).
-fn compile(expression: &str) -> Option<Function> {
-    Compiled::compile("", &format!("return {expression}"))
-        .ok()?
-        .call0(&JsValue::UNDEFINED)
-        .ok()?
-        .dyn_into()
-        .ok()
-}
-
-thread_local! {
-    /// The gather function of input.rs and its `Float64Array` (`None` where it cannot be
-    /// compiled). Not in a `RefCell`: a getter of the profile may score another one.
-    static GATHER: Option<(Function, Float64Array)> = {
-        let f = Float64Array::new_with_length(input::GATHER_CAPACITY as u32);
-        compile(&input::gather_source())
-            .and_then(|factory| factory.call1(&JsValue::UNDEFINED, &f).ok()?.dyn_into().ok())
-            .map(|gather| (gather, f))
-    };
-}
-
-/// The profile read by the gather function, or `None` when it is not a flat object (or a
-/// getter threw: the walk then reads it as before).
-fn gather(profile: &JsValue) -> Option<Profile> {
-    GATHER.with(|g| {
-        let (function, f) = g.as_ref()?;
-        let text = function
-            .call1(&JsValue::UNDEFINED, profile)
-            .ok()?
-            .as_string()?;
-        let mut values = [0.0; input::GATHER_CAPACITY];
-        f.copy_to(&mut values);
-        input::gathered(&values, &text)
-    })
-}
-
 #[wasm_bindgen]
 extern "C" {
-    /// The `Float64Array` the builder reads the report's values from.
-    #[wasm_bindgen(extends = Float64Array)]
-    type Values;
-    /// `TypedArray.prototype.set(source)`: copies `src` to the start of the array (wasm
-    /// memory to JS in one call; js-sys's `copy_from` wants equal lengths).
-    #[wasm_bindgen(method, js_name = set)]
-    fn set_from(this: &Values, src: &[f64]);
-
     /// A function compiled from text: `new Function(args, body)`, which throws (caught here)
     /// under a CSP without `'unsafe-eval'`. js-sys's `Function::new_with_args` does not catch,
     /// and an exception thrown through Rust frames would leave the realm's `RefCell` borrowed.
@@ -188,36 +147,117 @@ extern "C" {
     type Compiled;
     #[wasm_bindgen(constructor, catch, js_class = "Function")]
     fn compile(args: &str, body: &str) -> Result<Compiled, JsValue>;
+
+    /// The gather function of input.rs, called without a `catch` wrapper: it never throws.
+    #[wasm_bindgen(extends = Function)]
+    type Gather;
+    #[wasm_bindgen(method, js_name = call)]
+    fn call(this: &Gather, this_arg: &JsValue, profile: &JsValue) -> f64;
+
+    /// The report builder of layout.rs, which never throws either.
+    #[wasm_bindgen(extends = Function)]
+    type Build;
+    #[wasm_bindgen(method, js_name = call)]
+    fn call(this: &Build, this_arg: &JsValue) -> JsValue;
+
+    /// The text assembler of text.rs (it never throws).
+    #[wasm_bindgen(extends = Function)]
+    type Assemble;
+    #[wasm_bindgen(method, js_name = call)]
+    fn call(this: &Assemble, this_arg: &JsValue, at: u32, len: u32, marks_at: u32, n: u32) -> JsString;
 }
 
-/// The report builder of this JS realm (see `layout.rs`).
+/// A function made by calling the factory that `source` evaluates to with `args` (`None` where
+/// the page's Content-Security-Policy forbids compiling code from text).
+fn compile_factory<T: JsCast>(source: &str, args: &Array) -> Option<T> {
+    let factory: Function = Compiled::compile("", &format!("return {source}"))
+        .ok()?
+        .call0(&JsValue::UNDEFINED)
+        .ok()?
+        .dyn_into()
+        .ok()?;
+    factory.apply(&JsValue::UNDEFINED, args).ok()?.dyn_into::<Function>().ok().map(JsCast::unchecked_into)
+}
+
+/// The address of a buffer in WebAssembly memory (32-bit).
+fn address<T>(buffer: &[T]) -> u32 {
+    #[allow(clippy::cast_possible_truncation)] // usize is 32 bits in wasm32
+    let at = buffer.as_ptr() as usize as u32;
+    at
+}
+
+/// What the gather function writes: per field a tag, a number and a length, then UTF-8.
+/// `Cell`s, because JS writes them while Rust holds the reference; boxed, so that their
+/// address never changes.
+struct GatherBuffers {
+    doubles: Box<[std::cell::Cell<f64>; input::GATHER_DOUBLES]>,
+    bytes: Box<[std::cell::Cell<u8>; input::GATHER_BYTES]>,
+}
+
+thread_local! {
+    /// The gather function of input.rs and the buffers it writes (`None` where it cannot be
+    /// compiled). Not in a `RefCell`: a getter of the profile may score another one.
+    static GATHER: Option<(Gather, GatherBuffers, Vec<&'static str>)> = {
+        let buffers = GatherBuffers {
+            doubles: Box::new(std::array::from_fn(|_| std::cell::Cell::new(0.0))),
+            bytes: Box::new(std::array::from_fn(|_| std::cell::Cell::new(0))),
+        };
+        let (doubles, bytes) = (address(&buffers.doubles[..]), address(&buffers.bytes[..]));
+        let args = Array::of3(&wasm_bindgen::memory(), &doubles.into(), &bytes.into());
+        compile_factory(&input::gather_source(), &args).map(|gather| (gather, buffers, input::known_texts()))
+    };
+}
+
+/// The profile read by the gather function, or `None` when it is not a flat object (or a
+/// getter threw: the walk then reads it as before).
+fn gather(profile: &JsValue) -> Option<Profile> {
+    GATHER.with(|g| {
+        let (function, buffers, known) = g.as_ref()?;
+        let used = function.call(&JsValue::UNDEFINED, profile);
+        if !(0.0..=input::GATHER_BYTES as f64).contains(&used) {
+            return None;
+        }
+        let doubles: [f64; input::GATHER_DOUBLES] = std::array::from_fn(|i| buffers.doubles[i].get());
+        let mut bytes = [0u8; input::GATHER_BYTES];
+        #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)] // checked just above
+        let used = used as usize;
+        for (to, from) in bytes[..used].iter_mut().zip(buffers.bytes.iter()) {
+            *to = from.get();
+        }
+        input::gathered(&doubles, &bytes[..used], known)
+    })
+}
+
+/// The report builders of this JS realm: the object (`layout.rs`) and the JSON text
+/// (`text.rs`), which share the cached texts.
 struct Realm {
     flat: Flat,
     /// The cached texts (`S`).
     strings: Array,
-    /// The builder function and the `Float64Array` `f` of [`layout::CAPACITY`] doubles it reads.
-    build: Function,
-    f: Values,
+    /// The object builder, which reads the values of `flat` where they are, in WebAssembly
+    /// memory.
+    build: Build,
+    /// The JSON text assembler.
+    assemble: Assemble,
 }
 
 impl Realm {
     /// `None` where the page's Content-Security-Policy forbids compiling code from text
-    /// (no `'unsafe-eval'`); reports then go through JSON text.
+    /// (no `'unsafe-eval'`); reports then go through JSON text, made the ordinary way.
     fn new() -> Option<Realm> {
-        let factory = compile(&layout::builder_source())?;
+        let flat = Flat::default();
         let strings = Array::new();
-        let f = Float64Array::new_with_length(layout::CAPACITY as u32);
-        let build = factory
-            .call2(&JsValue::UNDEFINED, &f, &strings)
-            .ok()?
-            .dyn_into()
-            .ok()?;
-        Some(Realm {
-            flat: Flat::default(),
-            strings,
-            build,
-            f: f.unchecked_into(),
-        })
+        let args = Array::of3(&wasm_bindgen::memory(), &address(flat.buffer()).into(), &strings);
+        let build = compile_factory(&layout::builder_source(), &args)?;
+        let assemble = compile_factory(text::ASSEMBLE_SOURCE, &Array::of2(&wasm_bindgen::memory(), &strings))?;
+        Some(Realm { flat, strings, build, assemble })
+    }
+
+    /// Appends the texts handed an index since the last call to the JS array.
+    fn send_texts(&mut self) {
+        for s in self.flat.texts.pending.drain(..) {
+            self.strings.push(&JsValue::from_str(s));
+        }
     }
 
     /// The report as a JS object, or `None` when `layout.rs` cannot write it.
@@ -225,11 +265,27 @@ impl Realm {
         if !self.flat.write(report) {
             return None;
         }
-        for s in self.flat.pending.drain(..) {
-            self.strings.push(&JsValue::from_str(s));
+        self.send_texts();
+        Some(self.build.call(&JsValue::UNDEFINED))
+    }
+
+    /// The report's JSON text (text.rs), or `None` when what score-core leaves is not ASCII
+    /// (a text it must escape, which the model never writes).
+    fn json(&mut self, report: &ScoreReport) -> Option<JsString> {
+        let mut ascii = Vec::with_capacity(2048);
+        // Pairs of (position, index of the text); a report has about fifteen texts.
+        let mut marks: Vec<u32> = Vec::with_capacity(64);
+        let texts = &mut self.flat.texts;
+        report.write_json_with_texts(&mut ascii, &mut |text, out| {
+            #[allow(clippy::cast_possible_truncation)] // usize is 32 bits in wasm32
+            marks.extend([out.len() as u32, texts.index(text)]);
+        });
+        self.send_texts();
+        if !ascii.is_ascii() {
+            return None;
         }
-        self.f.set_from(&self.flat.values);
-        self.build.call0(&JsValue::UNDEFINED).ok()
+        let (len, n) = (u32::try_from(ascii.len()).ok()?, u32::try_from(marks.len() / 2).ok()?);
+        Some(self.assemble.call(&JsValue::UNDEFINED, address(&ascii), len, address(&marks), n))
     }
 }
 
@@ -237,18 +293,16 @@ thread_local! {
     static REALM: RefCell<Option<Option<Realm>>> = const { RefCell::new(None) };
 }
 
+/// The realm's builders, made on first use (`None` where they cannot be compiled).
+fn with_realm<T>(f: impl FnOnce(&mut Realm) -> Option<T>) -> Option<T> {
+    REALM.with(|realm| realm.borrow_mut().get_or_insert_with(Realm::new).as_mut().and_then(f))
+}
+
 /// The report as a plain JS object with the keys and numbers of score-core's JSON, built by
 /// the generated object-literal function of `layout.rs` (or else through the JSON text, e.g.
 /// where the page's CSP forbids compiling the builder; both give the same object).
 fn report_js(report: &ScoreReport) -> JsValue {
-    REALM
-        .with(|realm| {
-            let mut realm = realm.borrow_mut();
-            realm
-                .get_or_insert_with(Realm::new)
-                .as_mut()
-                .and_then(|r| r.report(report))
-        })
+    with_realm(|realm| realm.report(report))
         .unwrap_or_else(|| JSON::parse(&report.to_json_string()).unwrap_or(JsValue::NULL))
 }
 
@@ -268,8 +322,12 @@ pub fn score(profile: &JsProfile) -> Result<JsReport, JsValue> {
 /// Scores a profile given as JSON text and returns the report as compact JSON text,
 /// byte-identical to score-core's `score_json` on every platform.
 #[wasm_bindgen(js_name = scoreJson)]
-pub fn score_json(profile_json: &str) -> Result<String, JsValue> {
-    score_core::score_json(profile_json).map_err(|e| js_error(&e, None))
+pub fn score_json(profile_json: &str) -> Result<JsString, JsValue> {
+    let report = Profile::from_json_str(profile_json)
+        .and_then(|profile| score_core::score(&profile))
+        .map_err(|e| js_error(&e, None))?;
+    Ok(with_realm(|realm| realm.json(&report))
+        .unwrap_or_else(|| JsString::from(report.to_json_string())))
 }
 
 /// Scores an array of profiles in order. The first invalid profile throws, with `index` set to

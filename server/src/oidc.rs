@@ -300,22 +300,21 @@ pub async fn idp_callback(
     let mut full = text(claims.name().and_then(|n| n.get(None)).map(|n| n.as_str()));
     // Providers that keep the e-mail out of the ID token serve it from the UserInfo endpoint
     // (the answer must be for the same subject).
-    if email.is_none() {
-        if let Ok(request) =
+    if email.is_none()
+        && let Ok(request) =
             client.user_info(token_response.access_token().clone(), Some(claims.subject().clone()))
-        {
-            let info: Result<openidconnect::core::CoreUserInfoClaims, _> =
-                request.request_async(&state.oidc.http).await;
-            match info {
-                Ok(info) => {
-                    email = info.email().map(|e| normalize_email(e.as_str()));
-                    email_verified = info.email_verified() == Some(true);
-                    given = given.or_else(|| text(info.given_name().and_then(|n| n.get(None)).map(|n| n.as_str())));
-                    family = family.or_else(|| text(info.family_name().and_then(|n| n.get(None)).map(|n| n.as_str())));
-                    full = full.or_else(|| text(info.name().and_then(|n| n.get(None)).map(|n| n.as_str())));
-                }
-                Err(e) => tracing::warn!(error = %e, "OIDC UserInfo request failed"),
+    {
+        let info: Result<openidconnect::core::CoreUserInfoClaims, _> =
+            request.request_async(&state.oidc.http).await;
+        match info {
+            Ok(info) => {
+                email = info.email().map(|e| normalize_email(e.as_str()));
+                email_verified = info.email_verified() == Some(true);
+                given = given.or_else(|| text(info.given_name().and_then(|n| n.get(None)).map(|n| n.as_str())));
+                family = family.or_else(|| text(info.family_name().and_then(|n| n.get(None)).map(|n| n.as_str())));
+                full = full.or_else(|| text(info.name().and_then(|n| n.get(None)).map(|n| n.as_str())));
             }
+            Err(e) => tracing::warn!(error = %e, "OIDC UserInfo request failed"),
         }
     }
 

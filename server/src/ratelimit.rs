@@ -83,7 +83,7 @@ mod tests {
         // Third request for the same account (case-insensitive) from a new IP.
         let e = rl
             .check_scope("login", "3.3.3.3", Some("a@X.co "))
-            .unwrap_err();
+            .expect_err("the third request for the account is limited");
         assert_eq!(e.status, axum::http::StatusCode::TOO_MANY_REQUESTS);
         assert!(e.retry_after.is_some_and(|s| (1..=60).contains(&s)));
         // Other scopes are independent.
