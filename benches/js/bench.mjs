@@ -1,11 +1,17 @@
 // score-node vs score-wasm (in Node) vs native score-core, side by side in one run.
-//   node benches/js/bench.mjs [native.json]     (benches/js/run.sh builds everything and passes
-//                                                the native figures measured just before)
-// Per call: median of 7 rounds of N calls cycling over the valid fixture inputs, conversion
-// included (JS object in, JS object out). Batch: scoreMany over all inputs, reports per second.
+//   node benches/js/bench.mjs <native_timing executable>
+// (benches/js/run.sh builds everything and passes target/release/examples/native_timing.)
+//
+// The rounds are interleaved: each round runs the native timing (the median of three short
+// rounds, in its own process), then one round of every JS measurement, so that a slow spell of the machine (these
+// shared machines have them, lasting seconds) falls on both sides of a ratio. Per call: N calls
+// cycling over the valid fixture inputs, conversion included (JS object in, JS object out).
+// Batch: scoreMany over all inputs, reports per second. Figures are medians over the rounds;
+// ratios are medians of the per-round ratios.
+import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { cpus, totalmem } from 'node:os';
+import { cpus, loadavg, totalmem } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -15,7 +21,8 @@ const impls = {
   'score-node': require(join(root, 'score-node', 'index.js')),
   'score-wasm': require(join(root, 'score-wasm', 'pkg-node', 'score_wasm.js')),
 };
-const native = process.argv[2] ? JSON.parse(readFileSync(process.argv[2], 'utf8')) : null;
+const nativeTiming = process.argv[2];
+if (!nativeTiming) throw new Error('usage: node benches/js/bench.mjs <native_timing executable>');
 
 const fixtures = join(root, 'fixtures');
 const manifest = JSON.parse(readFileSync(join(fixtures, 'manifest.json'), 'utf8'));
@@ -24,68 +31,75 @@ const inputs = manifest.cases
   .filter((c) => c.expected && 'input' in c)
   .map((c) => c.input);
 const texts = inputs.map((p) => JSON.stringify(p));
-const ROUNDS = 7;
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 7);
 const CALLS = Number(process.env.BENCH_CALLS ?? 20000);
+const n = inputs.length;
+let sink = 0;
 
-function median(xs) { return xs.sort((a, b) => a - b)[xs.length >> 1]; }
+function median(xs) { return [...xs].sort((a, b) => a - b)[xs.length >> 1]; }
+/** Nanoseconds per call of one round of CALLS calls. */
 function perCall(fn) {
-  const n = inputs.length;
-  for (let i = 0; i < CALLS / 4; i++) fn(i % n);
-  const rounds = [];
-  for (let r = 0; r < ROUNDS; r++) {
-    const t = process.hrtime.bigint();
-    for (let i = 0; i < CALLS; i++) fn(i % n);
-    rounds.push(Number(process.hrtime.bigint() - t) / CALLS);
-  }
-  return median(rounds);
+  const t = process.hrtime.bigint();
+  for (let i = 0; i < CALLS; i++) fn(i % n);
+  return Number(process.hrtime.bigint() - t) / CALLS;
 }
+/** Reports per second of one round of scoreMany over all inputs. */
 function batch(api) {
-  const reps = Math.max(1, Math.floor(CALLS / inputs.length));
-  api.scoreMany(inputs);
-  const rounds = [];
-  for (let r = 0; r < ROUNDS; r++) {
-    const t = process.hrtime.bigint();
-    for (let k = 0; k < reps; k++) api.scoreMany(inputs);
-    rounds.push((reps * inputs.length) / (Number(process.hrtime.bigint() - t) / 1e9));
-  }
-  return median(rounds);
+  const reps = Math.max(1, Math.floor(CALLS / n));
+  const t = process.hrtime.bigint();
+  for (let k = 0; k < reps; k++) api.scoreMany(inputs);
+  return (reps * n) / (Number(process.hrtime.bigint() - t) / 1e9);
+}
+const measures = {
+  score: (api) => perCall((i) => { sink += api.score(inputs[i]).score; }),
+  // A character from the middle: the string is complete (flat), as a caller would use it.
+  scoreJson: (api) => perCall((i) => { const s = api.scoreJson(texts[i]); sink += s.charCodeAt(s.length >> 1); }),
+  batch,
+};
+
+// Warm-up: every path compiled and optimised before the first round.
+for (const api of Object.values(impls)) {
+  for (const measure of Object.values(measures)) measure(api);
 }
 
-const rows = {};
-for (const [name, api] of Object.entries(impls)) {
-  let sink = 0;
-  rows[name] = {
-    score: perCall((i) => { sink += api.score(inputs[i]).score; }),
-    // A character from the middle: the string is complete (flat), as a caller would use it.
-    scoreJson: perCall((i) => { const s = api.scoreJson(texts[i]); sink += s.charCodeAt(s.length >> 1); }),
-    batch: batch(api),
-  };
-  if (sink === 0) throw new Error('nothing computed');
+const native = [];
+const rounds = Object.fromEntries(Object.keys(impls).map((name) => [name, []]));
+for (let r = 0; r < ROUNDS; r++) {
+  const out = execFileSync(nativeTiming, [fixtures, '3', String(CALLS)], { encoding: 'utf8' });
+  native.push(JSON.parse(out));
+  for (const [name, api] of Object.entries(impls)) {
+    rounds[name].push(Object.fromEntries(Object.entries(measures).map(([key, measure]) => [key, measure(api)])));
+  }
 }
+if (sink === 0) throw new Error('nothing computed');
+
+const nativeMedian = (key) => median(native.map((x) => x.ns_per_call[key]));
+const nativeBatch = median(native.map((x) => x.batch_reports_per_s));
+const jsMedian = (name, key) => median(rounds[name].map((x) => x[key]));
+/** Median over the rounds of `name`'s `key` over native's `nativeKey` in the same round. */
+const ratio = (name, key, nativeKey) => median(rounds[name].map((x, r) => x[key] / native[r].ns_per_call[nativeKey]));
+const batchRatio = (name) => median(rounds[name].map((x, r) => native[r].batch_reports_per_s / x.batch));
 
 const us = (ns) => `${(ns / 1000).toFixed(2)} µs`;
 const kps = (x) => `${Math.round(x / 1000)}k/s`;
-console.log(`machine: ${cpus().length} × ${cpus()[0].model}, ${Math.round(totalmem() / 2 ** 30)} GiB; node ${process.version}; ${inputs.length} fixture profiles, ${ROUNDS}×${CALLS} calls`);
+console.log(`machine: ${cpus().length} × ${cpus()[0].model}, ${Math.round(totalmem() / 2 ** 30)} GiB; node ${process.version}; ` +
+  `load ${loadavg()[0].toFixed(2)}; ${n} fixture profiles; ${ROUNDS} interleaved rounds × ${CALLS} calls`);
 console.log('');
 console.log('| surface | score(object) per call | scoreJson(text) per call | batch (scoreMany) |');
 console.log('|---|---|---|---|');
-if (native) {
-  const n = native.ns_per_call;
-  console.log(`| native score-core | ${us(n.score_value)} (score_value; score(&Profile) ${us(n.score_profile)}; + to_json_string ${us(n.report_json)}) | ${us(n.score_json)} | ${kps(native.batch_reports_per_s)} |`);
+console.log(`| native score-core | ${us(nativeMedian('score_value'))} (score_value; score(&Profile) ${us(nativeMedian('score_profile'))}; ` +
+  `+ to_json_string ${us(nativeMedian('report_json'))}) | ${us(nativeMedian('score_json'))} | ${kps(nativeBatch)} |`);
+for (const name of Object.keys(impls)) {
+  console.log(`| ${name} | ${us(jsMedian(name, 'score'))} | ${us(jsMedian(name, 'scoreJson'))} | ${kps(jsMedian(name, 'batch'))} |`);
 }
-for (const [name, r] of Object.entries(rows)) {
-  console.log(`| ${name} | ${us(r.score)} | ${us(r.scoreJson)} | ${kps(r.batch)} |`);
+console.log('');
+for (const name of Object.keys(impls)) {
+  console.log(`${name}: score(object) ${ratio(name, 'score', 'score_value').toFixed(2)}x native score_value; ` +
+    `scoreJson ${ratio(name, 'scoreJson', 'score_json').toFixed(2)}x native score_json; ` +
+    `scoreMany ${batchRatio(name).toFixed(2)}x slower than native`);
 }
-if (native) {
-  const n = native.ns_per_call;
-  console.log('');
-  for (const [name, r] of Object.entries(rows)) {
-    console.log(`${name}: score(object) ${(r.score / n.score_value).toFixed(2)}x native score_value; ` +
-      `scoreJson ${(r.scoreJson / n.score_json).toFixed(2)}x native score_json; ` +
-      `scoreMany ${(native.batch_reports_per_s / r.batch).toFixed(2)}x slower than native`);
-  }
-  const wasm = rows['score-wasm'];
-  console.log(`targets: score-node < 3 µs per score() call: ${rows['score-node'].score < 3000 ? 'met' : 'NOT met'}; ` +
-    `score-wasm within 3x native per report: score(object) vs score_value ${wasm.score / n.score_value <= 3 ? 'met' : 'NOT met'}, ` +
-    `scoreJson vs score_json ${wasm.scoreJson / n.score_json <= 3 ? 'met' : 'NOT met'}`);
-}
+const wasmObject = ratio('score-wasm', 'score', 'score_value');
+const wasmJson = ratio('score-wasm', 'scoreJson', 'score_json');
+console.log(`targets: score-node < 3 µs per score() call: ${jsMedian('score-node', 'score') < 3000 ? 'met' : 'NOT met'}; ` +
+  `score-wasm within 3x native per report: score(object) vs score_value ${wasmObject <= 3 ? 'met' : 'NOT met'}, ` +
+  `scoreJson vs score_json ${wasmJson <= 3 ? 'met' : 'NOT met'}`);

@@ -1,11 +1,10 @@
 #!/usr/bin/env bash
-# make bench-js: build score-node and score-wasm (release), measure native score-core with the
-# same fixture profiles, then score-node and score-wasm in Node, and print the table + ratios.
+# make bench-js: build score-node and score-wasm (release) and the native timing program, then
+# measure native score-core, score-node and score-wasm in Node in interleaved rounds with the
+# same fixture profiles, and print the table and the ratios (benches/js/bench.mjs).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 score-node/scripts/build.sh
 score-wasm/scripts/build.sh
-out=$(mktemp)
-trap 'rm -f "$out"' EXIT
-cargo run -q --release --locked -p score-wasm --example native_timing -- fixtures 7 "${BENCH_CALLS:-20000}" > "$out"
-node benches/js/bench.mjs "$out"
+cargo build -q --release --locked -p score-wasm --example native_timing
+node benches/js/bench.mjs "${CARGO_TARGET_DIR:-target}/release/examples/native_timing"

@@ -23,15 +23,52 @@ pub const RATIO_DP: u32 = 4;
 
 /// Rounds half away from zero to `dp` decimal places.
 ///
-/// One 128-bit division of the mantissa, instead of `rust_decimal`'s digit-by-digit loop (which
-/// was a quarter of a report's cost); the test `fast_rounding_matches_rust_decimal` checks
-/// it against `round_dp_with_strategy(MidpointAwayFromZero)`.
+/// One division of the mantissa, instead of `rust_decimal`'s digit-by-digit loop (which was a
+/// quarter of a report's cost): a native 64-bit one for every shown figure, a 128-bit one
+/// otherwise. The test `fast_rounding_matches_rust_decimal` checks it against
+/// `round_dp_with_strategy(MidpointAwayFromZero)`.
 ///
 /// The result always has exactly `dp` decimal places (30000 becomes 30000.00), so the same
 /// figure has one representation whichever way it was computed (see [`crate::approx`]).
 // Not inlined: about twenty call sites per report, and the WebAssembly size budget.
 #[inline(never)]
 pub fn round(value: Decimal, dp: u32) -> Decimal {
+    round_small(value, dp).unwrap_or_else(|| round_wide(value, dp))
+}
+
+/// Powers of ten that fit 64 bits.
+pub(crate) const POW10_U64: [u64; 20] = {
+    let mut table = [1u64; 20];
+    let mut i = 1;
+    while i < table.len() {
+        table[i] = table[i - 1] * 10;
+        i += 1;
+    }
+    table
+};
+
+/// [`round`] in 64-bit arithmetic, when the mantissa, the power of ten and the result fit 64
+/// bits (WebAssembly has no 128-bit arithmetic: `round_wide` calls library routines there).
+#[inline]
+fn round_small(value: Decimal, dp: u32) -> Option<Decimal> {
+    let (magnitude, scale) = small_parts(value)?;
+    if dp > Decimal::MAX_SCALE {
+        return None;
+    }
+    let rounded = if scale <= dp {
+        magnitude.checked_mul(*POW10_U64.get((dp - scale) as usize)?)?
+    } else {
+        let divisor = *POW10_U64.get((scale - dp) as usize)?;
+        let (quotient, remainder) = (magnitude / divisor, magnitude % divisor);
+        quotient + u64::from(remainder >= divisor - remainder)
+    };
+    // `from_parts` makes a zero positive, as the 128-bit path does.
+    #[allow(clippy::cast_possible_truncation)] // the two 32-bit halves
+    Some(Decimal::from_parts(rounded as u32, (rounded >> 32) as u32, 0, value.is_sign_negative(), dp))
+}
+
+/// [`round`] in 128-bit arithmetic: any mantissa.
+fn round_wide(value: Decimal, dp: u32) -> Decimal {
     let scale = value.scale();
     let mantissa = value.mantissa();
     if scale <= dp {
@@ -42,13 +79,6 @@ pub fn round(value: Decimal, dp: u32) -> Decimal {
             .unwrap_or(value);
     }
     let divisor = 10i128.pow(scale - dp);
-    // Most shown figures fit 64 bits: one native division instead of a 128-bit library call.
-    if let (Ok(magnitude), Ok(divisor)) = (u64::try_from(mantissa.unsigned_abs()), u64::try_from(divisor)) {
-        let (quotient, remainder) = (magnitude / divisor, magnitude % divisor);
-        let rounded = i128::from(quotient + u64::from(remainder >= divisor - remainder));
-        let signed = if mantissa < 0 { -rounded } else { rounded };
-        return Decimal::try_from_i128_with_scale(signed, dp).unwrap_or(value);
-    }
     let (quotient, remainder) = (mantissa / divisor, mantissa % divisor);
     // |remainder| < divisor <= 10^28 < 2^94, so doubling it cannot overflow.
     let rounded = if remainder.abs() * 2 >= divisor { quotient + mantissa.signum() } else { quotient };
@@ -310,6 +340,28 @@ pub(crate) mod tests {
                 assert_eq!(rounded, d.round_dp_with_strategy(dp, RoundingStrategy::MidpointAwayFromZero), "{d} to {dp}");
             }
         }
+    }
+
+    /// The 64-bit path gives the 128-bit path's very decimal (sign, scale and mantissa) wherever
+    /// it applies: every shown figure takes it.
+    #[test]
+    fn small_rounding_is_the_wide_rounding() {
+        let mut m: u64 = 1;
+        let mut small = 0;
+        for step in 0..200_000u64 {
+            m = m.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            let mantissa = i128::from(m >> (step % 64));
+            let value = Decimal::from_i128_with_scale(if step % 3 == 0 { -mantissa } else { mantissa }, (step % 29) as u32);
+            for dp in [0, 2, 4, 28, 29] {
+                if let Some(rounded) = round_small(value, dp) {
+                    assert_eq!(rounded.serialize(), round_wide(value, dp).serialize(), "{value} to {dp}");
+                    small += 1;
+                }
+            }
+        }
+        assert!(small > 400_000, "only {small} values took the 64-bit path");
+        // A negative amount that rounds to zero is a positive zero, as in the 128-bit path.
+        assert_eq!(round(d("-0.004"), 2).serialize(), Decimal::new(0, 2).serialize());
     }
 
     #[test]

@@ -1,7 +1,8 @@
 //! Native score-core timings for benches/js (the JS bindings' baseline, measured in the same run).
 //!
 //! `cargo run --release -p score-wasm --example native_timing -- <fixtures dir> <rounds> <calls>`
-//! prints one JSON object: median nanoseconds per call of
+//! prints one JSON object: median nanoseconds per call (over `rounds` rounds of `calls` calls; the
+//! JS bench runs it with three rounds, between its own rounds) of
 //!   score_profile  score_core::score(&Profile)           (validated profile -> report)
 //!   score_value    score_core::score_value(&Value)       (what the bindings call after conversion)
 //!   score_json     score_core::score_json(&str) -> String (text in, text out)
