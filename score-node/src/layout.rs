@@ -404,3 +404,73 @@ impl Out<'_> {
         })
     }
 }
+
+// Run by score-wasm's `cargo test` (score-wasm/scripts/test.sh), which includes this file.
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn report() -> ScoreReport {
+        let profile = score_core::Profile::from_json_str(
+            r#"{"estado":"YUC","ingreso_mensual":21000,"tipo_ingreso":"independiente","antiguedad_meses":30}"#,
+        )
+        .expect("a valid profile");
+        score_core::score(&profile).expect("it scores")
+    }
+
+    /// The `&'static str` of a report's text (a literal in the test could be another copy).
+    fn borrowed(text: &Text) -> &'static str {
+        match text {
+            Cow::Borrowed(s) => s,
+            Cow::Owned(_) => panic!("the model writes static texts"),
+        }
+    }
+
+    #[test]
+    fn texts_get_one_index_each_in_order() {
+        let (mut flat, r) = (Flat::default(), report());
+        let (state, disclaimer) = (borrowed(&r.estado.codigo), borrowed(&r.disclaimer));
+        assert!(flat.write(&r));
+        let sent: Vec<&str> = std::mem::take(&mut flat.texts.pending);
+        assert!(sent.contains(&state) && sent.contains(&disclaimer));
+        // The same report again: every text is known, nothing new to send, the same values.
+        let values = flat.values().to_vec();
+        assert!(flat.write(&r));
+        assert!(flat.texts.pending.is_empty());
+        assert_eq!(flat.values(), &values[..]);
+        assert_eq!(flat.values()[0], f64::from(r.score));
+        // Many more texts than the table's first size: all found again after it grows.
+        let many: Vec<&'static str> = (0..1000).map(|i| &*Box::leak(format!("texto {i}").into_boxed_str())).collect();
+        let indices: Vec<u32> = many.iter().map(|t| flat.texts.index(t)).collect();
+        let first = sent.len() as u32;
+        assert_eq!(indices, (first..first + 1000).collect::<Vec<_>>());
+        assert!(many.iter().zip(&indices).all(|(t, i)| flat.texts.index(t) == *i));
+        assert_eq!(Some(flat.texts.index(disclaimer) as usize), sent.iter().position(|t| *t == disclaimer));
+    }
+
+    #[test]
+    fn a_report_with_an_owned_text_is_refused_and_caches_nothing() {
+        let (mut flat, r) = (Flat::default(), report());
+        let mut odd = r.clone();
+        odd.recomendaciones.push("un texto propio".to_owned().into());
+        assert!(!flat.write(&odd));
+        assert!(flat.texts.pending.is_empty() && flat.values().is_empty());
+        // Nothing was half-cached: the ordinary report then sends all its texts from index 0.
+        assert!(flat.write(&r));
+        let state = borrowed(&r.estado.codigo);
+        assert_eq!(Some(flat.texts.index(state) as usize), flat.texts.pending.iter().position(|t| *t == state));
+        assert_eq!(flat.texts.pending.first(), Some(&r.nivel.as_str()));
+    }
+
+    #[test]
+    fn the_builder_reads_every_value_written() {
+        // The builder's fixed values, then the two lists with their lengths.
+        let source = builder_source();
+        let fixed = source.matches("f[").count() - source.matches("f[j").count();
+        let mut flat = Flat::default();
+        let r = report();
+        assert!(flat.write(&r));
+        let lists = 1 + r.recomendaciones.len() + 1 + 2 * r.recomendaciones_detalle.len();
+        assert_eq!(flat.values().len(), fixed + lists);
+    }
+}

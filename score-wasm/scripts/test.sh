@@ -1,14 +1,16 @@
 #!/usr/bin/env bash
-# make test-wasm: build score-wasm (installing the wasm target, wasm-bindgen-cli and npm
-# packages when missing), run the same JavaScript test suite against it in Node, type-check
-# the shared TypeScript types over both packages, then the browser end-to-end test in Debian's
-# Chromium (installed with apt when missing).
+# make test-wasm: the unit tests of the shared report layout, then build score-wasm (installing
+# the wasm target, wasm-bindgen-cli and npm packages when missing), run the same JavaScript test
+# suite against it in Node, type-check the shared TypeScript types over both packages, then the
+# browser end-to-end test in Debian's Chromium (installed with apt when missing).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 if [ ! -x "${CHROMIUM:-/usr/bin/chromium}" ]; then
   apt-get update -qq
   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
 fi
+# The unit tests of the report layout shared with score-node (native; no wasm needed).
+cargo test -q -p score-wasm --lib --locked
 score-wasm/scripts/build.sh
 SCORE_IMPL=wasm node --test score-node/test/
 # The typed example imports both packages, so score-node must be built too (a no-op when it is).
