@@ -140,9 +140,17 @@ test('a bad value shows the error on its field, and fixing it recomputes', async
   assert.ok(await page.isVisible('#reporte'));
 });
 
+test('scoreJson gives the fixtures\' JSON text byte for byte inside the browser', async () => {
+  const valid = cases.filter((c) => c.expected && 'input' in c);
+  const texts = await page.evaluate((inputs) => inputs.map((p) => window.platformScore.scoreJson(JSON.stringify(p))),
+    valid.map((c) => c.input));
+  assert.deepStrictEqual(texts, valid.map((c) => JSON.stringify(c.expected)));
+});
+
 test('under a CSP without unsafe-eval, reports come through JSON text and are identical', async () => {
   // score-wasm builds reports with a generated object-literal function (new Function); a page
-  // whose Content-Security-Policy forbids that gets the same objects through JSON.parse.
+  // whose Content-Security-Policy forbids that gets the same objects through JSON.parse, and
+  // the same scoreJson text without the compiled text assembler.
   const strict = await startServer(undefined, 0, '127.0.0.1', {
     'content-security-policy': "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'",
   });
@@ -160,10 +168,13 @@ test('under a CSP without unsafe-eval, reports come through JSON text and are id
     const valid = cases.filter((c) => c.expected && 'input' in c);
     const out = await other.evaluate((inputs) => {
       const reports = inputs.map((p) => window.platformScore.score(p));
-      return { blocked: window.cspBlocked, reports };
+      const texts = inputs.map((p) => window.platformScore.scoreJson(JSON.stringify(p)));
+      return { blocked: window.cspBlocked, reports, texts };
     }, valid.map((c) => c.input));
     assert.ok(out.blocked.includes('eval'), `the CSP blocked compiling the builder: ${out.blocked}`);
     assert.deepStrictEqual(out.reports, valid.map((c) => c.expected));
+    // scoreJson falls back to wasm-bindgen's string: the same text, byte for byte.
+    assert.deepStrictEqual(out.texts, valid.map((c) => JSON.stringify(c.expected)));
     assert.deepStrictEqual(errors, []);
   } finally {
     await other.close();
