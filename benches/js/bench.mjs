@@ -1,5 +1,5 @@
 // score-node vs score-wasm (in Node) vs native score-core, side by side in one run.
-//   node benches/js/bench.mjs <native_timing executable>
+//   node --expose-gc benches/js/bench.mjs <native_timing executable>
 // (benches/js/run.sh builds everything and passes target/release/examples/native_timing.)
 //
 // The rounds are interleaved: each round runs the native timing (the median of three short
@@ -68,7 +68,12 @@ for (let r = 0; r < ROUNDS; r++) {
   const out = execFileSync(nativeTiming, [fixtures, '3', String(CALLS)], { encoding: 'utf8' });
   native.push(JSON.parse(out));
   for (const [name, api] of Object.entries(impls)) {
-    rounds[name].push(Object.fromEntries(Object.entries(measures).map(([key, measure]) => [key, measure(api)])));
+    rounds[name].push(Object.fromEntries(Object.entries(measures).map(([key, measure]) => {
+      // A full collection first, so that no measurement pays for the garbage of the previous
+      // one (run.sh passes --expose-gc).
+      globalThis.gc?.();
+      return [key, measure(api)];
+    })));
   }
 }
 if (sink === 0) throw new Error('nothing computed');

@@ -7,4 +7,4 @@ cd "$(dirname "$0")/../.."
 score-node/scripts/build.sh
 score-wasm/scripts/build.sh
 cargo build -q --release --locked -p score-wasm --example native_timing
-node benches/js/bench.mjs "${CARGO_TARGET_DIR:-target}/release/examples/native_timing"
+node --expose-gc benches/js/bench.mjs "${CARGO_TARGET_DIR:-target}/release/examples/native_timing"
