@@ -82,16 +82,19 @@ pub(crate) fn error_message(e: &ScoreError, index: Option<usize>) -> String {
 
 /// Doubles the gather function writes: per profile field a tag, a number and a byte length.
 pub(crate) const GATHER_DOUBLES: usize = 3 * FIELDS.len();
-/// Bytes for the UTF-8 of the profile's texts that are not in [`known_texts`]; a profile whose
+/// Bytes for the UTF-8 of the profile's texts that are not a [`known_text`]; a profile whose
 /// texts do not fit is walked instead.
 pub(crate) const GATHER_BYTES: usize = 512;
 
 /// The texts the gather function passes as a number instead of as UTF-8: the canonical values
-/// of the text fields (the states' ISO codes and the income types), which nearly every
-/// profile sends. Index = the number.
-pub(crate) fn known_texts() -> Vec<&'static str> {
-    let states = score_core::states::STATES.iter().map(|s| s.iso);
-    states.chain(IncomeType::ALL.iter().map(|t| t.as_str())).collect()
+/// of the text fields (the states' ISO codes, then the income types), which nearly every
+/// profile sends. `None` past the last.
+pub(crate) fn known_text(index: usize) -> Option<&'static str> {
+    let states = &score_core::states::STATES;
+    match states.get(index) {
+        Some(state) => Some(state.iso),
+        None => IncomeType::ALL.get(index - states.len()).map(|t| t.as_str()),
+    }
 }
 
 /// Source of the gather function (compiled once per JS realm, like the report builder), an
@@ -106,7 +109,8 @@ pub(crate) fn known_texts() -> Vec<&'static str> {
 /// strings, `undefined` or `null`, it writes, for the field in `slot` (its position in
 /// `score_core::FIELDS`), the tag `f[slot]` (0 number, 1 text as UTF-8, 2 absent, 3 null,
 /// 4 known text), and `f[9 + slot]` the number, the byte offset of the text, or the index of
-/// the known text, and `f[18 + slot]` the text's length in bytes; it returns the bytes used.
+/// the known text ([`known_text`]), and `f[18 + slot]` the text's length in bytes; it returns
+/// the bytes used.
 /// For anything else (or when a getter throws) it returns -1, and the binding walks the
 /// value itself, which reports unknown keys and wrong types exactly. Only the gathering is in
 /// JS: what each value means (NaN, integers, errors) stays in [`cell_of_number`] and
@@ -116,7 +120,8 @@ pub(crate) fn known_texts() -> Vec<&'static str> {
 pub(crate) fn gather_source() -> String {
     let n = FIELDS.len();
     let cases: String = FIELDS.iter().enumerate().map(|(i, f)| format!("case '{f}': j = {i}; break; ")).collect();
-    let known: Vec<String> = known_texts().iter().enumerate().map(|(i, t)| format!("['{t}', {i}]")).collect();
+    let known: Vec<String> =
+        (0..).map_while(known_text).enumerate().map(|(i, t)| format!("['{t}', {i}]")).collect();
     format!(
         "(function (memory, at, bytesAt) {{ 'use strict'; \
            var f = new Float64Array(0), b = new Uint8Array(0), E = new TextEncoder(), \
@@ -175,8 +180,8 @@ pub(crate) fn cell_of_number(f: f64) -> Option<Cell<'static>> {
 
 /// The profile the gather function wrote (`f`, and `bytes` for the texts it wrote as UTF-8),
 /// not yet range-checked (`score_core::score` does that); `None` when a value is not plainly
-/// valid, and the binding walks the value. `known` is [`known_texts`].
-pub(crate) fn gathered(f: &[f64], bytes: &[u8], known: &[&'static str]) -> Option<Profile> {
+/// valid, and the binding walks the value.
+pub(crate) fn gathered(f: &[f64], bytes: &[u8]) -> Option<Profile> {
     let n = FIELDS.len();
     let (tags, numbers, lengths) = (f.get(..n)?, f.get(n..2 * n)?, f.get(2 * n..3 * n)?);
     let mut cells = Cells::default();
@@ -189,7 +194,7 @@ pub(crate) fn gathered(f: &[f64], bytes: &[u8], known: &[&'static str]) -> Optio
                 Cell::Str(std::str::from_utf8(bytes.get(start..start.checked_add(len)?)?).ok()?.into())
             }
             2 | 3 => continue,
-            4 => Cell::Str((*known.get(numbers[slot] as usize)?).into()),
+            4 => Cell::Str(known_text(numbers[slot] as usize)?.into()),
             _ => return None,
         };
         cells.set(slot, cell);

@@ -173,7 +173,6 @@ struct Realm {
     /// ([`input::GATHER_DOUBLES`] doubles, then [`input::GATHER_BYTES`] bytes).
     gather: sys::napi_ref,
     input: *mut u8,
-    known: Vec<&'static str>,
 }
 
 fn reference(env: sys::napi_env, value: sys::napi_value) -> Result<sys::napi_ref> {
@@ -251,7 +250,6 @@ impl Realm {
             data: data.cast(),
             gather: reference(raw, gather)?,
             input,
-            known: input::known_texts(),
         })
     }
 
@@ -326,7 +324,7 @@ fn gather(env: &Env, v: sys::napi_value) -> Result<Option<Profile>> {
             std::slice::from_raw_parts(input.add(input::GATHER_DOUBLES * 8), used),
         )
     };
-    Ok(input::gathered(doubles, bytes, &realm(env)?.known))
+    Ok(input::gathered(doubles, bytes))
 }
 
 fn report_js<'env>(env: &'env Env, report: &ScoreReport) -> Result<Unknown<'env>> {

@@ -197,14 +197,14 @@ struct GatherBuffers {
 thread_local! {
     /// The gather function of input.rs and the buffers it writes (`None` where it cannot be
     /// compiled). Not in a `RefCell`: a getter of the profile may score another one.
-    static GATHER: Option<(Gather, GatherBuffers, Vec<&'static str>)> = {
+    static GATHER: Option<(Gather, GatherBuffers)> = {
         let buffers = GatherBuffers {
             doubles: Box::new(std::array::from_fn(|_| std::cell::Cell::new(0.0))),
             bytes: Box::new(std::array::from_fn(|_| std::cell::Cell::new(0))),
         };
         let (doubles, bytes) = (address(&buffers.doubles[..]), address(&buffers.bytes[..]));
         let args = Array::of3(&wasm_bindgen::memory(), &doubles.into(), &bytes.into());
-        compile_factory(&input::gather_source(), &args).map(|gather| (gather, buffers, input::known_texts()))
+        compile_factory(&input::gather_source(), &args).map(|gather| (gather, buffers))
     };
 }
 
@@ -212,7 +212,7 @@ thread_local! {
 /// getter threw: the walk then reads it as before).
 fn gather(profile: &JsValue) -> Option<Profile> {
     GATHER.with(|g| {
-        let (function, buffers, known) = g.as_ref()?;
+        let (function, buffers) = g.as_ref()?;
         let used = function.call(&JsValue::UNDEFINED, profile);
         if !(0.0..=input::GATHER_BYTES as f64).contains(&used) {
             return None;
@@ -224,7 +224,7 @@ fn gather(profile: &JsValue) -> Option<Profile> {
         for (to, from) in bytes[..used].iter_mut().zip(buffers.bytes.iter()) {
             *to = from.get();
         }
-        input::gathered(&doubles, &bytes[..used], known)
+        input::gathered(&doubles, &bytes[..used])
     })
 }
 
