@@ -4,8 +4,9 @@
 //! through serde's derived `Serialize`: keys and punctuation are byte literals, numbers are the
 //! decimal's own digits where that is provably the text serde_json writes for its double (every
 //! shown figure; else serde_json's own integer and float formatters write them), and texts are
-//! copied as they are once a vectorisable scan shows that they hold nothing JSON must escape
-//! (the model's Spanish texts never do; a text that does goes through serde_json's escaping).
+//! copied as they are once a scan (eight bytes at a time) shows that they hold nothing JSON
+//! must escape (the model's Spanish texts never do; a text that does goes through serde_json's
+//! escaping).
 //! Half the time of the serde path went to escaping those texts byte by byte.
 //!
 //! The derived `Serialize` stays the definition of the format: a test writes every fixture's
@@ -255,7 +256,7 @@ impl Writer<'_, '_> {
     }
 }
 
-/// True when no byte of `bytes` is one JSON escapes (`"`, `\\` or a control character).
+/// True when no byte of `bytes` is one JSON escapes (`"`, `\` or a control character).
 ///
 /// Eight bytes at a time in a 64-bit word (SWAR), without an early exit: the same speed as
 /// the compiler's vectorised byte loop natively, and several times faster in WebAssembly,

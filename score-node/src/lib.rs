@@ -9,7 +9,7 @@
 
 // napi values are read with `Unknown::cast` right after their JS type has been checked (that
 // call is `unsafe` in napi-rs only because it cannot check the type itself), and the report
-// builder uses raw N-API calls (references, a typed array's backing store).
+// builder uses raw N-API calls (references, an `ArrayBuffer`'s backing store).
 #![allow(unsafe_code)]
 
 use napi::bindgen_prelude::*;
