@@ -32,6 +32,7 @@ mod recommendations;
 mod report;
 mod report_json;
 pub mod states;
+pub mod walk;
 
 pub use error::{ErrorCode, ScoreError};
 pub use model::DISCLAIMER;
@@ -39,6 +40,7 @@ pub use profile::{FIELDS, IncomeType, Profile};
 pub use recommendations::texto as recommendation_text;
 pub use report::*;
 pub use states::State;
+pub use walk::{Key, Label, ReportSink, Slot};
 
 /// Version of the score model implemented by this crate (spec section 9).
 pub const MODEL_VERSION: &str = "2.1";

@@ -1,7 +1,8 @@
-//! The report's compact JSON, written directly into a byte buffer.
+//! The report's compact JSON, written directly into a byte buffer: a [`ReportSink`] of the
+//! report's walk ([`crate::walk`]), which is where the keys and their order are defined.
 //!
 //! This is the hot path of the HTTP calculator and of every `score_json` call, so it does not go
-//! through serde's derived `Serialize`: keys and punctuation are byte literals, numbers are the
+//! through serde's derived `Serialize`: keys and punctuation are byte literals (each key's `,"name":` is a constant of the walk), numbers are the
 //! decimal's own digits where that is provably the text serde_json writes for its double (every
 //! shown figure; else serde_json's own integer and float formatters write them), and texts are
 //! copied as they are once a scan (eight bytes at a time) shows that they hold nothing JSON
@@ -11,10 +12,11 @@
 //!
 //! The derived `Serialize` stays the definition of the format: a test writes every fixture's
 //! report, thousands of generated ones and hand-made reports with texts to escape both ways and
-//! requires the same bytes, so a field added to the report without a line here fails it.
+//! requires the same bytes, so a field added to the struct without a line in the walk fails it.
 
 use crate::money;
-use crate::report::{Componente, Recomendacion, ScoreReport, Text};
+use crate::report::{ScoreReport, Text};
+use crate::walk::{Label, ReportSink, Slot};
 use std::borrow::Cow;
 use rust_decimal::Decimal;
 use serde_json::ser::{CompactFormatter, Formatter};
@@ -28,112 +30,7 @@ pub(crate) fn write_report<'a>(
     out: &mut Vec<u8>,
     static_text: Option<&'a mut WriteStaticText<'a>>,
 ) {
-    let mut w = Writer { out, static_text };
-    let c = &report.capacidad_compra_estimada;
-    w.raw("{\"score\":");
-    w.uint(u64::from(report.score));
-    w.raw(",\"nivel\":\"");
-    w.raw(report.nivel.as_str());
-    w.raw("\",\"capacidad_compra_estimada\":{\"valor_bancario\":");
-    w.number(c.valor_bancario);
-    w.raw(",\"valor_realista\":");
-    w.number(c.valor_realista);
-    w.raw(",\"factor_platform_v2\":");
-    w.number(c.factor_platform_v2);
-    w.raw(",\"ltv\":");
-    w.number(c.ltv);
-    w.raw(",\"pago_mensual_estimado\":");
-    w.number(c.pago_mensual_estimado);
-    w.raw(",\"credito_max\":");
-    w.number(c.credito_max);
-    w.raw(",\"m2_alcanzables\":");
-    w.number(c.m2_alcanzables);
-    w.raw(",\"m2_minimo_nucleo\":");
-    w.number(c.m2_minimo_nucleo);
-    w.raw(",\"evaluacion_m2\":\"");
-    w.raw(c.evaluacion_m2.as_str());
-    w.raw("\",\"enganche_requerido\":");
-    w.number(c.enganche_requerido);
-    w.raw(",\"enganche_disponible\":");
-    w.number(c.enganche_disponible);
-    w.raw(",\"subcuenta_fondo_estimada\":");
-    w.number(c.subcuenta_fondo_estimada);
-    w.raw(",\"estatus_enganche\":\"");
-    w.raw(c.estatus_enganche.as_str());
-    w.raw("\",\"renta_equivalente\":");
-    w.number(c.renta_equivalente);
-    w.raw(",\"gastos_cierre_estimados\":");
-    w.number(c.gastos_cierre_estimados);
-    w.raw(",\"tasa_anual\":");
-    w.number(c.tasa_anual);
-    w.raw(",\"plazo_anios\":");
-    w.uint(u64::from(c.plazo_anios));
-    w.raw(",\"precio_m2_estado\":");
-    w.number(c.precio_m2_estado);
-
-    let s = &report.salud_financiera;
-    w.raw("},\"salud_financiera\":{\"score\":");
-    w.number(s.score);
-    w.raw(",\"costo_vida_digno\":");
-    w.number(s.costo_vida_digno);
-    w.raw(",\"ingreso_disponible\":");
-    w.number(s.ingreso_disponible);
-    w.raw(",\"ratio\":");
-    w.number(s.ratio);
-
-    w.raw("},\"recomendaciones\":[");
-    for (i, text) in report.recomendaciones.iter().enumerate() {
-        if i > 0 {
-            w.raw(",");
-        }
-        w.text(text);
-    }
-    w.raw("],\"disclaimer\":");
-    w.text(&report.disclaimer);
-    w.raw(",\"valor_vivienda_max\":");
-    w.number(report.valor_vivienda_max);
-    w.raw(",\"credito_max\":");
-    w.number(report.credito_max);
-    w.raw(",\"enganche_min\":");
-    w.number(report.enganche_min);
-    w.raw(",\"pago_mensual_estimado\":");
-    w.number(report.pago_mensual_estimado);
-    w.raw(",\"renta_estimada\":");
-    w.number(report.renta_estimada);
-    w.raw(",\"modelo_version\":");
-    w.text(&report.modelo_version);
-
-    let e = &report.estado;
-    w.raw(",\"estado\":{\"clave\":");
-    w.text(&e.clave);
-    w.raw(",\"codigo\":");
-    w.text(&e.codigo);
-    w.raw(",\"nombre\":");
-    w.text(&e.nombre);
-
-    let k = &report.componentes;
-    w.raw("},\"componentes\":{\"ingreso\":");
-    w.componente(&k.ingreso);
-    w.raw(",\"tipo_ingreso\":");
-    w.componente(&k.tipo_ingreso);
-    w.raw(",\"antiguedad\":");
-    w.componente(&k.antiguedad);
-    w.raw(",\"deudas\":");
-    w.componente(&k.deudas);
-    w.raw(",\"ahorro\":");
-    w.componente(&k.ahorro);
-    w.raw(",\"salud_financiera\":");
-    w.componente(&k.salud_financiera);
-
-    w.raw("},\"recomendaciones_detalle\":[");
-    for (i, Recomendacion { codigo, texto }) in report.recomendaciones_detalle.iter().enumerate() {
-        w.raw(if i > 0 { ",{\"codigo\":\"" } else { "{\"codigo\":\"" });
-        w.raw(codigo.as_str());
-        w.raw("\",\"texto\":");
-        w.text(texto);
-        w.raw("}");
-    }
-    w.raw("]}");
+    report.walk(&mut Writer { out, static_text });
 }
 
 /// What writes the content of a static text in place of the writer (see `write_report`).
@@ -232,7 +129,7 @@ impl Writer<'_, '_> {
         }
     }
 
-    fn text(&mut self, text: &Text) {
+    fn write_text(&mut self, text: &Text) {
         if needs_no_escape(text.as_bytes()) {
             self.out.push(b'"');
             match (text, &mut self.static_text) {
@@ -244,15 +141,65 @@ impl Writer<'_, '_> {
             let _ = serde_json::to_writer(&mut *self.out, text.as_ref());
         }
     }
+}
 
-    fn componente(&mut self, k: &Componente) {
-        self.raw("{\"valor\":");
-        self.number(k.valor);
-        self.raw(",\"peso\":");
-        self.number(k.peso);
-        self.raw(",\"puntos\":");
-        self.number(k.puntos);
-        self.raw("}");
+impl Writer<'_, '_> {
+    /// What goes before a value: the key, or the comma between array items.
+    #[inline(always)]
+    fn slot(&mut self, at: Slot) {
+        match at {
+            Slot::Root => {}
+            Slot::Key(key) => self.raw(key.json_prefix()),
+            Slot::Item(index) => {
+                if index > 0 {
+                    self.out.push(b',');
+                }
+            }
+        }
+    }
+}
+
+impl ReportSink for Writer<'_, '_> {
+    #[inline(always)]
+    fn begin_object(&mut self, at: Slot) {
+        self.slot(at);
+        self.out.push(b'{');
+    }
+    #[inline(always)]
+    fn end_object(&mut self) {
+        self.out.push(b'}');
+    }
+    #[inline(always)]
+    fn begin_array(&mut self, at: Slot, _len: usize) {
+        self.slot(at);
+        self.out.push(b'[');
+    }
+    #[inline(always)]
+    fn end_array(&mut self) {
+        self.out.push(b']');
+    }
+    #[inline(always)]
+    fn integer(&mut self, at: Slot, value: u64) {
+        self.slot(at);
+        self.uint(value);
+    }
+    #[inline(always)]
+    fn decimal(&mut self, at: Slot, value: Decimal) {
+        self.slot(at);
+        self.number(value);
+    }
+    #[inline(always)]
+    fn label(&mut self, at: Slot, value: Label) {
+        // Wire names are UPPER_SNAKE_CASE or lowercase ASCII letters: nothing to escape.
+        self.slot(at);
+        self.out.push(b'"');
+        self.raw(value.as_str());
+        self.out.push(b'"');
+    }
+    #[inline(always)]
+    fn text(&mut self, at: Slot, value: &Text) {
+        self.slot(at);
+        self.write_text(value);
     }
 }
 

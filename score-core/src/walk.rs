@@ -1,0 +1,424 @@
+//! The report's shape, defined once: [`ScoreReport::walk`] visits every key of the report in
+//! its documented order and hands each value, typed, to a [`ReportSink`].
+//!
+//! Every writer of a report is a sink: the JSON text ([`crate::ScoreReport::write_json`]), the
+//! Python dict, the JavaScript object, the columns of a batch, the JSON Schema and the type
+//! stubs. Adding a key to the report is one line in [`keys`] and one call in the walk; each
+//! consumer then follows without an edit (the schema and stub tests fail until the generated
+//! files are refreshed).
+//!
+//! The walk is statically dispatched and inlined into each sink, so a key's [`Key`] (a
+//! constant) and whether it opens its object fold away: the JSON sink writes the same byte
+//! literals a hand-written writer would.
+
+use crate::report::{
+    CodigoRecomendacion, Componente, EstatusEnganche, EvaluacionM2, Nivel, Recomendacion, ScoreReport, Text,
+};
+use rust_decimal::Decimal;
+
+pub use keys::KEYS;
+
+/// A key of the report: a fixed place in its tree.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Key {
+    /// Dense index in [`KEYS`]: a binding keeps its host string for the key at this index.
+    pub id: usize,
+    /// The key as written (snake_case).
+    pub name: &'static str,
+    /// True for the first key of its object (JSON writes no comma before it).
+    pub first: bool,
+    /// `,"name":`, the JSON before the value.
+    json: &'static str,
+}
+
+impl Key {
+    /// The JSON text before this key's value: `"name":`, with a comma unless the key is first.
+    #[inline(always)]
+    pub fn json_prefix(&self) -> &'static str {
+        // `json` is `,"name":`: skipping its one-byte comma keeps a char boundary.
+        &self.json[usize::from(self.first)..]
+    }
+}
+
+macro_rules! define_keys {
+    ($( $(#[$doc:meta])* $konst:ident = $name:literal $(, $first:ident)? ; )*) => {
+        #[allow(non_camel_case_types, clippy::upper_case_acronyms)]
+        #[repr(usize)]
+        enum Id { $($konst),* }
+
+        $(
+            $(#[$doc])*
+            pub const $konst: Key = Key {
+                id: Id::$konst as usize,
+                name: $name,
+                first: define_keys!(@first $($first)?),
+                json: concat!(",\"", $name, "\":"),
+            };
+        )*
+
+        /// Every key, by [`Key::id`]: object by object, each object's keys in their order.
+        pub const KEYS: &[Key] = &[$($konst),*];
+    };
+    (@first first) => { true };
+    (@first) => { false };
+}
+
+/// The keys of the report, object by object in the walk's order. A key that appears in two
+/// objects (`score`, `credito_max`) has one constant per object; a key of an object that
+/// repeats (`valor` of each component) has one constant for every repetition.
+pub mod keys {
+    use super::Key;
+
+    define_keys! {
+        // The report (`platform_score`).
+        SCORE = "score", first;
+        NIVEL = "nivel";
+        CAPACIDAD_COMPRA_ESTIMADA = "capacidad_compra_estimada";
+        SALUD_FINANCIERA = "salud_financiera";
+        RECOMENDACIONES = "recomendaciones";
+        DISCLAIMER = "disclaimer";
+        VALOR_VIVIENDA_MAX = "valor_vivienda_max";
+        CREDITO_MAX = "credito_max";
+        ENGANCHE_MIN = "enganche_min";
+        PAGO_MENSUAL_ESTIMADO = "pago_mensual_estimado";
+        RENTA_ESTIMADA = "renta_estimada";
+        MODELO_VERSION = "modelo_version";
+        ESTADO = "estado";
+        COMPONENTES = "componentes";
+        RECOMENDACIONES_DETALLE = "recomendaciones_detalle";
+        // capacidad_compra_estimada
+        CC_VALOR_BANCARIO = "valor_bancario", first;
+        CC_VALOR_REALISTA = "valor_realista";
+        CC_FACTOR_PLATFORM_V2 = "factor_platform_v2";
+        CC_LTV = "ltv";
+        CC_PAGO_MENSUAL_ESTIMADO = "pago_mensual_estimado";
+        CC_CREDITO_MAX = "credito_max";
+        CC_M2_ALCANZABLES = "m2_alcanzables";
+        CC_M2_MINIMO_NUCLEO = "m2_minimo_nucleo";
+        CC_EVALUACION_M2 = "evaluacion_m2";
+        CC_ENGANCHE_REQUERIDO = "enganche_requerido";
+        CC_ENGANCHE_DISPONIBLE = "enganche_disponible";
+        CC_SUBCUENTA_FONDO_ESTIMADA = "subcuenta_fondo_estimada";
+        CC_ESTATUS_ENGANCHE = "estatus_enganche";
+        CC_RENTA_EQUIVALENTE = "renta_equivalente";
+        CC_GASTOS_CIERRE_ESTIMADOS = "gastos_cierre_estimados";
+        CC_TASA_ANUAL = "tasa_anual";
+        CC_PLAZO_ANIOS = "plazo_anios";
+        CC_PRECIO_M2_ESTADO = "precio_m2_estado";
+        // salud_financiera
+        SF_SCORE = "score", first;
+        SF_COSTO_VIDA_DIGNO = "costo_vida_digno";
+        SF_INGRESO_DISPONIBLE = "ingreso_disponible";
+        SF_RATIO = "ratio";
+        // estado
+        ES_CLAVE = "clave", first;
+        ES_CODIGO = "codigo";
+        ES_NOMBRE = "nombre";
+        // componentes
+        CO_INGRESO = "ingreso", first;
+        CO_TIPO_INGRESO = "tipo_ingreso";
+        CO_ANTIGUEDAD = "antiguedad";
+        CO_DEUDAS = "deudas";
+        CO_AHORRO = "ahorro";
+        CO_SALUD_FINANCIERA = "salud_financiera";
+        // each componente
+        CP_VALOR = "valor", first;
+        CP_PESO = "peso";
+        CP_PUNTOS = "puntos";
+        // each item of recomendaciones_detalle
+        RD_CODIGO = "codigo", first;
+        RD_TEXTO = "texto";
+    }
+}
+
+/// Where a value goes: the root object, a key of an object, or an item of an array.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Slot {
+    /// The report object itself.
+    Root,
+    /// The value of a key of the enclosing object.
+    Key(Key),
+    /// Item `index` of the enclosing array (texts of `recomendaciones`, objects of
+    /// `recomendaciones_detalle`).
+    Item(usize),
+}
+
+/// A value of a closed set of wire names (the report's enums: `nivel`, `evaluacion_m2`,
+/// `estatus_enganche`, a recommendation's `codigo`). `all[index]` is the value, so a binding
+/// can keep one host string per name, and the schema lists `all` as the key's `enum`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Label {
+    /// Every name of the set, in declaration order.
+    pub all: &'static [&'static str],
+    /// The position of this value in `all`.
+    pub index: usize,
+}
+
+impl Label {
+    /// The wire name.
+    #[inline(always)]
+    pub fn as_str(self) -> &'static str {
+        self.all[self.index]
+    }
+}
+
+/// What receives a report, value by value, from [`ScoreReport::walk`].
+///
+/// Calls nest as the JSON does: `begin_object(Slot::Root)`, then for each key one value call
+/// (or a `begin_*`/`end_*` pair around the values of a nested object or array), then
+/// `end_object()`. Methods take `&mut self` and return nothing: a sink that can fail keeps its
+/// first error and checks it after the walk.
+pub trait ReportSink {
+    /// An object opens at `at`; its keys follow.
+    fn begin_object(&mut self, at: Slot);
+    /// The innermost open object closes.
+    fn end_object(&mut self);
+    /// An array of `len` items opens at `at`; its items follow with `Slot::Item`.
+    fn begin_array(&mut self, at: Slot, len: usize);
+    /// The innermost open array closes.
+    fn end_array(&mut self);
+    /// A whole number (`score`, `plazo_anios`).
+    fn integer(&mut self, at: Slot, value: u64);
+    /// A shown figure (amount, ratio, factor, component value): written as a JSON number, an
+    /// integer when whole (see [`crate::money::number`]).
+    fn decimal(&mut self, at: Slot, value: Decimal);
+    /// One name of a closed set (an enum's wire name).
+    fn label(&mut self, at: Slot, value: Label);
+    /// A Spanish text. A `Cow::Borrowed` text is one of the model's [`static_texts`], so a
+    /// binding can keep its host string in a cache keyed by the text's address and length
+    /// (no hashing of content). Rust does not promise one address per constant text, so such
+    /// a cache fills lazily and may hold a text twice; it stays within a few hundred entries.
+    fn text(&mut self, at: Slot, value: &Text);
+}
+
+/// The wire names of `nivel`.
+pub const NIVEL_NAMES: [&str; 4] = [
+    Nivel::Bajo.as_str(),
+    Nivel::Medio.as_str(),
+    Nivel::Alto.as_str(),
+    Nivel::Excelente.as_str(),
+];
+/// The wire names of `evaluacion_m2`.
+pub const EVALUACION_M2_NAMES: [&str; 4] = [
+    EvaluacionM2::Insuficiente.as_str(),
+    EvaluacionM2::NucleoBasico.as_str(),
+    EvaluacionM2::Adecuado.as_str(),
+    EvaluacionM2::Holgado.as_str(),
+];
+/// The wire names of `estatus_enganche`.
+pub const ESTATUS_ENGANCHE_NAMES: [&str; 6] = [
+    EstatusEnganche::NoAplica.as_str(),
+    EstatusEnganche::SinEnganche.as_str(),
+    EstatusEnganche::Insuficiente.as_str(),
+    EstatusEnganche::Parcial.as_str(),
+    EstatusEnganche::CubiertoSinGastos.as_str(),
+    EstatusEnganche::Cubierto.as_str(),
+];
+/// The wire names of a recommendation's `codigo`, in [`CodigoRecomendacion::ALL`] order.
+pub const CODIGO_NAMES: [&str; CodigoRecomendacion::ALL.len()] = {
+    let mut names = [""; CodigoRecomendacion::ALL.len()];
+    let mut i = 0;
+    while i < names.len() {
+        names[i] = CodigoRecomendacion::ALL[i].as_str();
+        i += 1;
+    }
+    names
+};
+
+#[inline(always)]
+const fn nivel(n: Nivel) -> Label {
+    Label { all: &NIVEL_NAMES, index: n as usize }
+}
+#[inline(always)]
+const fn evaluacion(e: EvaluacionM2) -> Label {
+    Label { all: &EVALUACION_M2_NAMES, index: e as usize }
+}
+#[inline(always)]
+const fn estatus(e: EstatusEnganche) -> Label {
+    Label { all: &ESTATUS_ENGANCHE_NAMES, index: e as usize }
+}
+#[inline(always)]
+const fn codigo(c: CodigoRecomendacion) -> Label {
+    Label { all: &CODIGO_NAMES, index: c as usize }
+}
+
+/// Every `&'static` text a report can carry: the disclaimer, the model version, each
+/// recommendation's text (in [`CodigoRecomendacion::ALL`] order) and each state's clave, code
+/// and name (in INEGI order): every `Cow::Borrowed` text of a report has one of these
+/// contents. A binding may turn them into host strings up front.
+pub fn static_texts() -> Vec<&'static str> {
+    let mut texts = vec![crate::DISCLAIMER, crate::MODEL_VERSION];
+    texts.extend(CodigoRecomendacion::ALL.iter().map(|c| crate::recommendation_text(*c)));
+    for state in &crate::states::STATES {
+        texts.extend([state.clave, state.iso, state.nombre]);
+    }
+    texts
+}
+
+impl ScoreReport {
+    /// Hands every value of the report to `sink`, key by key in the documented order: the one
+    /// definition of the report's keys, order and types.
+    #[inline(always)]
+    pub fn walk<S: ReportSink>(&self, sink: &mut S) {
+        use keys::*;
+        let s = sink;
+        let k = |key: Key| Slot::Key(key);
+        s.begin_object(Slot::Root);
+        s.integer(k(SCORE), u64::from(self.score));
+        s.label(k(NIVEL), nivel(self.nivel));
+
+        let c = &self.capacidad_compra_estimada;
+        s.begin_object(k(CAPACIDAD_COMPRA_ESTIMADA));
+        s.decimal(k(CC_VALOR_BANCARIO), c.valor_bancario);
+        s.decimal(k(CC_VALOR_REALISTA), c.valor_realista);
+        s.decimal(k(CC_FACTOR_PLATFORM_V2), c.factor_platform_v2);
+        s.decimal(k(CC_LTV), c.ltv);
+        s.decimal(k(CC_PAGO_MENSUAL_ESTIMADO), c.pago_mensual_estimado);
+        s.decimal(k(CC_CREDITO_MAX), c.credito_max);
+        s.decimal(k(CC_M2_ALCANZABLES), c.m2_alcanzables);
+        s.decimal(k(CC_M2_MINIMO_NUCLEO), c.m2_minimo_nucleo);
+        s.label(k(CC_EVALUACION_M2), evaluacion(c.evaluacion_m2));
+        s.decimal(k(CC_ENGANCHE_REQUERIDO), c.enganche_requerido);
+        s.decimal(k(CC_ENGANCHE_DISPONIBLE), c.enganche_disponible);
+        s.decimal(k(CC_SUBCUENTA_FONDO_ESTIMADA), c.subcuenta_fondo_estimada);
+        s.label(k(CC_ESTATUS_ENGANCHE), estatus(c.estatus_enganche));
+        s.decimal(k(CC_RENTA_EQUIVALENTE), c.renta_equivalente);
+        s.decimal(k(CC_GASTOS_CIERRE_ESTIMADOS), c.gastos_cierre_estimados);
+        s.decimal(k(CC_TASA_ANUAL), c.tasa_anual);
+        s.integer(k(CC_PLAZO_ANIOS), u64::from(c.plazo_anios));
+        s.decimal(k(CC_PRECIO_M2_ESTADO), c.precio_m2_estado);
+        s.end_object();
+
+        let f = &self.salud_financiera;
+        s.begin_object(k(SALUD_FINANCIERA));
+        s.decimal(k(SF_SCORE), f.score);
+        s.decimal(k(SF_COSTO_VIDA_DIGNO), f.costo_vida_digno);
+        s.decimal(k(SF_INGRESO_DISPONIBLE), f.ingreso_disponible);
+        s.decimal(k(SF_RATIO), f.ratio);
+        s.end_object();
+
+        s.begin_array(k(RECOMENDACIONES), self.recomendaciones.len());
+        for (i, text) in self.recomendaciones.iter().enumerate() {
+            s.text(Slot::Item(i), text);
+        }
+        s.end_array();
+        s.text(k(DISCLAIMER), &self.disclaimer);
+        s.decimal(k(VALOR_VIVIENDA_MAX), self.valor_vivienda_max);
+        s.decimal(k(CREDITO_MAX), self.credito_max);
+        s.decimal(k(ENGANCHE_MIN), self.enganche_min);
+        s.decimal(k(PAGO_MENSUAL_ESTIMADO), self.pago_mensual_estimado);
+        s.decimal(k(RENTA_ESTIMADA), self.renta_estimada);
+        s.text(k(MODELO_VERSION), &self.modelo_version);
+
+        let e = &self.estado;
+        s.begin_object(k(ESTADO));
+        s.text(k(ES_CLAVE), &e.clave);
+        s.text(k(ES_CODIGO), &e.codigo);
+        s.text(k(ES_NOMBRE), &e.nombre);
+        s.end_object();
+
+        let co = &self.componentes;
+        s.begin_object(k(COMPONENTES));
+        componente(s, CO_INGRESO, &co.ingreso);
+        componente(s, CO_TIPO_INGRESO, &co.tipo_ingreso);
+        componente(s, CO_ANTIGUEDAD, &co.antiguedad);
+        componente(s, CO_DEUDAS, &co.deudas);
+        componente(s, CO_AHORRO, &co.ahorro);
+        componente(s, CO_SALUD_FINANCIERA, &co.salud_financiera);
+        s.end_object();
+
+        s.begin_array(k(RECOMENDACIONES_DETALLE), self.recomendaciones_detalle.len());
+        for (i, Recomendacion { codigo: c, texto }) in self.recomendaciones_detalle.iter().enumerate() {
+            s.begin_object(Slot::Item(i));
+            s.label(k(RD_CODIGO), codigo(*c));
+            s.text(k(RD_TEXTO), texto);
+            s.end_object();
+        }
+        s.end_array();
+        s.end_object();
+    }
+}
+
+#[inline(always)]
+fn componente<S: ReportSink>(s: &mut S, key: Key, c: &Componente) {
+    s.begin_object(Slot::Key(key));
+    s.decimal(Slot::Key(keys::CP_VALOR), c.valor);
+    s.decimal(Slot::Key(keys::CP_PESO), c.peso);
+    s.decimal(Slot::Key(keys::CP_PUNTOS), c.puntos);
+    s.end_object();
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::borrow::Cow;
+
+    /// Records the keys in the order the walk visits them.
+    #[derive(Default)]
+    struct Visits(Vec<Key>, usize);
+
+    impl Visits {
+        fn at(&mut self, at: Slot) {
+            if let Slot::Key(key) = at {
+                self.0.push(key);
+            }
+        }
+    }
+
+    impl ReportSink for Visits {
+        fn begin_object(&mut self, at: Slot) {
+            self.at(at);
+        }
+        fn end_object(&mut self) {}
+        fn begin_array(&mut self, at: Slot, _: usize) {
+            self.at(at);
+        }
+        fn end_array(&mut self) {}
+        fn integer(&mut self, at: Slot, _: u64) {
+            self.at(at);
+        }
+        fn decimal(&mut self, at: Slot, _: Decimal) {
+            self.at(at);
+        }
+        fn label(&mut self, at: Slot, value: Label) {
+            assert_eq!(value.all.iter().position(|n| *n == value.as_str()), Some(value.index));
+            self.at(at);
+        }
+        fn text(&mut self, at: Slot, value: &Text) {
+            if let Cow::Borrowed(text) = value {
+                assert!(static_texts().contains(text), "{text}");
+                self.1 += 1;
+            }
+            self.at(at);
+        }
+    }
+
+    /// The walk visits every key of [`KEYS`], and the key of each id is the constant of that id.
+    #[test]
+    fn the_walk_visits_every_key_in_id_order() {
+        let profile = crate::Profile::from_json_str(
+            r#"{"estado":"JAL","ingreso_mensual":18000,"tipo_ingreso":"mixto","antiguedad_meses":8,"edad":61}"#,
+        )
+        .expect("a valid profile");
+        let report = crate::score(&profile).expect("scores");
+        let mut visits = Visits::default();
+        report.walk(&mut visits);
+        let mut first_visits: Vec<Key> = Vec::new();
+        for key in &visits.0 {
+            if !first_visits.contains(key) {
+                first_visits.push(*key);
+            }
+        }
+        // Every key is visited.
+        let mut by_id = first_visits.clone();
+        by_id.sort_by_key(|key| key.id);
+        assert_eq!(by_id, KEYS);
+
+        for (id, key) in KEYS.iter().enumerate() {
+            assert_eq!(key.id, id);
+        }
+        assert!(visits.1 >= 6, "the model's texts are static: {}", visits.1);
+        assert_eq!(keys::SCORE.json_prefix(), "\"score\":");
+        assert_eq!(keys::NIVEL.json_prefix(), ",\"nivel\":");
+    }
+}
