@@ -68,7 +68,7 @@ impl Cell<'_> {
 }
 
 /// Slots of the profile fields, in [`FIELDS`] order.
-mod slot {
+pub(crate) mod slot {
     pub const ESTADO: usize = 0;
     pub const INGRESO_MENSUAL: usize = 1;
     pub const TIPO_INGRESO: usize = 2;

@@ -23,6 +23,7 @@ mod approx;
 pub mod curve;
 mod error;
 mod filtered;
+pub mod host;
 pub mod input;
 mod model;
 pub mod money;
