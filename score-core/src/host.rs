@@ -50,7 +50,7 @@ pub fn number_cell(f: f64) -> Option<Cell<'static>> {
 /// The integer a whole double below [`EXACT_INTEGER_LIMIT`] equals.
 fn whole(f: f64) -> Option<i64> {
     #[allow(clippy::cast_possible_truncation)] // whole and below 2^53: exact
-    (f.fract() == 0.0 && f.abs() < EXACT_INTEGER_LIMIT).then(|| f as i64)
+    (f.fract() == 0.0 && f.abs() < EXACT_INTEGER_LIMIT).then_some(f as i64)
 }
 
 /// A host value that has no JSON form, for [`not_json`].
