@@ -32,6 +32,7 @@ mod profile;
 mod recommendations;
 mod report;
 mod report_json;
+pub mod schema;
 pub mod states;
 pub mod walk;
 
