@@ -2,8 +2,8 @@
 //  1. every fixture gives its expected result inside the browser (wasm API evaluated in the page);
 //  2. a person fills the form: the rendered score, level, gauge and bars equal the API's report;
 //  3. a bad value shows the Spanish error on the right field;
-//  4. the page keeps working offline once loaded (service worker), and under a CSP that forbids
-//     compiling code from text (reports then come through JSON text);
+//  4. the page keeps working offline once loaded (service worker), and under a strict CSP (no
+//     'unsafe-eval': the helper functions are a module file generated at build time);
 //  5. a screenshot is saved to score-wasm/e2e/screenshot.png (and looked at by a human).
 // Run: node --test score-wasm/e2e/   (after scripts/build.sh; CHROMIUM overrides /usr/bin/chromium)
 import { test, before, after } from 'node:test';
@@ -147,33 +147,46 @@ test('scoreJson gives the fixtures\' JSON text byte for byte inside the browser'
   assert.deepStrictEqual(texts, valid.map((c) => JSON.stringify(c.expected)));
 });
 
-test('under a CSP without unsafe-eval, reports come through JSON text and are identical', async () => {
-  // score-wasm builds reports with a generated object-literal function (new Function); a page
-  // whose Content-Security-Policy forbids that gets the same objects through JSON.parse, and
-  // the same scoreJson text without the compiled text assembler.
+test('under a strict CSP without unsafe-eval, nothing is blocked and every result is the same', async () => {
+  // The helper functions (profile gather, report builder, JSON assembler) are score_helpers.mjs,
+  // a module file generated at build time: nothing is compiled from text, so a page whose
+  // Content-Security-Policy allows only its own scripts and WebAssembly runs the same fast path.
   const strict = await startServer(undefined, 0, '127.0.0.1', {
-    'content-security-policy': "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'",
+    'content-security-policy': "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; img-src 'self' data:",
   });
   const other = await context.newPage();
   const errors = [];
   other.on('pageerror', (err) => errors.push(String(err)));
-  // Records what the CSP blocked (init scripts run before the page's own, outside its CSP).
+  // Records what the CSP blocks (init scripts run before the page's own, outside its CSP).
   await other.addInitScript(() => {
     window.cspBlocked = [];
-    document.addEventListener('securitypolicyviolation', (e) => window.cspBlocked.push(e.blockedURI));
+    document.addEventListener('securitypolicyviolation', (e) => window.cspBlocked.push(`${e.violatedDirective} ${e.blockedURI}`));
   });
+  const helpers = other.waitForResponse((r) => r.url().endsWith('/pkg/score_helpers.mjs'));
   try {
     await other.goto(`http://127.0.0.1:${strict.address().port}/`);
     await other.waitForSelector('body[data-ready="1"]', { timeout: 20000 });
+    assert.equal((await helpers).status(), 200);
     const valid = cases.filter((c) => c.expected && 'input' in c);
     const out = await other.evaluate((inputs) => {
-      const reports = inputs.map((p) => window.platformScore.score(p));
-      const texts = inputs.map((p) => window.platformScore.scoreJson(JSON.stringify(p)));
-      return { blocked: window.cspBlocked, reports, texts };
+      const api = window.platformScore;
+      const reports = inputs.map((p) => api.score(p));
+      const texts = inputs.map((p) => api.scoreJson(JSON.stringify(p)));
+      return { reports, texts, blocked: [...window.cspBlocked] };
     }, valid.map((c) => c.input));
-    assert.ok(out.blocked.includes('eval'), `the CSP blocked compiling the builder: ${out.blocked}`);
+    // Nothing the page or score-wasm did was blocked: no code was compiled from text.
+    assert.deepStrictEqual(out.blocked, []);
+    // The CSP is in force: an inline script (which page scripts could add) is refused.
+    const probe = await other.evaluate(async () => {
+      const script = document.createElement('script');
+      script.textContent = 'window.inlineRan = true;';
+      document.body.append(script);
+      await new Promise((ok) => setTimeout(ok, 50));
+      return { ran: window.inlineRan === true, blocked: window.cspBlocked };
+    });
+    assert.equal(probe.ran, false);
+    assert.deepStrictEqual(probe.blocked, ['script-src-elem inline']);
     assert.deepStrictEqual(out.reports, valid.map((c) => c.expected));
-    // scoreJson falls back to wasm-bindgen's string: the same text, byte for byte.
     assert.deepStrictEqual(out.texts, valid.map((c) => JSON.stringify(c.expected)));
     assert.deepStrictEqual(errors, []);
   } finally {

@@ -28,6 +28,10 @@ fi
 
 cargo build -p score-wasm --target wasm32-unknown-unknown --release --locked
 WASM=$TARGET_DIR/wasm32-unknown-unknown/release/score_wasm.wasm
+# The helper functions the glue imports (./score_helpers.mjs), generated from score-core's
+# definitions: a file of each package, so that nothing is compiled from text at run time.
+cargo build -q -p score-js --bin score-js-helpers --release --locked
+HELPERS=$TARGET_DIR/release/score-js-helpers
 
 MODEL_VERSION=$(sed -n 's/^pub const MODEL_VERSION: &str = "\(.*\)";/\1/p' score-core/src/lib.rs)
 VERSION=$(cargo metadata --format-version 1 --no-deps --locked \
@@ -37,6 +41,7 @@ for target in web bundler nodejs; do
   out=$PKG/pkg-${target/nodejs/node}
   rm -rf "$out"
   wasm-bindgen --target "$target" --out-dir "$out" "$WASM"
+  "$HELPERS" "$out/score_helpers.mjs"
   "$PKG/node_modules/.bin/wasm-opt" -O3 "$out/score_wasm_bg.wasm" -o "$out/score_wasm_bg.wasm"
   # The constants of the shared API (wasm-bindgen exports functions only); the test suite
   # checks them against modelVersion()/version() and the report's modelo_version.

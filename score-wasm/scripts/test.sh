@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# make test-wasm: the unit tests of the shared report layout, then build score-wasm (installing
+# make test-wasm: the unit tests of score-js (shared with score-node), then build score-wasm (installing
 # the wasm target, wasm-bindgen-cli and npm packages when missing), run the same JavaScript test
 # suite against it in Node, type-check the shared TypeScript types over both packages, then the
 # browser end-to-end test in Debian's Chromium (installed with apt when missing).
@@ -9,8 +9,8 @@ if [ ! -x "${CHROMIUM:-/usr/bin/chromium}" ]; then
   apt-get update -qq
   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
 fi
-# The unit tests of the report layout shared with score-node (native; no wasm needed).
-cargo test -q -p score-wasm --lib --locked
+# The unit tests of score-js, the code shared with score-node (native; no wasm needed).
+cargo test -q -p score-js --locked
 score-wasm/scripts/build.sh
 SCORE_IMPL=wasm node --test score-node/test/
 # The typed example imports both packages, so score-node must be built too (a no-op when it is).
