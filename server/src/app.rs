@@ -83,6 +83,7 @@ pub fn router(state: AppState) -> Router {
             }),
         );
     }
+    app = app.merge(crate::web::router()); // the web app's pages and assets (web.rs)
     let cors = cors_layer(&state.config.cors_allowed_origins);
     let timeout = state.config.request_timeout;
     let body_limit = state.config.max_body_bytes;

@@ -122,6 +122,17 @@ fn parse_bool(name: &str, default: bool) -> Result<bool, ConfigError> {
     }
 }
 
+/// The server's own base URL, the default `FRONTEND_URL`: the server serves the web app
+/// (`crate::web`), so the links of every e-mail open a page with no configuration. An
+/// unspecified address (`0.0.0.0`, `::`) becomes `localhost`.
+fn own_address(host: IpAddr, port: u16) -> String {
+    match host {
+        h if h.is_unspecified() => format!("http://localhost:{port}"),
+        IpAddr::V6(h) => format!("http://[{h}]:{port}"),
+        IpAddr::V4(h) => format!("http://{h}:{port}"),
+    }
+}
+
 impl Config {
     /// Reads the configuration from the process environment.
     pub fn from_env() -> Result<Self, ConfigError> {
@@ -163,9 +174,11 @@ impl Config {
             None => None,
         };
         let defaults = Argon2Config::default();
+        let host = parse("HOST", IpAddr::from([127, 0, 0, 1]))?;
+        let port = parse("PORT", 8080)?;
         let cfg = Config {
-            host: parse("HOST", IpAddr::from([127, 0, 0, 1]))?,
-            port: parse("PORT", 8080)?,
+            host,
+            port,
             database_url,
             mail_outbox_dir: var("MAIL_OUTBOX_DIR")
                 .map(PathBuf::from)
@@ -192,7 +205,7 @@ impl Config {
                     .map(|n| n.get())
                     .unwrap_or(2),
             )?,
-            frontend_url: var("FRONTEND_URL").unwrap_or_else(|| "http://localhost:3000".into()),
+            frontend_url: var("FRONTEND_URL").unwrap_or_else(|| own_address(host, port)),
             frontend_verify_path: var("FRONTEND_VERIFY_PATH")
                 .unwrap_or_else(|| "/verify-email".into()),
             frontend_reset_path: var("FRONTEND_RESET_PATH")
@@ -321,6 +334,13 @@ mod tests {
         assert!(c.validate().is_ok());
         c.database_url = "mysql://x".into();
         assert!(c.validate().is_err());
+    }
+
+    #[test]
+    fn the_default_frontend_is_the_server_itself() {
+        assert_eq!(own_address(IpAddr::from([127, 0, 0, 1]), 8080), "http://127.0.0.1:8080");
+        assert_eq!(own_address(IpAddr::from([0, 0, 0, 0]), 80), "http://localhost:80");
+        assert_eq!(own_address("::1".parse().unwrap(), 8080), "http://[::1]:8080");
     }
 
     #[test]

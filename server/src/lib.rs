@@ -24,6 +24,7 @@ pub mod security;
 pub mod seed;
 pub mod state;
 pub mod telemetry;
+pub mod web;
 
 pub use app::Application;
 pub use config::Config;
