@@ -20,6 +20,8 @@
 #![forbid(unsafe_code)]
 
 mod approx;
+#[cfg(feature = "batch")]
+pub mod batch;
 pub mod curve;
 mod error;
 mod filtered;

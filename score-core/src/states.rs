@@ -108,6 +108,11 @@ impl State {
         (1..=32).contains(&clave).then_some(State(clave))
     }
 
+    /// The INEGI key (1..=32); `inegi() - 1` is the state's index in [`STATES`].
+    pub const fn inegi(self) -> u8 {
+        self.0
+    }
+
     /// This state's row of [`STATES`].
     pub fn info(self) -> &'static StateInfo {
         &STATES[usize::from(self.0 - 1)]

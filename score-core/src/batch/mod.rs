@@ -1,0 +1,171 @@
+//! Batch and columnar scoring (feature `batch`): many profiles at once over all cores, with
+//! each profile's error in its place, and tables of profiles in columns with the report
+//! flattened into columns. Bindings call these and only convert: Python's `score_many` and
+//! `score_frame` are [`pipeline`] and [`score_frame`] with the GIL released in
+//! [`Host::detach`].
+//!
+//! Threads are the only thing this module adds to the model: the results are those of
+//! [`crate::score`], profile by profile, in input order.
+
+mod columns_in;
+mod columns_out;
+mod frame;
+mod pipeline;
+
+pub use columns_in::{Column, Frame};
+pub use columns_out::{CODES_FAILED, CODES_LONG, Kind, OutColumn, layout, pack_codes, unpack_codes};
+pub use frame::{FrameExtras, ends_with_codes, output_lengths, recommendation_categories, score_frame};
+pub use pipeline::{BLOCK, CHUNK, IN_FLIGHT, pipeline};
+
+use crate::{Profile, ScoreError, ScoreReport};
+
+/// Batches at least this large are split over the cores.
+pub const PARALLEL_MIN: usize = 2048;
+
+/// What a binding lends the batch functions: a way to let its other threads run while the
+/// calling thread waits or scores (Python: release the GIL).
+pub trait Host {
+    /// Runs `f` with the host's lock released.
+    fn detach<T: Send, F: FnOnce() -> T + Send>(&self, f: F) -> T;
+}
+
+/// A host without a lock (Rust callers, tests).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct NoHost;
+
+impl Host for NoHost {
+    fn detach<T: Send, F: FnOnce() -> T + Send>(&self, f: F) -> T {
+        f()
+    }
+}
+
+/// The cores to use (at least 1).
+pub(crate) fn cores() -> usize {
+    std::thread::available_parallelism().map_or(1, std::num::NonZero::get)
+}
+
+/// A profile as read by a binding: the profile, or why it could not be read.
+pub type Input = Result<Profile, ScoreError>;
+
+/// Scores one read profile (its read error stays in place).
+pub fn score_input(input: &Input) -> Result<ScoreReport, ScoreError> {
+    match input {
+        Ok(profile) => crate::score(profile),
+        Err(e) => Err(e.clone()),
+    }
+}
+
+/// `f` over `items`, in order, split over the cores when there are at least
+/// [`PARALLEL_MIN`] items.
+pub fn par_map<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync) -> Vec<R> {
+    let threads = if items.len() >= PARALLEL_MIN { cores() } else { 1 };
+    if threads <= 1 {
+        return items.iter().map(f).collect();
+    }
+    let f = &f;
+    std::thread::scope(|scope| {
+        let handles: Vec<_> = items
+            .chunks(items.len().div_ceil(threads))
+            .map(|chunk| scope.spawn(move || chunk.iter().map(f).collect::<Vec<R>>()))
+            .collect();
+        let mut out = Vec::with_capacity(items.len());
+        for handle in handles {
+            out.extend(handle.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)));
+        }
+        out
+    })
+}
+
+/// Scores every profile, in order, over all cores: each result in the place of its profile.
+pub fn score_all(profiles: &[Input]) -> Vec<Result<ScoreReport, ScoreError>> {
+    par_map(profiles, score_input)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn inputs(n: usize) -> Vec<Input> {
+        (0..n)
+            .map(|i| {
+                Profile::from_json_str(&format!(
+                    r#"{{"estado":"{:02}","ingreso_mensual":{},"tipo_ingreso":"mixto","antiguedad_meses":{}}}"#,
+                    i % 34 + 1,
+                    1000 + i * 37,
+                    i % 50
+                ))
+            })
+            .collect()
+    }
+
+    #[test]
+    fn batches_keep_every_result_in_place() {
+        let profiles = inputs(PARALLEL_MIN + 77);
+        let all = score_all(&profiles);
+        assert_eq!(all.len(), profiles.len());
+        for (input, out) in profiles.iter().zip(&all) {
+            assert_eq!(&score_input(input), out);
+        }
+        assert!(all.iter().any(Result::is_err) && all.iter().any(Result::is_ok));
+    }
+
+    #[test]
+    fn the_pipeline_emits_in_order() {
+        let profiles = inputs(BLOCK + 3 * CHUNK + 5);
+        let mut at = 0;
+        let mut read = |n: usize| -> Result<Vec<Input>, ()> {
+            let end = (at + n).min(profiles.len());
+            let out = profiles[at..end].to_vec();
+            at = end;
+            Ok(out)
+        };
+        let mut seen = Vec::new();
+        pipeline(&NoHost, &mut read, score_input, |out, start| {
+            assert_eq!(start, seen.len());
+            seen.extend(out);
+            Ok(())
+        }, || ())
+        .expect("no error");
+        assert_eq!(seen, score_all(&profiles));
+    }
+
+    #[test]
+    fn frames_score_like_profiles() {
+        let n = PARALLEL_MIN + 10;
+        let estados: Vec<String> = (0..n).map(|i| format!("{:02}", i % 34 + 1)).collect();
+        let mut cats: Vec<String> = estados.clone();
+        cats.sort();
+        cats.dedup();
+        let codes: Vec<u8> = estados
+            .iter()
+            .flat_map(|e| i32::try_from(cats.iter().position(|c| c == e).unwrap_or(0)).unwrap_or(0).to_le_bytes())
+            .collect();
+        let ingresos: Vec<u8> = (0..n).flat_map(|i| (1000.5 + i as f64).to_le_bytes()).collect();
+        let meses: Vec<u8> = (0..n).flat_map(|i| ((i % 50) as i64).to_le_bytes()).collect();
+        let tipo = vec![Ok(serde_json::Value::from("asalariado")); n];
+        let mut frame = Frame::new(n);
+        frame.push("estado".into(), Column::Cat(&codes, cats)).expect("len");
+        frame.push("ingreso_mensual".into(), Column::F64(&ingresos)).expect("len");
+        frame.push("antiguedad_meses".into(), Column::I64(&meses)).expect("len");
+        frame.push("tipo_ingreso".into(), Column::Values(tipo)).expect("len");
+        let layout = layout();
+        let ((ok, columns), extras) = score_frame(&NoHost, &frame, &layout, |lengths, fill| {
+            let mut buffers: Vec<Vec<u8>> = lengths.iter().map(|l| vec![0; *l]).collect();
+            fill(buffers.iter_mut().map(Vec::as_mut_slice).collect());
+            let ok = buffers.remove(0);
+            Ok::<_, ()>((ok, buffers))
+        })
+        .expect("scored");
+        let failed = extras.errors.iter().map(|(row, _)| *row).collect::<Vec<_>>();
+        for row in 0..n {
+            let expected = frame.profile(row).and_then(|p| crate::score(&p));
+            assert_eq!(ok[row] == 1, expected.is_ok(), "row {row}");
+            assert_eq!(failed.contains(&row), expected.is_err());
+            if let Ok(report) = expected {
+                let score = i64::from_le_bytes(columns[0][row * 8..row * 8 + 8].try_into().unwrap_or([0; 8]));
+                assert_eq!(score, i64::from(report.score));
+            }
+        }
+        assert!(!failed.is_empty());
+    }
+}
