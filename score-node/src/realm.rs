@@ -33,7 +33,6 @@ macro_rules! napi_call {
         check_status!(unsafe { $call })
     };
 }
-pub(crate) use napi_call;
 
 fn reference(env: sys::napi_env, value: sys::napi_value) -> Result<sys::napi_ref> {
     let mut r = std::ptr::null_mut();
