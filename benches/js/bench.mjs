@@ -9,11 +9,11 @@
 // Batch: scoreMany over all inputs, reports per second. Figures are medians over the rounds;
 // ratios are medians of the per-round ratios.
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { cpus, loadavg, totalmem } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { CALLS, ROUNDS, fixtureInputs, measurements, median } from './measure.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const require = createRequire(import.meta.url);
@@ -24,41 +24,13 @@ const impls = {
 const nativeTiming = process.argv[2];
 if (!nativeTiming) throw new Error('usage: node benches/js/bench.mjs <native_timing executable>');
 
-const fixtures = join(root, 'fixtures');
-const manifest = JSON.parse(readFileSync(join(fixtures, 'manifest.json'), 'utf8'));
-const inputs = manifest.cases
-  .map((p) => JSON.parse(readFileSync(join(fixtures, p), 'utf8')))
-  .filter((c) => c.expected && 'input' in c)
-  .map((c) => c.input);
-const texts = inputs.map((p) => JSON.stringify(p));
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 7);
-const CALLS = Number(process.env.BENCH_CALLS ?? 20000);
-const n = inputs.length;
+const profiles = fixtureInputs(root);
+const { fixtures } = profiles;
+const n = profiles.inputs.length;
 let sink = 0;
-
-function median(xs) { return [...xs].sort((a, b) => a - b)[xs.length >> 1]; }
-/** Nanoseconds per call of one round of CALLS calls, after CALLS / 4 untimed ones (the caches
- * and branch predictors are warm again after the other measurements and the native process). */
-function perCall(fn) {
-  for (let i = 0; i < CALLS / 4; i++) fn(i % n);
-  const t = process.hrtime.bigint();
-  for (let i = 0; i < CALLS; i++) fn(i % n);
-  return Number(process.hrtime.bigint() - t) / CALLS;
-}
-/** Reports per second of one round of scoreMany over all inputs. */
-function batch(api) {
-  const reps = Math.max(1, Math.floor(CALLS / n));
-  api.scoreMany(inputs);
-  const t = process.hrtime.bigint();
-  for (let k = 0; k < reps; k++) api.scoreMany(inputs);
-  return (reps * n) / (Number(process.hrtime.bigint() - t) / 1e9);
-}
-const measures = {
-  score: (api) => perCall((i) => { sink += api.score(inputs[i]).score; }),
-  // A character from the middle: the string is complete (flat), as a caller would use it.
-  scoreJson: (api) => perCall((i) => { const s = api.scoreJson(texts[i]); sink += s.charCodeAt(s.length >> 1); }),
-  batch,
-};
+const { score, scoreJson, scoreMany } = measurements(profiles, (x) => { sink += x; });
+// Batch as reports per second.
+const measures = { score, scoreJson, batch: (api) => 1e9 / scoreMany(api) };
 
 // Warm-up: every path compiled and optimised before the first round.
 for (const api of Object.values(impls)) {
