@@ -30,6 +30,7 @@ pub mod input;
 mod model;
 pub mod money;
 pub mod params;
+pub mod products;
 mod profile;
 mod recommendations;
 mod report;

@@ -1,0 +1,275 @@
+//! Credit products: what each housing-credit product would lend this buyer, under its own
+//! published rules, with Banxico's CAT, and which one to recommend.
+//!
+//! Five products are evaluated for every applicant (issue 17, item 4):
+//!
+//! | `producto` | What it is |
+//! |---|---|
+//! | `INFONAVIT` | INFONAVIT's crédito tradicional en pesos: salary-band rate, sub-account added to the credit |
+//! | `FOVISSSTE` | FOVISSSTE's crédito tradicional en pesos: 30% payroll discount, fixed rate |
+//! | `HIPOTECA_BANCARIA` | A bank mortgage at the market rate, with LTV, payment-to-income and age limits |
+//! | `INFONAVIT_MAS_BANCO` | "Cuenta Infonavit + Crédito Bancario": bank 70%, INFONAVIT 30%, sub-account as down payment |
+//! | `UNAMOS_CREDITOS` | Two INFONAVIT workers (spouses or not) pooling their credits |
+//!
+//! [`evaluar`] is pure and deterministic (no I/O, clock or globals) and total: any input gives
+//! a result, never a panic; validating the inputs is the caller's job, as for the profile.
+//! Money is exact `Decimal`; shown figures are rounded half away from zero (money 2 decimals,
+//! rates and CAT 4). Every rule, figure and source is in `PRODUCTS.md`.
+
+mod closing;
+mod evaluate;
+mod finance;
+pub mod rules;
+
+pub use closing::{ISAI, Origen as OrigenIsai, isai, tasa_gastos_cierre};
+pub use finance::{Flujo, cat, cuota_por_peso, factor_anualidad_mensual};
+
+use crate::money;
+use crate::profile::IncomeType;
+use crate::states::State;
+use rust_decimal::Decimal;
+use serde::Serialize;
+
+/// The housing fund the applicant contributes to through payroll.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "SCREAMING_SNAKE_CASE")]
+pub enum Institucion {
+    /// INFONAVIT (private-sector workers, IMSS affiliated).
+    Infonavit,
+    /// FOVISSSTE (federal government workers, ISSSTE affiliated).
+    Fovissste,
+    /// Neither (self-employed, informal, or no housing fund).
+    Ninguna,
+}
+
+impl Institucion {
+    /// Every institution, in documentation order.
+    pub const ALL: [Institucion; 3] = [Institucion::Infonavit, Institucion::Fovissste, Institucion::Ninguna];
+
+    /// The wire name (`"INFONAVIT"`, ...).
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Institucion::Infonavit => "INFONAVIT",
+            Institucion::Fovissste => "FOVISSSTE",
+            Institucion::Ninguna => "NINGUNA",
+        }
+    }
+
+    /// Parses the wire name, ignoring case and surrounding white space.
+    pub fn parse(text: &str) -> Option<Institucion> {
+        let text = text.trim();
+        Institucion::ALL.into_iter().find(|i| i.as_str().eq_ignore_ascii_case(text))
+    }
+}
+
+/// A co-borrower (spouse or any other INFONAVIT worker for Unamos Créditos).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Coacreditado {
+    /// The co-borrower's own monthly net income, MXN.
+    pub ingreso_mensual: Decimal,
+    /// The co-borrower's income type.
+    pub tipo_ingreso: IncomeType,
+    /// Months in the co-borrower's current job or activity.
+    pub antiguedad_meses: u32,
+    /// Age in years; `None`: the longest term.
+    pub edad: Option<u32>,
+    /// The co-borrower's non-mortgage monthly debt payments, MXN.
+    pub deudas_mensuales: Decimal,
+    /// The co-borrower's housing-fund balance, MXN.
+    pub subcuenta_fondo: Decimal,
+    /// The co-borrower's housing fund; `None` is read as for the applicant.
+    pub institucion: Option<Institucion>,
+}
+
+/// What the products need to know about the applicant. The next session builds it from the
+/// profile (see `PRODUCTS.md`, "Wiring"): undeclared debts enter as the typical ratio, the
+/// sub-account as the declared or estimated balance.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Solicitud {
+    /// Where the home is bought: sets the closing costs.
+    pub estado: State,
+    /// The applicant's monthly net income, MXN (the household's when there is no co-borrower).
+    pub ingreso_mensual: Decimal,
+    /// The applicant's income type.
+    pub tipo_ingreso: IncomeType,
+    /// Months in the current job (contribution continuity for the housing funds) or activity.
+    pub antiguedad_meses: u32,
+    /// Age in years; `None`: the longest term of each product.
+    pub edad: Option<u32>,
+    /// Non-mortgage monthly debt payments, MXN.
+    pub deudas_mensuales: Decimal,
+    /// Liquid savings for the down payment and closing costs, MXN.
+    pub ahorro: Decimal,
+    /// Housing-fund sub-account balance, MXN.
+    pub subcuenta_fondo: Decimal,
+    /// The housing fund the applicant contributes to. `None`: INFONAVIT for salaried and
+    /// mixed incomes (most payroll workers are IMSS affiliated), none otherwise.
+    pub institucion: Option<Institucion>,
+    /// A co-borrower, if any: pools income for the bank products and enables Unamos Créditos.
+    pub coacreditado: Option<Coacreditado>,
+}
+
+/// A credit product.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "SCREAMING_SNAKE_CASE")]
+pub enum Producto {
+    /// INFONAVIT crédito tradicional en pesos.
+    Infonavit,
+    /// FOVISSSTE crédito tradicional en pesos.
+    Fovissste,
+    /// Bank mortgage.
+    HipotecaBancaria,
+    /// Cuenta Infonavit + Crédito Bancario (70% bank, 30% INFONAVIT).
+    InfonavitMasBanco,
+    /// Unamos Créditos: two INFONAVIT workers pool their credits.
+    UnamosCreditos,
+}
+
+impl Producto {
+    /// Every product, in the order of [`Productos::productos`].
+    pub const ALL: [Producto; 5] = [
+        Producto::Infonavit,
+        Producto::Fovissste,
+        Producto::HipotecaBancaria,
+        Producto::InfonavitMasBanco,
+        Producto::UnamosCreditos,
+    ];
+
+    /// The wire code (`"INFONAVIT"`, ...).
+    pub const fn codigo(self) -> &'static str {
+        match self {
+            Producto::Infonavit => "INFONAVIT",
+            Producto::Fovissste => "FOVISSSTE",
+            Producto::HipotecaBancaria => "HIPOTECA_BANCARIA",
+            Producto::InfonavitMasBanco => "INFONAVIT_MAS_BANCO",
+            Producto::UnamosCreditos => "UNAMOS_CREDITOS",
+        }
+    }
+}
+
+/// Why a product is not available, with a stable UPPER_SNAKE_CASE code.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "SCREAMING_SNAKE_CASE")]
+pub enum Motivo {
+    /// Not a payroll worker contributing to INFONAVIT.
+    NoDerechohabienteInfonavit,
+    /// Not a payroll worker contributing to FOVISSSTE.
+    NoDerechohabienteFovissste,
+    /// Fewer months of contribution or activity than the product asks.
+    AntiguedadInsuficiente,
+    /// Salary below one monthly minimum wage.
+    IngresoMenorAlSalarioMinimo,
+    /// Age leaves no term under the product's age-plus-term limit.
+    SinPlazoPorEdad,
+    /// Debts use up the payment the product allows.
+    SinCapacidadDePago,
+    /// The credit the income supports is below the bank's smallest mortgage.
+    CreditoMenorAlMinimo,
+    /// Unamos Créditos needs a co-borrower.
+    SinCoacreditado,
+    /// The co-borrower does not qualify for INFONAVIT.
+    CoacreditadoNoElegible,
+}
+
+impl Motivo {
+    /// The stable code, as written in JSON.
+    pub const fn codigo(self) -> &'static str {
+        match self {
+            Motivo::NoDerechohabienteInfonavit => "NO_DERECHOHABIENTE_INFONAVIT",
+            Motivo::NoDerechohabienteFovissste => "NO_DERECHOHABIENTE_FOVISSSTE",
+            Motivo::AntiguedadInsuficiente => "ANTIGUEDAD_INSUFICIENTE",
+            Motivo::IngresoMenorAlSalarioMinimo => "INGRESO_MENOR_AL_SALARIO_MINIMO",
+            Motivo::SinPlazoPorEdad => "SIN_PLAZO_POR_EDAD",
+            Motivo::SinCapacidadDePago => "SIN_CAPACIDAD_DE_PAGO",
+            Motivo::CreditoMenorAlMinimo => "CREDITO_MENOR_AL_MINIMO",
+            Motivo::SinCoacreditado => "SIN_COACREDITADO",
+            Motivo::CoacreditadoNoElegible => "COACREDITADO_NO_ELEGIBLE",
+        }
+    }
+
+    /// A Spanish sentence for the buyer.
+    pub const fn texto(self) -> &'static str {
+        match self {
+            Motivo::NoDerechohabienteInfonavit => "Este crédito es para personas asalariadas que cotizan al INFONAVIT.",
+            Motivo::NoDerechohabienteFovissste => "Este crédito es para trabajadores del Estado que cotizan al FOVISSSTE.",
+            Motivo::AntiguedadInsuficiente => "Aún no cumples la antigüedad mínima que pide este crédito.",
+            Motivo::IngresoMenorAlSalarioMinimo => "El salario es menor a un salario mínimo mensual.",
+            Motivo::SinPlazoPorEdad => "Por la edad, no queda plazo dentro del límite de edad más plazo del crédito.",
+            Motivo::SinCapacidadDePago => "Tus deudas actuales ocupan todo el pago que este crédito permite.",
+            Motivo::CreditoMenorAlMinimo => "El crédito que permite tu ingreso es menor al monto mínimo de los bancos.",
+            Motivo::SinCoacreditado => "Para unir créditos necesitas registrar a otra persona que cotice al INFONAVIT.",
+            Motivo::CoacreditadoNoElegible => "La persona con quien unirías el crédito no califica para un crédito INFONAVIT.",
+        }
+    }
+}
+
+/// One product's offer: exactly the keys of issue 17, item 4. Figures are 0 when the product
+/// is not available (`elegible` false, `motivos` say why); the rate, the CAT and the term still
+/// describe the product's terms for this applicant.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct OfertaProducto {
+    /// The product.
+    pub producto: Producto,
+    /// Whether the applicant qualifies (no knock-out rule applies).
+    pub elegible: bool,
+    /// Nominal annual rate (credit-weighted for joint credits), 4 decimals.
+    #[serde(with = "money::number")]
+    pub tasa_anual: Decimal,
+    /// Banxico's CAT (ratio, 4 decimals): insurance and fees included. `None` when no term is
+    /// left by age.
+    #[serde(with = "money::option_number")]
+    pub cat: Option<Decimal>,
+    /// Term in whole years.
+    pub plazo_anios: u32,
+    /// Monthly payment including the insurance the credit requires.
+    #[serde(with = "money::number")]
+    pub pago_mensual: Decimal,
+    /// The largest credit: from payment capacity, capped by the product's maximum.
+    #[serde(with = "money::number")]
+    pub credito_max: Decimal,
+    /// The most expensive home the credit (and the sub-account where the product adds it) buys.
+    #[serde(with = "money::number")]
+    pub valor_vivienda_max: Decimal,
+    /// The part of that value the buyer pays up front (0 where the fund lends without one).
+    #[serde(with = "money::number")]
+    pub enganche_requerido: Decimal,
+    /// Transfer tax of the state, notary, registry and appraisal on that value.
+    #[serde(with = "money::number")]
+    pub gastos_cierre: Decimal,
+    /// Every payment over the term plus the fees at signing.
+    #[serde(with = "money::number")]
+    pub total_pagado: Decimal,
+    /// Why the product is not available, in a fixed order; empty when `elegible`.
+    pub motivos: Vec<Motivo>,
+}
+
+/// Every product's offer and the recommended one.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Productos {
+    /// One offer per product, in the order of [`Producto::ALL`].
+    pub productos: Vec<OfertaProducto>,
+    /// The recommended product (see [`evaluar`]); `None` when none is available.
+    pub producto_recomendado: Option<Producto>,
+}
+
+/// Evaluates every product for `solicitud` and recommends one.
+///
+/// The recommendation, among the available products: first those whose down payment plus
+/// closing costs the buyer's own funds cover (savings, plus the sub-account where the product
+/// lets it pay the down payment), then the highest `valor_vivienda_max`, then the lower CAT,
+/// then the order of [`Producto::ALL`]. Comparisons use exact values.
+pub fn evaluar(solicitud: &Solicitud) -> Productos {
+    let evaluadas = evaluate::todas(solicitud);
+    let producto_recomendado = evaluadas
+        .iter()
+        .filter(|e| e.motivos.is_empty())
+        .min_by(|a, b| {
+            b.cubierto()
+                .cmp(&a.cubierto())
+                .then_with(|| b.valor.cmp(&a.valor))
+                .then_with(|| a.cat.cmp(&b.cat))
+                .then_with(|| a.producto.cmp(&b.producto))
+        })
+        .map(|e| e.producto);
+    Productos { productos: evaluadas.iter().map(evaluate::Evaluada::mostrar).collect(), producto_recomendado }
+}

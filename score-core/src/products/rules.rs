@@ -1,0 +1,140 @@
+//! Every product's published rules as data, with source and date.
+//!
+//! `PRODUCTS.md` (next to this crate) lists each constant with its source and marks what is an
+//! estimate (**E**), a figure computed from sourced ones (**C**) or sourced (**S**). Amounts are
+//! MXN of the date given. Change a value here and in that document together.
+
+use crate::curve::{Curve, curve};
+use crate::params::dec;
+use rust_decimal::Decimal;
+
+// ---- Shared ------------------------------------------------------------------------------
+
+/// General minimum wage 2026, MXN a day (CONASAMI, El Economista 2025-12-03) [S].
+pub const SALARIO_MINIMO_DIARIO: Decimal = dec(31504, 2);
+/// One monthly minimum wage: `SALARIO_MINIMO_DIARIO x DIAS_POR_MES` (30.4, as CONASAMI) [C].
+pub const SALARIO_MINIMO_MENSUAL: Decimal = dec(9_577_216, 3);
+/// One monthly UMA from February 2026: `UMA_DIARIA x DIAS_POR_MES` = 117.31 x 30.4 [C].
+pub const UMA_MENSUAL: Decimal = dec(3_566_224, 3);
+
+// ---- INFONAVIT: crédito tradicional en pesos --------------------------------------------
+
+/// Fixed annual rate by salary in monthly UMAs: INFONAVIT's "Nuevo Esquema de Crédito en
+/// Pesos" table (nnc.mx and canal44chihuahua.com, 2021-06, quoting INFONAVIT), whose monthly
+/// salary bands are 1.5, 2.0, 2.1, ... 6.1 UMAs of 2021 (89.62 x 30.4). Between the published
+/// band edges the rate is interpolated linearly and rounded to 4 decimals [E]; below 1.5 UMA it
+/// is 1.91% and from 6.1 UMA 10.45% [S].
+pub const INFONAVIT_TASA_POR_UMAS: Curve = curve![
+    (dec(15, 1), dec(191, 4)),
+    (dec(20, 1), dec(333, 4)),
+    (dec(21, 1), dec(355, 4)),
+    (dec(30, 1), dec(551, 4)),
+    (dec(31, 1), dec(570, 4)),
+    (dec(40, 1), dec(721, 4)),
+    (dec(41, 1), dec(741, 4)),
+    (dec(50, 1), dec(886, 4)),
+    (dec(51, 1), dec(903, 4)),
+    (dec(60, 1), dec(1042, 4)),
+    (dec(61, 1), dec(1045, 4)),
+];
+/// Maximum INFONAVIT credit 2025, crédito tradicional (Proceso, 2025-09-10) [S].
+pub const INFONAVIT_CREDITO_MAX: Decimal = dec(283_067_254, 2);
+/// Longest INFONAVIT term, years (Club Hipotecario 2025; El Universal 2025-08-07) [S].
+pub const INFONAVIT_PLAZO_MAX: u32 = 30;
+/// Age plus term may not exceed 70 (men) or 75 (women) (El Universal 2025-08-07) [S]; the
+/// profile has no sex, so the lower limit is applied [E, conservative].
+pub const INFONAVIT_EDAD_MAX_FIN_PLAZO: u32 = 70;
+/// Months of continuous contribution needed to pre-qualify (El Siglo de Torreón 2025-08-13;
+/// T100 scheme, informador.mx 2026-03-10) [S].
+pub const INFONAVIT_ANTIGUEDAD_MIN: u32 = 6;
+/// Payment over salary at one minimum wage: the simulator's 1,637.34 on 8,364 is 19.6%, and the
+/// discount may not exceed 20% at the minimum wage (Informador 2025-08-30; Debate 2021-02) [S].
+pub const INFONAVIT_PTI_SALARIO_MINIMO: Decimal = dec(20, 2);
+/// Payment over salary from two minimum wages up: the 30% of the institutions' payroll
+/// discount (FOVISSSTE 30%, BIM 2024/25) [E for INFONAVIT]; linear between one and two [E].
+pub const INFONAVIT_PTI_MAX: Decimal = dec(30, 2);
+/// Monthly insurance and administration load over the credit, calibrated so that the
+/// simulator's example (3.5%, 30 years) gives its published CAT of 3.7% (Informador
+/// 2025-08-30): the CAT is 3.7% to one decimal for loads of 0.0051%..0.0105% [C].
+pub const INFONAVIT_CARGO_MENSUAL: Decimal = dec(8, 5);
+
+// ---- FOVISSSTE: crédito tradicional en pesos -------------------------------------------
+
+/// Fixed annual rate of FOVISSSTE's Crédito Tradicional en Pesos (El Universal via Pulso SLP,
+/// 2022-11-01) [S; the latest published figure found].
+pub const FOVISSSTE_TASA: Decimal = dec(1054, 4);
+/// Payroll discount: 30% of the basic salary (BIM 2024/25; Pulso SLP 2022-11-01) [S].
+pub const FOVISSSTE_PTI: Decimal = dec(30, 2);
+/// Longest term, years: 720 fortnights (Pulso SLP 2022-11-01) [S].
+pub const FOVISSSTE_PLAZO_MAX: u32 = 30;
+/// Months of contributions needed (BIM; Trato Directo 2023-02-03) [S].
+pub const FOVISSSTE_ANTIGUEDAD_MIN: u32 = 18;
+/// Maximum credit: "hasta 1,500,000" of the Nuevo FOVISSSTE en Pesos (centrourbano.com,
+/// undated) [E: no current figure found].
+pub const FOVISSSTE_CREDITO_MAX: Decimal = dec(1_500_000, 0);
+/// Age plus term limit [E: no published FOVISSSTE figure found; the model's 75].
+pub const FOVISSSTE_EDAD_MAX_FIN_PLAZO: u32 = 75;
+/// Monthly insurance load over the credit [E: INFONAVIT's calibrated load; FOVISSSTE deducts a
+/// damage insurance beside the amortization (hogaresnoticia.com 2014-05-28)].
+pub const FOVISSSTE_CARGO_MENSUAL: Decimal = INFONAVIT_CARGO_MENSUAL;
+
+// ---- Bank mortgage ------------------------------------------------------------------------
+
+/// Opening fee over the credit, paid at signing [E: banks charge 0–1%; the upper end].
+pub const BANCO_COMISION_APERTURA: Decimal = dec(1, 2);
+/// Monthly life and damage insurance over the credit, calibrated so that the market average
+/// rate (11.65%) over 20 years with the 1% opening fee gives the market average CAT of 14.13%
+/// (dinero.mx statistics, Q1 2025) [C].
+pub const BANCO_SEGUROS_MENSUAL: Decimal = dec(104, 5);
+/// Smallest bank mortgage [E: banks advertise minimum amounts of roughly 250k–500k].
+pub const BANCO_CREDITO_MIN: Decimal = dec(250_000, 0);
+/// Months in the current job for salaried, mixed-income and pensioner applicants: banks ask
+/// 3–6 months of continuity (HoyDinero 2023-02-19) [S, upper end].
+pub const BANCO_ANTIGUEDAD_MIN_ASALARIADO: u32 = 6;
+/// Months of activity for the self-employed: two years of returns (ahbienesraices.mx ~2024;
+/// requisitosnecesarios.com) [S].
+pub const BANCO_ANTIGUEDAD_MIN_INDEPENDIENTE: u32 = 24;
+
+// ---- INFONAVIT plus bank: "Cuenta Infonavit + Crédito Bancario" ----------------------------
+
+/// INFONAVIT's share of the joint credit (vanguardia.com.mx 2025-10-13; unotv.com) [S].
+pub const COFI_PARTE_INFONAVIT: Decimal = dec(30, 2);
+/// INFONAVIT's fixed rate in co-financing, every salary level (unotv.com 2026-01-28) [S].
+pub const COFI_TASA_INFONAVIT: Decimal = dec(1045, 4);
+/// Cap on INFONAVIT's share (vanguardia.com.mx 2025-10-13) [S].
+pub const COFI_INFONAVIT_MAX: Decimal = dec(950_654, 0);
+
+// ---- Unamos Créditos (two INFONAVIT workers pool their credits) --------------------------
+
+/// Maximum joint credit 2025 (Proceso, 2025-09-10) [S].
+pub const UNAMOS_CREDITO_MAX: Decimal = dec(5_095_000, 0);
+
+// ---- Closing costs (gastos de cierre) ------------------------------------------------------
+
+/// Notary fees over the home value [E: the 4–7% total (6–7% in CDMX) of NeoJaus 2025-11-12,
+/// less the transfer tax].
+pub const NOTARIO: Decimal = dec(150, 4);
+/// Public registry, certificates and deed rights over the value [E].
+pub const REGISTRO: Decimal = dec(60, 4);
+/// Appraisal (avalúo) over the value [E].
+pub const AVALUO: Decimal = dec(25, 4);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::params::{DIAS_POR_MES, UMA_DIARIA};
+
+    #[test]
+    fn derived_constants() {
+        assert_eq!(SALARIO_MINIMO_MENSUAL, SALARIO_MINIMO_DIARIO * DIAS_POR_MES);
+        assert_eq!(UMA_MENSUAL, UMA_DIARIA * DIAS_POR_MES);
+    }
+
+    #[test]
+    fn infonavit_rates_rise_with_salary_within_the_published_range() {
+        let points = INFONAVIT_TASA_POR_UMAS.points();
+        assert!(points.windows(2).all(|w| w[0].0 < w[1].0 && w[0].1 < w[1].1));
+        assert_eq!(points[0].1, dec(191, 4));
+        assert_eq!(points[points.len() - 1].1, dec(1045, 4));
+    }
+}
