@@ -18,11 +18,11 @@ def score_frame(data: Any, *, errors: Literal["raise", "return"] = "raise") -> A
     absent field, and a column that is not a profile field fails every row with
     UNKNOWN_FIELD, as an unknown key does in ``score()``. Returns the same kind of object with
     one row per input row (a DataFrame keeps the input's index) and the report flattened into
-    columns: ``score``, ``nivel``, the ``capacidad_compra_estimada`` amounts under their own
-    names (``valor_realista``, ``pago_mensual_estimado``, ...), ``salud_financiera_*``,
-    ``componente_<name>_{valor,peso,puntos}``, ``estado_{clave,codigo,nombre}`` and
-    ``recomendaciones_codigos`` (the recommendation codes joined by ``|``). Text columns are
-    categorical.
+    columns, in the report's order: ``score``, ``nivel``, the ``capacidad_compra_estimada``
+    values under their own names (``valor_realista``, ``evaluacion_m2``, ``plazo_anios``, ...),
+    ``salud_financiera_*``, ``estado_{clave,codigo,nombre}``,
+    ``componente_<name>_{valor,peso,puntos}`` and ``recomendaciones_codigos`` (the
+    recommendation codes joined by ``|``). Text columns are categorical.
 
     ``errors="raise"`` raises ScoreError for the first bad row (``.index`` is its position);
     ``errors="return"`` scores the others and adds ``error_code`` and ``error_field`` columns
