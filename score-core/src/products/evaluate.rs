@@ -127,19 +127,28 @@ fn infonavit_de(p: &Persona) -> (Vec<Motivo>, Tramo) {
     let plazo = plazo(INFONAVIT_PLAZO_MAX, INFONAVIT_EDAD_MAX_FIN_PLAZO, p.edad);
     let tramo = Tramo::nuevo(tasa_infonavit(salario), plazo, INFONAVIT_CARGO_MENSUAL, Decimal::ZERO);
     let pago = capacidad(pti_infonavit(salario) * salario, p.ingreso, p.deudas);
+    let motivos = motivos_fondo(p, Institucion::Infonavit, INFONAVIT_ANTIGUEDAD_MIN, plazo, pago);
+    (motivos, tramo.por(tramo.credito_para(pago).min(INFONAVIT_CREDITO_MAX)))
+}
+
+/// A housing fund's knock-outs: not a contributor (and nothing else then), too few months of
+/// contribution, a salary below the minimum wage, no term left by age or no payment left.
+fn motivos_fondo(p: &Persona, fondo: Institucion, antiguedad_min: u32, plazo: u32, pago: Decimal) -> Vec<Motivo> {
+    if !p.cotiza_a(fondo) {
+        return vec![match fondo {
+            Institucion::Fovissste => Motivo::NoDerechohabienteFovissste,
+            _ => Motivo::NoDerechohabienteInfonavit,
+        }];
+    }
     let mut motivos = Vec::new();
-    if !p.cotiza_a(Institucion::Infonavit) {
-        motivos.push(Motivo::NoDerechohabienteInfonavit);
-    } else {
-        if p.antiguedad < INFONAVIT_ANTIGUEDAD_MIN {
-            motivos.push(Motivo::AntiguedadInsuficiente);
-        }
-        if salario < SALARIO_MINIMO_MENSUAL {
-            motivos.push(Motivo::IngresoMenorAlSalarioMinimo);
-        }
+    if p.antiguedad < antiguedad_min {
+        motivos.push(Motivo::AntiguedadInsuficiente);
+    }
+    if p.salario() < SALARIO_MINIMO_MENSUAL {
+        motivos.push(Motivo::IngresoMenorAlSalarioMinimo);
     }
     sin_plazo_o_pago(&mut motivos, plazo, pago);
-    (motivos, tramo.por(tramo.credito_para(pago).min(INFONAVIT_CREDITO_MAX)))
+    motivos
 }
 
 fn sin_plazo_o_pago(motivos: &mut Vec<Motivo>, plazo: u32, pago: Decimal) {
@@ -274,18 +283,7 @@ fn fovissste(s: &Solicitud, p: &Persona) -> Evaluada {
     let plazo = plazo(FOVISSSTE_PLAZO_MAX, FOVISSSTE_EDAD_MAX_FIN_PLAZO, p.edad);
     let tramo = Tramo::nuevo(FOVISSSTE_TASA, plazo, FOVISSSTE_CARGO_MENSUAL, Decimal::ZERO);
     let pago = capacidad(FOVISSSTE_PTI * salario, p.ingreso, p.deudas);
-    let mut motivos = Vec::new();
-    if !p.cotiza_a(Institucion::Fovissste) {
-        motivos.push(Motivo::NoDerechohabienteFovissste);
-    } else {
-        if p.antiguedad < FOVISSSTE_ANTIGUEDAD_MIN {
-            motivos.push(Motivo::AntiguedadInsuficiente);
-        }
-        if salario < SALARIO_MINIMO_MENSUAL {
-            motivos.push(Motivo::IngresoMenorAlSalarioMinimo);
-        }
-    }
-    sin_plazo_o_pago(&mut motivos, plazo, pago);
+    let motivos = motivos_fondo(p, Institucion::Fovissste, FOVISSSTE_ANTIGUEDAD_MIN, plazo, pago);
     let credito = tramo.credito_para(pago).min(FOVISSSTE_CREDITO_MAX);
     evaluada(Producto::Fovissste, motivos, &[tramo.por(credito)], &[tramo], plazo, Valor::MasSubcuenta(p.subcuenta), s, s.ahorro)
 }

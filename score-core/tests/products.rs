@@ -1,0 +1,305 @@
+//! Credit products (issue 17, item 4): hand-checked examples of every product, Banxico's CAT,
+//! and the invariants the verdict will rely on.
+//!
+//! The expected figures of `products_expected.json` are computed independently, from the rules
+//! in PRODUCTS.md, by `products_check.py` (Python's `decimal` at 60 digits, no shared code);
+//! `python3 score-core/tests/products_check.py` rewrites the file. Two of them are derived by
+//! hand below.
+
+use proptest::prelude::*;
+use rust_decimal::Decimal;
+use score_core::products::{
+    Coacreditado, Flujo, Institucion, Motivo, OfertaProducto, Producto, Solicitud, cat, cuota_por_peso, evaluar,
+};
+use score_core::{IncomeType, State};
+use serde_json::Value;
+use std::str::FromStr;
+
+fn d(text: &str) -> Decimal {
+    Decimal::from_str(text).expect("decimal")
+}
+
+fn text(v: &Value) -> &str {
+    v.as_str().expect("a text")
+}
+
+fn edad(v: &Value) -> Option<u32> {
+    v.as_u64().map(|e| u32::try_from(e).expect("age"))
+}
+
+fn institucion(v: &Value) -> Option<Institucion> {
+    v.as_str().map(|t| Institucion::parse(t).expect("institution"))
+}
+
+fn solicitud(entrada: &Value) -> Solicitud {
+    let t = &entrada["titular"];
+    Solicitud {
+        estado: State::parse(text(&entrada["estado"])).expect("state"),
+        ingreso_mensual: d(text(&t["ingreso_mensual"])),
+        tipo_ingreso: IncomeType::parse(text(&t["tipo_ingreso"])).expect("type"),
+        antiguedad_meses: u32::try_from(t["antiguedad_meses"].as_u64().expect("months")).expect("months"),
+        edad: edad(&t["edad"]),
+        deudas_mensuales: d(text(&t["deudas_mensuales"])),
+        ahorro: d(text(&entrada["ahorro"])),
+        subcuenta_fondo: d(text(&t["subcuenta_fondo"])),
+        institucion: institucion(&t["institucion"]),
+        coacreditado: entrada["coacreditado"].as_object().map(|_| {
+            let c = &entrada["coacreditado"];
+            Coacreditado {
+                ingreso_mensual: d(text(&c["ingreso_mensual"])),
+                tipo_ingreso: IncomeType::parse(text(&c["tipo_ingreso"])).expect("type"),
+                antiguedad_meses: u32::try_from(c["antiguedad_meses"].as_u64().expect("months")).expect("months"),
+                edad: edad(&c["edad"]),
+                deudas_mensuales: d(text(&c["deudas_mensuales"])),
+                subcuenta_fondo: d(text(&c["subcuenta_fondo"])),
+                institucion: institucion(&c["institucion"]),
+            }
+        }),
+    }
+}
+
+/// An offer written as the Python check writes it: decimals as their exact digits.
+fn as_expected(o: &OfertaProducto) -> Value {
+    let money = |x: Decimal| Value::String(x.to_string());
+    serde_json::json!({
+        "producto": o.producto.codigo(),
+        "elegible": o.elegible,
+        "tasa_anual": money(o.tasa_anual),
+        "cat": o.cat.map_or(Value::Null, money),
+        "plazo_anios": o.plazo_anios,
+        "pago_mensual": money(o.pago_mensual),
+        "credito_max": money(o.credito_max),
+        "valor_vivienda_max": money(o.valor_vivienda_max),
+        "enganche_requerido": money(o.enganche_requerido),
+        "gastos_cierre": money(o.gastos_cierre),
+        "total_pagado": money(o.total_pagado),
+        "motivos": o.motivos.iter().map(|m| m.codigo()).collect::<Vec<_>>(),
+    })
+}
+
+fn expected() -> serde_json::Map<String, Value> {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/products_expected.json");
+    let text = std::fs::read_to_string(path).expect("products_expected.json");
+    serde_json::from_str::<Value>(&text).expect("JSON").as_object().expect("an object").clone()
+}
+
+/// Every figure of every product of every example equals the independent Python computation,
+/// digit for digit, and so does the recommendation.
+#[test]
+fn every_product_matches_the_independent_computation() {
+    let cases = expected();
+    assert!(cases.len() >= 9);
+    let mut seen = std::collections::BTreeSet::new();
+    for (name, case) in &cases {
+        let got = evaluar(&solicitud(&case["entrada"]));
+        let want = &case["esperado"];
+        let productos: Vec<Value> = got.productos.iter().map(as_expected).collect();
+        for (g, w) in productos.iter().zip(want["productos"].as_array().expect("products")) {
+            assert_eq!(g, w, "{name}");
+        }
+        assert_eq!(productos.len(), 5, "{name}");
+        let recomendado = got.producto_recomendado.map(|p| p.codigo());
+        assert_eq!(recomendado, want["producto_recomendado"].as_str(), "{name}");
+        for o in got.productos.iter().filter(|o| o.elegible) {
+            seen.insert(o.producto);
+        }
+    }
+    // Each product is available in at least one example.
+    assert_eq!(seen.len(), Producto::ALL.len(), "{seen:?}");
+}
+
+/// Derived by hand: CDMX, salaried, 30,000 a month, 36 months, age 35, sub-account 54,000.
+///
+/// - INFONAVIT: 30,000 ÷ (117.31 × 30.4) = 8.41 UMAs ≥ 6.1, so 10.45%. Salary ≥ two minimum
+///   wages: payment limit 30% = 9,000 (the 40% debt limit, 12,000, does not bind). Term
+///   min(30, 70 − 35) = 30 years. a(10.45%/12, 360) = 109.769094153...; per peso
+///   1/a + 0.00008 = 0.009190032361...; credit 9,000 ÷ that = 979,321.905... → 979,321.91,
+///   under the 2,830,672.54 cap. Value 979,321.91 + 54,000 = 1,033,321.91; closing costs at
+///   4% ISAI + 1.5% + 0.6% + 0.25% = 6.35%: 65,615.94; total paid 9,000 × 360 = 3,240,000.
+/// - Bank: 11.65% over min(20, 75 − 35) = 20 years: a = 92.869155925...; per peso
+///   1/a + 0.00104 = 0.011807837717...; credit 9,000 ÷ that = 762,205.597... → 762,205.60;
+///   value ÷ 0.90 = 846,895.11; down payment 84,689.51; total 9,000 × 240 + 1% fee 7,622.06
+///   = 2,167,622.06.
+#[test]
+fn hand_checked_cdmx_example() {
+    let case = &expected()["cdmx_asalariado_30000"];
+    let got = evaluar(&solicitud(&case["entrada"]));
+    let infonavit = &got.productos[0];
+    assert_eq!((infonavit.tasa_anual, infonavit.plazo_anios), (d("0.1045"), 30));
+    assert_eq!(infonavit.pago_mensual, d("9000.00"));
+    assert_eq!(infonavit.credito_max.to_string(), "979321.91");
+    assert_eq!(infonavit.valor_vivienda_max.to_string(), "1033321.91");
+    assert_eq!(infonavit.gastos_cierre.to_string(), "65615.94");
+    assert_eq!(infonavit.total_pagado.to_string(), "3240000.00");
+    let banco = &got.productos[2];
+    assert_eq!(banco.credito_max.to_string(), "762205.60");
+    assert_eq!(banco.valor_vivienda_max.to_string(), "846895.11");
+    assert_eq!(banco.enganche_requerido.to_string(), "84689.51");
+    assert_eq!(banco.total_pagado.to_string(), "2167622.06");
+    assert_eq!(got.producto_recomendado, Some(Producto::Infonavit));
+}
+
+/// The CAT constants reproduce their published anchors: INFONAVIT's simulator (3.5%, 30 years,
+/// CAT 3.7% to one decimal; Informador 2025-08-30) and the market average (11.65%, 20 years,
+/// CAT 14.13%, dinero.mx Q1 2025: 14.1% to one decimal with the 0.104% monthly insurance).
+#[test]
+fn cat_reproduces_its_published_anchors() {
+    use score_core::products::rules::{BANCO_COMISION_APERTURA, BANCO_SEGUROS_MENSUAL, INFONAVIT_CARGO_MENSUAL};
+    let percent = |c: Decimal| score_core::money::round(c * Decimal::ONE_HUNDRED, 1);
+    let credito = d("364582.34");
+    let pago = credito * cuota_por_peso(d("0.035"), 360, INFONAVIT_CARGO_MENSUAL);
+    assert_eq!(percent(cat(credito, &[Flujo { pago, meses: 360 }]).expect("CAT")), d("3.7"));
+    let pago = cuota_por_peso(d("0.1165"), 240, BANCO_SEGUROS_MENSUAL);
+    let c = cat(Decimal::ONE - BANCO_COMISION_APERTURA, &[Flujo { pago, meses: 240 }]).expect("CAT");
+    assert_eq!(percent(c), d("14.1"));
+}
+
+fn tipo() -> impl Strategy<Value = IncomeType> {
+    prop::sample::select(IncomeType::ALL.to_vec())
+}
+
+fn fondo() -> impl Strategy<Value = Option<Institucion>> {
+    prop::option::of(prop::sample::select(Institucion::ALL.to_vec()))
+}
+
+/// Money in cents, from 0 to `max` pesos.
+fn pesos(max: i64) -> impl Strategy<Value = Decimal> {
+    (0..=max * 100).prop_map(|c| Decimal::new(c, 2))
+}
+
+prop_compose! {
+    fn coacreditado()(ingreso in pesos(300_000), tipo in tipo(), antiguedad in 0u32..120,
+                      edad in prop::option::of(18u32..80), deudas in pesos(20_000),
+                      subcuenta in pesos(500_000), institucion in fondo()) -> Coacreditado {
+        Coacreditado { ingreso_mensual: ingreso, tipo_ingreso: tipo, antiguedad_meses: antiguedad, edad,
+                       deudas_mensuales: deudas, subcuenta_fondo: subcuenta, institucion }
+    }
+}
+
+prop_compose! {
+    fn solicitud_cualquiera()(estado in 1u8..=32, ingreso in pesos(400_000), tipo in tipo(),
+                              antiguedad in 0u32..240, edad in prop::option::of(18u32..90),
+                              deudas in pesos(60_000), ahorro in pesos(3_000_000),
+                              subcuenta in pesos(1_000_000), institucion in fondo(),
+                              co in prop::option::of(coacreditado())) -> Solicitud {
+        Solicitud { estado: State::from_inegi(estado).expect("state"), ingreso_mensual: ingreso,
+                    tipo_ingreso: tipo, antiguedad_meses: antiguedad, edad, deudas_mensuales: deudas,
+                    ahorro, subcuenta_fondo: subcuenta, institucion, coacreditado: co }
+    }
+}
+
+/// The payment each product allows for this applicant: its payment-to-income limit (30% of
+/// the household income for banks, at most 30% of each salary for the funds) within the 40%
+/// total-debt limit.
+fn limite_pago(s: &Solicitud, producto: Producto) -> Decimal {
+    let co = s.coacreditado.as_ref();
+    let dti = |ingreso: Decimal, deudas: Decimal| d("0.40") * ingreso - deudas;
+    match producto {
+        Producto::HipotecaBancaria | Producto::InfonavitMasBanco => {
+            let ingreso = s.ingreso_mensual + co.map_or(Decimal::ZERO, |c| c.ingreso_mensual);
+            let deudas = s.deudas_mensuales + co.map_or(Decimal::ZERO, |c| c.deudas_mensuales);
+            (d("0.30") * ingreso).min(dti(ingreso, deudas))
+        }
+        Producto::Infonavit | Producto::Fovissste => {
+            (d("0.30") * s.ingreso_mensual).min(dti(s.ingreso_mensual, s.deudas_mensuales))
+        }
+        Producto::UnamosCreditos => {
+            let c = co.expect("Unamos needs a co-borrower");
+            (d("0.30") * s.ingreso_mensual).min(dti(s.ingreso_mensual, s.deudas_mensuales))
+                + (d("0.30") * c.ingreso_mensual).min(dti(c.ingreso_mensual, c.deudas_mensuales))
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 200, ..ProptestConfig::default() })]
+
+    /// Availability and figures agree: a product is available exactly when it says why not
+    /// nothing, lends something and has a CAT; an unavailable one shows no money figures.
+    #[test]
+    fn eligibility_and_figures_agree(s in solicitud_cualquiera()) {
+        let r = evaluar(&s);
+        prop_assert_eq!(r.productos.len(), 5);
+        for (o, p) in r.productos.iter().zip(Producto::ALL) {
+            prop_assert_eq!(o.producto, p);
+            prop_assert_eq!(o.elegible, o.motivos.is_empty());
+            if o.credito_max.is_zero() {
+                prop_assert!(!o.elegible, "{:?} lends 0 but is available", p);
+            }
+            if o.elegible {
+                prop_assert!(o.credito_max > Decimal::ZERO && o.plazo_anios > 0 && o.cat.is_some());
+                prop_assert!(o.valor_vivienda_max >= o.credito_max);
+                prop_assert!(o.total_pagado >= o.credito_max);
+            } else {
+                for figura in [o.pago_mensual, o.credito_max, o.valor_vivienda_max, o.enganche_requerido,
+                               o.gastos_cierre, o.total_pagado] {
+                    prop_assert!(figura.is_zero());
+                }
+            }
+        }
+        if let Some(p) = r.producto_recomendado {
+            prop_assert!(r.productos.iter().any(|o| o.producto == p && o.elegible));
+        } else {
+            prop_assert!(r.productos.iter().all(|o| !o.elegible));
+        }
+    }
+
+    /// The monthly payment stays within the product's limit.
+    #[test]
+    fn payment_within_the_products_limit(s in solicitud_cualquiera()) {
+        for o in evaluar(&s).productos.iter().filter(|o| o.elegible) {
+            let limite = score_core::money::money(limite_pago(&s, o.producto));
+            prop_assert!(o.pago_mensual <= limite, "{:?}: {} > {}", o.producto, o.pago_mensual, limite);
+        }
+    }
+
+    /// The CAT includes the interest, so it is never below the nominal rate.
+    #[test]
+    fn cat_at_least_the_rate(s in solicitud_cualquiera()) {
+        for o in evaluar(&s).productos {
+            if let Some(c) = o.cat {
+                prop_assert!(c >= o.tasa_anual, "{:?}: CAT {} < rate {}", o.producto, c, o.tasa_anual);
+            }
+        }
+    }
+
+    /// More income never lends less, nor makes a product unavailable.
+    #[test]
+    fn monotone_in_income(s in solicitud_cualquiera(), extra in pesos(100_000)) {
+        let mut rico = s.clone();
+        rico.ingreso_mensual += extra;
+        let (antes, despues) = (evaluar(&s), evaluar(&rico));
+        for (a, b) in antes.productos.iter().zip(&despues.productos) {
+            prop_assert!(b.credito_max >= a.credito_max, "{:?}: {} then {}", a.producto, a.credito_max, b.credito_max);
+            prop_assert!(b.elegible || !a.elegible, "{:?} lost with more income: {:?}", a.producto, b.motivos);
+        }
+    }
+
+    /// Deterministic: the same input gives the same offers.
+    #[test]
+    fn deterministic(s in solicitud_cualquiera()) {
+        prop_assert_eq!(evaluar(&s), evaluar(&s));
+    }
+}
+
+/// Inputs beyond validation (negative or huge amounts, age 100) give a result, never a panic.
+#[test]
+fn total_on_extreme_inputs() {
+    for (ingreso, deudas, edad) in [("-5", "0", Some(30)), ("100000000", "0", Some(18)), ("0", "-3", None), ("1", "100000000", Some(100))] {
+        let s = Solicitud {
+            estado: State::parse("CMX").expect("CMX"),
+            ingreso_mensual: d(ingreso),
+            tipo_ingreso: IncomeType::Asalariado,
+            antiguedad_meses: 720,
+            edad,
+            deudas_mensuales: d(deudas),
+            ahorro: d("10000000000"),
+            subcuenta_fondo: d("10000000000"),
+            institucion: None,
+            coacreditado: None,
+        };
+        let r = evaluar(&s);
+        assert_eq!(r.productos.len(), 5);
+    }
+    assert_eq!(Motivo::SinCoacreditado.codigo(), "SIN_COACREDITADO");
+}
