@@ -1,0 +1,27 @@
+//! Reading one payroll receipt (target: under 20 µs), and the profile of six receipts.
+//!
+//! `cargo bench -p score-docs --bench read_cfdi`; figures in score-docs/README.md and
+//! benches/RESULTS.md.
+
+use criterion::{Criterion, criterion_group, criterion_main};
+use std::hint::black_box;
+
+fn fixture(name: &str) -> Vec<u8> {
+    let path = format!("{}/../fixtures/documents/{name}", env!("CARGO_MANIFEST_DIR"));
+    std::fs::read(&path).unwrap_or_else(|e| panic!("{path}: {e}"))
+}
+
+fn bench(c: &mut Criterion) {
+    let one = fixture("quincenal-40-infonavit-1.xml");
+    c.bench_function("read_cfdi/quincenal-40 (one receipt)", |b| {
+        b.iter(|| score_docs::read_cfdi(black_box(&one)));
+    });
+    let six: Vec<Vec<u8>> = (1..=6).map(|i| fixture(&format!("quincenal-40-infonavit-{i}.xml"))).collect();
+    let reference = score_docs::Date::parse("2025-03-01").expect("date");
+    c.bench_function("profile_from_cfdi_bytes/6 receipts", |b| {
+        b.iter(|| score_docs::profile_from_cfdi_bytes(black_box(&six), reference));
+    });
+}
+
+criterion_group!(benches, bench);
+criterion_main!(benches);

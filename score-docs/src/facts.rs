@@ -1,0 +1,81 @@
+//! The facts of one payroll receipt: the one definition of their shape. The JSON every
+//! surface returns (`read_cfdi`), the fixtures' expected facts and the server's stored facts
+//! are this struct serialised by serde.
+
+use rust_decimal::Decimal;
+use score_core::money;
+use serde::Serialize;
+
+/// What one CFDI payroll receipt states, as written (trimmed; RFC and CURP upper-case), with
+/// money as exact decimals written as JSON numbers (score-core's `money::number` form).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct CfdiFacts {
+    /// Folio fiscal of the SAT stamp (`tfd:TimbreFiscalDigital@UUID`), upper-case; `None` for
+    /// an unstamped document.
+    pub uuid: Option<String>,
+    /// CFDI version, `"3.3"` or `"4.0"`.
+    pub version: String,
+    /// `Comprobante@Fecha`, the issue timestamp as written (`2024-01-15T12:00:00`).
+    pub fecha: String,
+    /// Employer's RFC (`cfdi:Emisor@Rfc`).
+    pub emisor_rfc: String,
+    /// Worker's RFC (`cfdi:Receptor@Rfc`).
+    pub receptor_rfc: String,
+    /// Worker's CURP (`nomina12:Receptor@Curp`).
+    pub receptor_curp: String,
+    /// Nómina complement version (`"1.2"`).
+    pub nomina_version: String,
+    /// `O` ordinary or `E` extraordinary payroll.
+    pub tipo_nomina: String,
+    /// Pay date.
+    pub fecha_pago: String,
+    /// First day of the period paid.
+    pub fecha_inicial_pago: String,
+    /// Last day of the period paid.
+    pub fecha_final_pago: String,
+    /// Days paid (decimal: the SAT allows fractions of a day).
+    #[serde(with = "money::number")]
+    pub num_dias_pagados: Decimal,
+    /// SAT `c_PeriodicidadPago` code (`"02"` weekly, `"04"` fortnightly, `"05"` monthly, ...).
+    pub periodicidad_pago: String,
+    /// Sum of perceptions (0 when absent).
+    #[serde(with = "money::number")]
+    pub total_percepciones: Decimal,
+    /// Sum of deductions (0 when absent).
+    #[serde(with = "money::number")]
+    pub total_deducciones: Decimal,
+    /// Other payments such as the employment subsidy (0 when absent).
+    #[serde(with = "money::number")]
+    pub total_otros_pagos: Decimal,
+    /// `total_percepciones - total_deducciones + total_otros_pagos`: what the worker was paid.
+    #[serde(with = "money::number")]
+    pub neto: Decimal,
+    /// Start of the employment relationship (absent for pensioners and some regimes).
+    pub fecha_inicio_rel_laboral: Option<String>,
+    /// `Antigüedad` as written (ISO-8601 duration such as `P52W` or `P4Y2M3D`).
+    pub antiguedad: Option<String>,
+    /// SAT `c_Estado` code of the state where the work is done (`JAL`, `DIF`/`CMX`, ...).
+    pub clave_ent_fed: String,
+    /// SAT `c_TipoRegimen` code (`"02"` wages, `"12"` retirees and pensioners, ...).
+    pub tipo_regimen: String,
+    /// Each deduction: SAT `c_TipoDeduccion` code and amount.
+    pub deducciones: Vec<Deduccion>,
+}
+
+/// One deduction line of a receipt.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Deduccion {
+    /// SAT `c_TipoDeduccion` code (`"002"` ISR, `"010"` INFONAVIT credit, `"011"` FONACOT...).
+    pub tipo: String,
+    /// Amount, MXN.
+    #[serde(with = "money::number")]
+    pub importe: Decimal,
+}
+
+impl CfdiFacts {
+    /// The facts as JSON text (the form every surface hands out).
+    pub fn to_json(&self) -> String {
+        // Serialising plain strings and numbers cannot fail.
+        serde_json::to_string(self).unwrap_or_default()
+    }
+}

@@ -1,0 +1,52 @@
+//! score-docs: verified facts from Mexican payroll receipts (CFDI 3.3/4.0 with the Nómina 1.2
+//! complement), and the partial buyer profile they prove.
+//!
+//! Pure like score-core: bytes in, facts out; no I/O, no clock (the reference date for
+//! seniority is an argument), no randomness. The XML reader refuses DTDs and entities
+//! (`DOCUMENT_UNSAFE_XML`), is bounded in size ([`MAX_BYTES`]) and depth ([`MAX_DEPTH`]),
+//! and returns an error, never a panic, for any input.
+//!
+//! ```
+//! let xml = std::fs::read("../fixtures/documents/quincenal-40-infonavit-1.xml").unwrap();
+//! let facts = score_docs::read_cfdi(&xml).unwrap();
+//! assert_eq!(facts.periodicidad_pago, "04");
+//! let reference = score_docs::Date::parse("2025-03-01").unwrap();
+//! let profile = score_docs::profile_from_cfdi(&[facts], reference).unwrap();
+//! assert!(profile.verificacion.campos.contains(&"ingreso_mensual"));
+//! ```
+
+mod cfdi;
+mod date;
+mod error;
+mod facts;
+mod profile;
+mod xml;
+
+pub use cfdi::read_cfdi;
+pub use date::Date;
+pub use error::{DocError, DocErrorCode};
+pub use facts::{CfdiFacts, Deduccion};
+pub use profile::{
+    CambioPatron, Comprobaciones, DEBT_DEDUCTIONS, DeudaNomina, Hueco, MAX_RECEIPTS, PerfilVerificado, Periodo,
+    Verificacion, VerifiedProfile, profile_from_cfdi,
+};
+pub use xml::{MAX_BYTES, MAX_DEPTH};
+
+/// Reads every receipt and builds their profile: what the bindings and the server call. A
+/// receipt that cannot be read fails the whole batch with its error attributed to it
+/// (`field` = `receipts[i]...`).
+pub fn profile_from_cfdi_bytes<B: AsRef<[u8]>>(receipts: &[B], reference: Date) -> Result<VerifiedProfile, DocError> {
+    if receipts.len() > MAX_RECEIPTS {
+        return Err(DocError {
+            code: DocErrorCode::DocumentTooLarge,
+            field: None,
+            message: format!("Se recibieron {} recibos; el máximo por perfil es {MAX_RECEIPTS}.", receipts.len()),
+        });
+    }
+    let facts = receipts
+        .iter()
+        .enumerate()
+        .map(|(i, r)| read_cfdi(r.as_ref()).map_err(|e| e.in_receipt(i)))
+        .collect::<Result<Vec<_>, _>>()?;
+    profile_from_cfdi(&facts, reference)
+}
