@@ -55,7 +55,7 @@ def infonavit_rate(sal):
             if u <= x1:
                 y = y0 + (u - x0) * (y1 - y0) / (x1 - x0)
                 break
-    return r(y, 4)
+    return y
 
 
 def annuity(rate, months):
@@ -100,19 +100,23 @@ def infonavit_one(p):
     t = term(INF_TERM, INF_AGE, p.get("edad"))
     pti = D("0.20") + D("0.10") * min(D(1), max(D(0), (sal - SM) / SM))
     pay = capacity(pti * sal, p["ingreso"], p["deudas"])
-    reasons = []
-    if not fund(p, "INFONAVIT"):
-        reasons.append("NO_DERECHOHABIENTE_INFONAVIT")
-    else:
-        if p["antiguedad"] < INF_SEN:
-            reasons.append("ANTIGUEDAD_INSUFICIENTE")
-        if sal < SM:
-            reasons.append("INGRESO_MENOR_AL_SALARIO_MINIMO")
-        no_term_or_payment(reasons, t, pay)
+    reasons = fund_reasons(p, "INFONAVIT", INF_SEN, sal, t, pay)
     rate = infonavit_rate(sal)
     k = per_peso(rate, t, INF_LOAD)
     credit = min(pay / k, INF_MAX) if k else D(0)
     return reasons, rate, t, k, credit
+
+
+def fund_reasons(p, name, seniority, sal, t, pay):
+    if not fund(p, name):
+        return ["NO_DERECHOHABIENTE_" + name]
+    reasons = []
+    if p["antiguedad"] < seniority:
+        reasons.append("ANTIGUEDAD_INSUFICIENTE")
+    if sal < SM:
+        reasons.append("INGRESO_MENOR_AL_SALARIO_MINIMO")
+    no_term_or_payment(reasons, t, pay)
+    return reasons
 
 
 def no_term_or_payment(reasons, t, pay):
@@ -180,15 +184,7 @@ def evaluate(case):
     sal = salary(p["tipo"], p["ingreso"])
     t = term(FOV_TERM, FOV_AGE, p.get("edad"))
     pay = capacity(FOV_PTI * sal, p["ingreso"], p["deudas"])
-    reasons = []
-    if not fund(p, "FOVISSSTE"):
-        reasons.append("NO_DERECHOHABIENTE_FOVISSSTE")
-    else:
-        if p["antiguedad"] < FOV_SEN:
-            reasons.append("ANTIGUEDAD_INSUFICIENTE")
-        if sal < SM:
-            reasons.append("INGRESO_MENOR_AL_SALARIO_MINIMO")
-        no_term_or_payment(reasons, t, pay)
+    reasons = fund_reasons(p, "FOVISSSTE", FOV_SEN, sal, t, pay)
     k = per_peso(FOV_RATE, t, INF_LOAD)
     credit = min(pay / k, FOV_MAX) if k else D(0)
     offers.append(offer("FOVISSSTE", reasons, [(credit, FOV_RATE, k, 12 * t, D(0))], [(D(1), FOV_RATE, k, 12 * t, D(0))],

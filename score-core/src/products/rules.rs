@@ -22,7 +22,7 @@ pub const UMA_MENSUAL: Decimal = dec(3_566_224, 3);
 /// Fixed annual rate by salary in monthly UMAs: INFONAVIT's "Nuevo Esquema de Crédito en
 /// Pesos" table (nnc.mx and canal44chihuahua.com, 2021-06, quoting INFONAVIT), whose monthly
 /// salary bands are 1.5, 2.0, 2.1, ... 6.1 UMAs of 2021 (89.62 x 30.4). Between the published
-/// band edges the rate is interpolated linearly and rounded to 4 decimals [E]; below 1.5 UMA it
+/// band edges the rate is interpolated linearly [E] (not rounded: see `PRODUCTS.md`); below 1.5 UMA it
 /// is 1.91% and from 6.1 UMA 10.45% [S].
 pub const INFONAVIT_TASA_POR_UMAS: Curve = curve![
     (dec(15, 1), dec(191, 4)),
