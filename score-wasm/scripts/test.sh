@@ -12,7 +12,8 @@ fi
 # The unit tests of score-js, the code shared with score-node (native; no wasm needed).
 cargo test -q -p score-js --locked
 score-wasm/scripts/build.sh
-SCORE_IMPL=wasm node --test score-node/test/
+# As in score-node's test.sh: eval and new Function throw, the package compiles nothing from text.
+SCORE_IMPL=wasm node --disallow-code-generation-from-strings --test score-node/test/
 # The typed example imports both packages, so score-node must be built too (a no-op when it is).
 score-node/scripts/build.sh
 (cd score-node && node_modules/.bin/tsc -p types/tsconfig.json)
