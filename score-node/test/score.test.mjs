@@ -9,16 +9,18 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, '..', '..');
 const require = createRequire(import.meta.url);
 
 const IMPL = process.env.SCORE_IMPL ?? 'node';
-const modules = {
-  node: () => require(join(root, 'score-node', 'index.js')),
-  wasm: () => require(join(root, 'score-wasm', 'pkg-node', 'score_wasm.js')),
+const paths = {
+  node: join(root, 'score-node', 'index.js'),
+  wasm: join(root, 'score-wasm', 'pkg-node', 'score_wasm.js'),
 };
+const modules = Object.fromEntries(Object.entries(paths).map(([k, path]) => [k, () => require(path)]));
 if (!modules[IMPL]) throw new Error(`SCORE_IMPL must be node or wasm, not ${IMPL}`);
 const api = modules[IMPL]();
 
@@ -212,6 +214,23 @@ describe(`API (${IMPL})`, () => {
     assert.deepStrictEqual(JSON.parse(text), before);
     assert.deepStrictEqual(api.score(p), before);
     assert.equal(api.scoreJson(JSON.stringify(p)), text);
+  });
+
+  test('a worker thread loads its own copy and gives the same reports', async () => {
+    // Each realm (here a worker's) sets up its own helper functions and buffers.
+    const inputs = valid.slice(0, 5).map((c) => c.input);
+    const worker = new Worker(
+      `const { parentPort, workerData } = require('node:worker_threads');
+       const api = require(workerData.path);
+       parentPort.postMessage(workerData.inputs.map((p) => api.score(p)));`,
+      { eval: true, workerData: { path: paths[IMPL], inputs } },
+    );
+    const [reports] = await Promise.all([
+      new Promise((ok, fail) => worker.once('message', ok).once('error', fail)),
+      new Promise((ok) => worker.once('exit', ok)),
+    ]);
+    assert.deepStrictEqual(reports, valid.slice(0, 5).map((c) => c.expected));
+    assert.deepStrictEqual(inputs.map((p) => api.score(p)), reports);
   });
 
   test('scoreJson is compact JSON text of the same report', () => {
