@@ -1,0 +1,90 @@
+#!/usr/bin/env bash
+# make test-web: the web app's browser suite against the real server.
+#
+# Works on a brand-new machine: installs what is missing (Debian chromium, the npm packages of
+# web/, the Python venv with aiosmtpd, score-wasm's browser package), builds the app and the
+# server, seeds a throwaway SQLite database, starts an SMTP sink (aiosmtpd, Maildir) and the
+# server on free loopback ports, then runs web/e2e/*.test.mjs in headless Chromium.
+# Screenshots are kept in web/e2e/artifacts/. Exits non-zero on any failure. Arguments, if
+# any, name the test files to run (default: all of web/e2e/).
+set -euo pipefail
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+cd "$ROOT"
+log() { printf '\n==> %s\n' "$*"; }
+
+# --- tools -------------------------------------------------------------------------------
+if [ ! -x "${CHROMIUM:-/usr/bin/chromium}" ]; then
+  log "installing chromium (apt)"
+  apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
+fi
+if ! "$ROOT/.venv/bin/python" -c 'import aiosmtpd' >/dev/null 2>&1; then
+  log "installing aiosmtpd into $ROOT/.venv"
+  [ -x "$ROOT/.venv/bin/python" ] || python3 -m venv "$ROOT/.venv"
+  "$ROOT/.venv/bin/pip" install -q aiosmtpd
+fi
+if [ ! -d web/node_modules/vite ] || [ ! -d web/node_modules/playwright-core ] || [ ! -d web/node_modules/@axe-core/playwright ]; then
+  log "installing the npm packages of web/"
+  # npm ci refuses a lock whose other-platform optional packages this registry lacks.
+  (cd web && { npm ci --no-audit --no-fund --loglevel=error || npm install --no-audit --no-fund --loglevel=error; })
+fi
+if [ ! -f score-wasm/pkg-web/score_wasm.js ]; then
+  log "building score-wasm's browser package"
+  score-wasm/scripts/build.sh
+fi
+
+# --- build -------------------------------------------------------------------------------
+log "building the web app"
+(cd web && npm run --silent build)
+if [ -n "${SERVER_BIN:-}" ]; then
+  SERVER="$SERVER_BIN"            # a server built elsewhere (e.g. a release build)
+else
+  log "building the server"
+  cargo build -q -p server --locked
+  SERVER="${CARGO_TARGET_DIR:-$ROOT/target}/debug/server"
+fi
+
+# --- SMTP sink, seeded database and server --------------------------------------------------
+WORK="$(mktemp -d)"
+PIDS=()
+cleanup() {
+  for pid in "${PIDS[@]}"; do kill "$pid" 2>/dev/null || true; done
+  wait 2>/dev/null || true
+  rm -rf "$WORK"
+}
+trap cleanup EXIT
+free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
+SMTP_PORT="$(free_port)"
+PORT="$(free_port)"
+mkdir -p "$WORK/mail"/{cur,new,tmp} "$WORK/data"
+
+"$ROOT/.venv/bin/python" -m aiosmtpd -n -l "127.0.0.1:$SMTP_PORT" -c aiosmtpd.handlers.Mailbox "$WORK/mail" &
+PIDS+=($!)
+
+export DATA_DIR="$WORK/data" PORT HOST=127.0.0.1 SMTP_URL="smtp://127.0.0.1:$SMTP_PORT" \
+  AUTH_RATE_LIMIT_PER_MINUTE=1000 SCORE_RATE_LIMIT_PER_MINUTE=10000 MAIL_RETRY_BASE_MS=200 \
+  WEB_DIST_DIR="$ROOT/web/dist" RUST_LOG=warn
+SEED_OUT="$("$SERVER" seed --agents 60 --agencies 2 --properties-per-agent 4)"
+echo "$SEED_OUT"
+SEED_OWNER="$(sed -n 's/.*office owner: \([^ ]*\).*/\1/p' <<<"$SEED_OUT")"
+[ -n "$SEED_OWNER" ] || { echo "could not read the seeded office owner" >&2; exit 1; }
+
+"$SERVER" > "$WORK/server.log" 2>&1 &
+PIDS+=($!)
+BASE_URL="http://127.0.0.1:$PORT"
+for _ in $(seq 1 100); do
+  curl -fsS "$BASE_URL/readyz" >/dev/null 2>&1 && break
+  sleep 0.1
+done
+curl -fsS "$BASE_URL/readyz" >/dev/null || { cat "$WORK/server.log"; exit 1; }
+
+# --- the browser suite -----------------------------------------------------------------------
+log "browser suite against $BASE_URL (screenshots in web/e2e/artifacts/)"
+status=0
+BASE_URL="$BASE_URL" MAILDIR="$WORK/mail" SEED_OWNER="$SEED_OWNER" \
+  node --test --test-concurrency=1 "${@:-web/e2e/}" || status=1
+if [ "$status" -ne 0 ]; then
+  log "web tests FAILED; server log:"
+  tail -n 50 "$WORK/server.log"
+fi
+exit "$status"
