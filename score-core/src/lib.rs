@@ -37,6 +37,7 @@ mod report;
 mod report_json;
 pub mod schema;
 pub mod states;
+pub mod tree;
 pub mod walk;
 
 pub use error::{ErrorCode, ScoreError};

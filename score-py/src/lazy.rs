@@ -12,7 +12,7 @@
 //! class does not take part in the cyclic GC, so that a million reports cost the collector
 //! nothing.
 
-use crate::dict::{DictSink, names};
+use crate::dict::{PyBuilder, names};
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyDict, PyIterator, PyMapping, PyString};
@@ -62,7 +62,7 @@ impl Report {
     /// one is used when there is one.
     fn value<'py>(&self, py: Python<'py>, k: usize, keep: bool) -> PyResult<Bound<'py, PyAny>> {
         let key = names(py)?.top.get(k).copied();
-        let build = || DictSink::new(py, self.decimals, key)?.build(&self.report);
+        let build = || PyBuilder::new(py, self.decimals)?.build(&self.report, key);
         let slot = &self.nested[k.min(MAX_KEYS - 1)];
         if let Some(v) = slot.get(py) {
             return Ok(v.bind(py).clone());
@@ -141,7 +141,7 @@ impl Report {
 
     /// to_dict() -> dict: a new dict, the very one `score()` returns for the same profile.
     fn to_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        DictSink::new(py, self.decimals, None)?.build(&self.report)
+        PyBuilder::new(py, self.decimals)?.build(&self.report, None)
     }
 
     /// Equal to a mapping with the same keys and equal values (a dict of `score()`, another

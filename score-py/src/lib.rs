@@ -9,7 +9,7 @@ mod frame;
 mod input;
 mod lazy;
 
-use dict::DictSink;
+use dict::PyBuilder;
 use input::read_profile;
 use lazy::Report;
 use pyo3::create_exception;
@@ -81,7 +81,7 @@ impl Drop for GcPause<'_> {
 #[pyo3(signature = (profile, *, decimals = false))]
 fn score<'py>(py: Python<'py>, profile: &Bound<'py, PyAny>, decimals: bool) -> PyResult<Bound<'py, PyAny>> {
     match read_profile(profile)?.and_then(|p| score_core::score(&p)) {
-        Ok(r) => DictSink::new(py, decimals, None)?.build(&r),
+        Ok(r) => PyBuilder::new(py, decimals)?.build(&r, None),
         Err(e) => Err(py_error(py, &e, None)),
     }
 }
@@ -154,9 +154,10 @@ fn score_many<'py>(
             Ok(())
         }, stopped)?;
     } else {
+        let mut builder = PyBuilder::new(py, decimals)?;
         batch::pipeline(&PyHost(py), &mut read, batch::score_input, |reports, start| {
             for (i, result) in reports.into_iter().enumerate() {
-                append_result(&out, result, start + i, raise, |r| DictSink::new(py, decimals, None)?.build(&r))?;
+                append_result(&out, result, start + i, raise, |r| builder.build(&r, None))?;
             }
             Ok(())
         }, stopped)?;

@@ -1,0 +1,312 @@
+//! The report as a host's objects and arrays (Python dicts and lists, JavaScript objects and
+//! arrays), built from the report's walk: a binding says how to make one object, array or
+//! value ([`TreeBuilder`]); where each goes (which key of which object, which item) is decided
+//! here, once.
+//!
+//! Also the caches every such builder needs: the object templates (each object's keys, so a
+//! host can create an object with its keys in order at once) and the strings of the model's
+//! static texts, keyed by address ([`StaticTextCache`]).
+
+use crate::report::{ScoreReport, Text};
+use crate::schema::{Shape, report_shape};
+use crate::walk::{KEYS, Key, Label, ReportSink, Slot};
+use rust_decimal::Decimal;
+use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
+
+/// The template of the report object itself (other objects use their key's [`Key::id`], the
+/// items of an array of objects the array's key's).
+pub const ROOT_TEMPLATE: usize = KEYS.len();
+
+/// What makes a host's values. Every method may fail (a host's allocation); the first error
+/// ends the build.
+pub trait TreeBuilder {
+    /// A host value.
+    type Value;
+    /// A host error.
+    type Error;
+    /// A new object for template `template` (see [`templates`]), its keys not yet set.
+    fn object(&mut self, template: usize) -> Result<Self::Value, Self::Error>;
+    /// A new array for `len` items.
+    fn array(&mut self, len: usize) -> Result<Self::Value, Self::Error>;
+    /// Sets `key` of `object`.
+    fn set(&mut self, object: &Self::Value, key: Key, value: Self::Value) -> Result<(), Self::Error>;
+    /// Appends item `index` to `array`.
+    fn push(&mut self, array: &Self::Value, index: usize, value: Self::Value) -> Result<(), Self::Error>;
+    /// A whole number.
+    fn integer(&mut self, value: u64) -> Result<Self::Value, Self::Error>;
+    /// A shown figure (see `money::json_f64` for the double a JSON reader gets).
+    fn decimal(&mut self, value: Decimal) -> Result<Self::Value, Self::Error>;
+    /// A label; `key` is where it is (labels of one key come from one set).
+    fn label(&mut self, key: Option<Key>, value: Label) -> Result<Self::Value, Self::Error>;
+    /// A text.
+    fn text(&mut self, value: &Text) -> Result<Self::Value, Self::Error>;
+}
+
+/// Every object template: its index and its keys in order (the report's at [`ROOT_TEMPLATE`]).
+pub fn templates() -> Vec<(usize, Vec<Key>)> {
+    fn visit(shape: &Shape, at: usize, out: &mut Vec<(usize, Vec<Key>)>) {
+        match shape {
+            Shape::Object(keys) => {
+                out.push((at, keys.iter().map(|(k, _)| *k).collect()));
+                for (key, inner) in keys {
+                    visit(inner, key.id, out);
+                }
+            }
+            Shape::Array(item) => visit(item, at, out),
+            _ => {}
+        }
+    }
+    let mut out = Vec::new();
+    visit(&report_shape(), ROOT_TEMPLATE, &mut out);
+    out
+}
+
+/// Builds the report (or the value of one of its keys) with `builder`.
+pub fn build<B: TreeBuilder>(report: &ScoreReport, builder: &mut B, only: Option<Key>) -> Result<Option<B::Value>, B::Error> {
+    let mut sink = TreeSink { builder, open: Vec::with_capacity(4), only, skipping: 0, done: None, error: None };
+    report.walk(&mut sink);
+    match sink.error {
+        Some(e) => Err(e),
+        None => Ok(sink.done),
+    }
+}
+
+/// An open object or array: where it goes, its template and the value.
+struct Open<V> {
+    at: Slot,
+    template: usize,
+    value: Option<V>,
+}
+
+struct TreeSink<'b, B: TreeBuilder> {
+    builder: &'b mut B,
+    open: Vec<Open<B::Value>>,
+    only: Option<Key>,
+    skipping: usize,
+    done: Option<B::Value>,
+    error: Option<B::Error>,
+}
+
+impl<B: TreeBuilder> TreeSink<'_, B> {
+    /// True when the value at `at` is not built (another key than `only`, or inside one).
+    fn skipped(&self, at: Slot) -> bool {
+        self.skipping > 0 || matches!((self.only, at), (Some(only), Slot::Key(key)) if self.open.len() == 1 && key != only)
+    }
+
+    fn put(&mut self, at: Slot, value: Result<B::Value, B::Error>) {
+        let value = match value {
+            Ok(v) => v,
+            Err(e) => return self.fail(e),
+        };
+        let only_here = self.only.is_some() && self.open.len() == 1;
+        let result = match (self.open.last(), at) {
+            (_, Slot::Root) => {
+                if self.only.is_none() {
+                    self.done = Some(value);
+                }
+                Ok(())
+            }
+            (Some(_), Slot::Key(_)) if only_here => {
+                self.done = Some(value);
+                Ok(())
+            }
+            (Some(Open { value: Some(object), .. }), Slot::Key(key)) => self.builder.set(object, key, value),
+            (Some(Open { value: Some(array), .. }), Slot::Item(i)) => self.builder.push(array, i, value),
+            _ => Ok(()),
+        };
+        if let Err(e) = result {
+            self.fail(e);
+        }
+    }
+
+    fn fail(&mut self, e: B::Error) {
+        if self.error.is_none() {
+            self.error = Some(e);
+        }
+        // Nothing more is built.
+        self.skipping = usize::MAX / 2;
+    }
+
+    fn open(&mut self, at: Slot, make: impl FnOnce(&mut B, usize) -> Result<B::Value, B::Error>) {
+        if self.skipped(at) {
+            self.skipping += 1;
+            return;
+        }
+        let template = match at {
+            Slot::Root => ROOT_TEMPLATE,
+            Slot::Key(key) => key.id,
+            Slot::Item(_) => self.open.last().map_or(ROOT_TEMPLATE, |o| o.template),
+        };
+        // With `only`, the report's own object is not built.
+        let value = if at == Slot::Root && self.only.is_some() { None } else { Some(make(self.builder, template)) };
+        match value.transpose() {
+            Ok(value) => self.open.push(Open { at, template, value }),
+            Err(e) => self.fail(e),
+        }
+    }
+
+    fn close(&mut self) {
+        if self.skipping > 0 {
+            self.skipping -= 1;
+            return;
+        }
+        if let Some(Open { at, value: Some(value), .. }) = self.open.pop() {
+            self.put(at, Ok(value));
+        }
+    }
+
+    fn leaf(&mut self, at: Slot, make: impl FnOnce(&mut B) -> Result<B::Value, B::Error>) {
+        if !self.skipped(at) {
+            let value = make(self.builder);
+            self.put(at, value);
+        }
+    }
+}
+
+impl<B: TreeBuilder> ReportSink for TreeSink<'_, B> {
+    fn begin_object(&mut self, at: Slot) {
+        self.open(at, |b, template| b.object(template));
+    }
+    fn end_object(&mut self) {
+        self.close();
+    }
+    fn begin_array(&mut self, at: Slot, len: usize) {
+        self.open(at, |b, _| b.array(len));
+    }
+    fn end_array(&mut self) {
+        self.close();
+    }
+    fn integer(&mut self, at: Slot, value: u64) {
+        self.leaf(at, |b| b.integer(value));
+    }
+    fn decimal(&mut self, at: Slot, value: Decimal) {
+        self.leaf(at, |b| b.decimal(value));
+    }
+    fn label(&mut self, at: Slot, value: Label) {
+        let key = if let Slot::Key(key) = at { Some(key) } else { None };
+        self.leaf(at, |b| b.label(key, value));
+    }
+    fn text(&mut self, at: Slot, value: &Text) {
+        self.leaf(at, |b| b.text(value));
+    }
+}
+
+/// A hasher for text addresses (two words): one multiply a word.
+#[derive(Debug, Default)]
+pub struct AddressHasher(u64);
+
+impl Hasher for AddressHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        for b in bytes {
+            self.write_u64(u64::from(*b));
+        }
+    }
+    fn write_usize(&mut self, n: usize) {
+        self.write_u64(n as u64);
+    }
+    fn write_u64(&mut self, n: u64) {
+        self.0 = (self.0.rotate_left(26) ^ n).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+    }
+    fn finish(&self) -> u64 {
+        self.0
+    }
+}
+
+/// A host's strings of the model's static texts, by the text's address and length: no hashing
+/// of content. Rust does not promise one address per constant text, so a text may be cached
+/// more than once; the cache stays within a few hundred entries (see `walk::static_texts`).
+#[derive(Debug)]
+pub struct StaticTextCache<T>(HashMap<(usize, usize), T, BuildHasherDefault<AddressHasher>>);
+
+impl<T> Default for StaticTextCache<T> {
+    fn default() -> Self {
+        StaticTextCache(HashMap::default())
+    }
+}
+
+impl<T> StaticTextCache<T> {
+    /// The host string of `text`, made by `make` the first time.
+    pub fn get_or_insert_with(&mut self, text: &'static str, make: impl FnOnce(&'static str) -> T) -> &T {
+        self.0.entry((text.as_ptr() as usize, text.len())).or_insert_with(|| make(text))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::Value;
+
+    /// A builder of `serde_json::Value`s gives the report's JSON value, and each key's value.
+    struct JsonBuilder(Vec<(usize, Vec<Key>)>);
+
+    impl TreeBuilder for JsonBuilder {
+        type Value = std::rc::Rc<std::cell::RefCell<Value>>;
+        type Error = ();
+        fn object(&mut self, template: usize) -> Result<Self::Value, ()> {
+            assert!(self.0.iter().any(|(t, _)| *t == template), "template {template}");
+            Ok(Default::default())
+        }
+        fn array(&mut self, _: usize) -> Result<Self::Value, ()> {
+            Ok(std::rc::Rc::new(Value::Array(Vec::new()).into()))
+        }
+        fn set(&mut self, object: &Self::Value, key: Key, value: Self::Value) -> Result<(), ()> {
+            let mut o = object.borrow_mut();
+            if o.is_null() {
+                *o = Value::Object(Default::default());
+            }
+            o[key.name] = value.take();
+            Ok(())
+        }
+        fn push(&mut self, array: &Self::Value, _: usize, value: Self::Value) -> Result<(), ()> {
+            array.borrow_mut().as_array_mut().ok_or(())?.push(value.take());
+            Ok(())
+        }
+        fn integer(&mut self, value: u64) -> Result<Self::Value, ()> {
+            Ok(std::rc::Rc::new(Value::from(value).into()))
+        }
+        fn decimal(&mut self, value: Decimal) -> Result<Self::Value, ()> {
+            let v = serde_json::to_value(crate::money::json_f64(value)).map_err(|_| ())?;
+            let v = crate::money::whole(value).map_or(v, Value::from);
+            Ok(std::rc::Rc::new(v.into()))
+        }
+        fn label(&mut self, _: Option<Key>, value: Label) -> Result<Self::Value, ()> {
+            Ok(std::rc::Rc::new(Value::from(value.as_str()).into()))
+        }
+        fn text(&mut self, value: &Text) -> Result<Self::Value, ()> {
+            Ok(std::rc::Rc::new(Value::from(value.as_ref()).into()))
+        }
+    }
+
+    #[test]
+    fn builds_the_report_and_each_key() {
+        let profile = crate::Profile::from_json_str(
+            r#"{"estado":"JAL","ingreso_mensual":18000,"tipo_ingreso":"mixto","antiguedad_meses":8,"edad":61}"#,
+        )
+        .expect("valid");
+        let report = crate::score(&profile).expect("scores");
+        let expected = serde_json::to_value(&report).expect("json");
+        let mut builder = JsonBuilder(templates());
+        let built = build(&report, &mut builder, None).expect("built").expect("a value");
+        assert_eq!(built.take(), expected);
+        let (_, top) = templates().into_iter().find(|(t, _)| *t == ROOT_TEMPLATE).expect("root");
+        assert_eq!(top.len(), 15);
+        for key in top {
+            let one = build(&report, &mut builder, Some(key)).expect("built").expect("a value");
+            assert_eq!(one.take(), expected[key.name], "{}", key.name);
+        }
+    }
+
+    #[test]
+    fn caches_texts_by_address() {
+        let mut cache = StaticTextCache::default();
+        let mut made = 0;
+        for _ in 0..3 {
+            cache.get_or_insert_with(crate::DISCLAIMER, |t| {
+                made += 1;
+                t.len()
+            });
+        }
+        assert_eq!(made, 1);
+    }
+}
