@@ -7,11 +7,11 @@
 //! function the binding then calls per report or profile:
 //!
 //! - `makeReportBuilder(memory, at, S)`: one object literal per report (`{"score": f[0],
-//!   "nivel": S[f[1]], ...}`, written from score-core's walk, `schema::report_shape`), read from the
-//!   flat values [`crate::flat::Flat`] writes at byte
-//!   offset `at` and the realm's array of cached texts `S`. V8 builds a literal at the speed of
-//!   JS code, where setting properties one by one across the binding boundary costs tens of
-//!   microseconds per report.
+//!   "nivel": S[f[1]], ...}`, written from the report's shape that score-core records from its
+//!   walk, `schema::report_shape`), read from the flat values [`crate::flat::Flat`] writes at
+//!   byte offset `at` and the realm's array of cached texts `S`. V8 builds a literal at the
+//!   speed of JS code, where setting properties one by one across the binding boundary costs
+//!   tens of microseconds per report.
 //! - `makeProfileGather(memory, at, bytesAt)`: reads a flat profile in one call instead of four
 //!   or five per key (see [`crate::input`]).
 //! - `makeJsonAssembler(memory, S)`: score-wasm's `scoreJson` text with the cached texts
@@ -22,8 +22,8 @@
 //! unwind past the binding's state.
 
 use crate::flat::CAPACITY;
-use score_core::schema::{Shape, report_shape};
 use crate::input::{GATHER_BYTES, GATHER_DOUBLES, known_text};
+use score_core::schema::{Shape, report_shape};
 use score_core::{FIELDS, Key};
 use std::fmt::Write as _;
 

@@ -11,11 +11,10 @@
 //! under a Content-Security-Policy without `'unsafe-eval'`.
 
 use js_sys::{Array, Error, JSON, JsString, Object, Promise, Reflect};
-use score_core::{Profile, ScoreError, ScoreReport};
-use serde_json::{Map, Value};
 use score_core::host::{NotJson, error_message, not_json, number_value};
-use score_core::ErrorCode;
+use score_core::{ErrorCode, Profile, ScoreError, ScoreReport};
 use score_js::input::MAX_DEPTH;
+use serde_json::{Map, Value};
 use wasm_bindgen::prelude::*;
 
 mod realm;
