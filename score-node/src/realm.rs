@@ -28,7 +28,8 @@ pub(crate) struct Realm {
 macro_rules! napi_call {
     ($call:expr) => {
         // SAFETY: every call passes the env of the current callback, values created in that
-        // env during it (or held through references of the same env), and out-pointers to
+        // env during it (or held through references of the same env), pointers and lengths of
+        // live Rust data (a text, an argument slice, a NUL-terminated name) and out-pointers to
         // live locals, as N-API requires.
         check_status!(unsafe { $call })
     };
