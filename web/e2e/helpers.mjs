@@ -26,8 +26,9 @@ export async function launch() {
 /** A fresh context (its own storage) and page; collects page errors and CSP violations. */
 export async function newPage(browser, width = 390) {
   const context = await browser.newContext({ viewport: { width, height: 860 }, locale: 'es-MX', baseURL: BASE });
-  // Photos of seeded agents point to hosts that do not exist here: fail them fast.
-  await context.route((url) => !url.href.startsWith(BASE) && !url.href.startsWith('data:'), (route) => route.abort());
+  // Photos of seeded agents point to hosts that do not exist here: fail them fast (loopback,
+  // where the server and the OpenID provider run, stays reachable).
+  await context.route((url) => /^https?:/.test(url.protocol) && !['127.0.0.1', 'localhost'].includes(url.hostname), (route) => route.abort());
   const page = await context.newPage();
   page.problems = [];
   page.on('pageerror', (e) => page.problems.push(`page error: ${e.message}`));

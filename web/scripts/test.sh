@@ -4,7 +4,7 @@
 # Works on a brand-new machine: installs what is missing (Debian chromium, the npm packages of
 # web/, the Python venv with aiosmtpd, score-wasm's browser package), builds the app and the
 # server, seeds a throwaway SQLite database, starts an SMTP sink (aiosmtpd, Maildir) and the
-# server on free loopback ports, then runs web/e2e/*.test.mjs in headless Chromium.
+# server on free loopback ports with the OpenID provider of server/tests/oidc, then runs web/e2e/*.test.mjs in headless Chromium.
 # Screenshots are kept in web/e2e/artifacts/. Exits non-zero on any failure. Arguments, if
 # any, name the test files to run (default: all of web/e2e/).
 set -euo pipefail
@@ -27,6 +27,10 @@ if [ ! -d web/node_modules/vite ] || [ ! -d web/node_modules/playwright-core ] |
   log "installing the npm packages of web/"
   # npm ci refuses a lock whose other-platform optional packages this registry lacks.
   (cd web && { npm ci --no-audit --no-fund --loglevel=error || npm install --no-audit --no-fund --loglevel=error; })
+fi
+if [ ! -d server/tests/oidc/node_modules/oidc-provider ]; then
+  log "installing oidc-provider (npm), the loopback OpenID provider"
+  (cd server/tests/oidc && { npm ci --no-audit --no-fund --loglevel=error || npm install --no-audit --no-fund --loglevel=error; })
 fi
 if [ ! -f score-wasm/pkg-web/score_wasm.js ]; then
   log "building score-wasm's browser package"
@@ -56,10 +60,23 @@ trap cleanup EXIT
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
 SMTP_PORT="$(free_port)"
 PORT="$(free_port)"
+OP_PORT="$(free_port)"
 mkdir -p "$WORK/mail"/{cur,new,tmp} "$WORK/data"
 
 "$ROOT/.venv/bin/python" -m aiosmtpd -n -l "127.0.0.1:$SMTP_PORT" -c aiosmtpd.handlers.Mailbox "$WORK/mail" &
 PIDS+=($!)
+
+# The server's own loopback OpenID provider (dev login form: any name, any password).
+OP_PORT="$OP_PORT" OP_CLIENT_ID=platform-web OP_CLIENT_SECRET=platform-web-secret \
+  OP_REDIRECT_URI="http://127.0.0.1:$PORT/api/auth/idp/callback" \
+  node server/tests/oidc/provider.mjs > "$WORK/oidc.log" 2>&1 &
+PIDS+=($!)
+for _ in $(seq 1 100); do
+  curl -fsS "http://127.0.0.1:$OP_PORT/.well-known/openid-configuration" >/dev/null 2>&1 && break
+  sleep 0.1
+done
+export OIDC_ISSUER_URL="http://127.0.0.1:$OP_PORT" OIDC_CLIENT_ID=platform-web OIDC_CLIENT_SECRET=platform-web-secret \
+  OIDC_REDIRECT_URL="http://127.0.0.1:$PORT/api/auth/idp/callback"
 
 export DATA_DIR="$WORK/data" PORT HOST=127.0.0.1 SMTP_URL="smtp://127.0.0.1:$SMTP_PORT" \
   AUTH_RATE_LIMIT_PER_MINUTE=1000 SCORE_RATE_LIMIT_PER_MINUTE=10000 MAIL_RETRY_BASE_MS=200 \

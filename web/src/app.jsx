@@ -47,7 +47,7 @@ function Header() {
 
 export function App() {
   return (
-    <LocationProvider>
+    <LocationProvider scope={/^\/(?!api\/)/}>
       <SessionProvider>
         <a class="skip-link" href="#contenido">Saltar al contenido</a>
         <Header />
