@@ -25,11 +25,7 @@ const SLACK: f64 = 1.0 + 1e-9;
 /// Largest magnitude whose doubles still resolve halves (2^52).
 const HALVES_LIMIT: f64 = 4_503_599_627_370_496.0;
 
-/// Powers of ten as doubles; exact up to 10^22, correctly rounded above.
-const POW10: [f64; 29] = [
-    1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19,
-    1e20, 1e21, 1e22, 1e23, 1e24, 1e25, 1e26, 1e27, 1e28,
-];
+use crate::money::POW10;
 
 /// A double `v` with `|exact - v| <= e`; `e == 0` means `v` is the exact value.
 #[derive(Debug, Clone, Copy, PartialEq)]

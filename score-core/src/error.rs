@@ -91,9 +91,4 @@ impl ScoreError {
     pub(crate) fn new(code: ErrorCode, field: Option<&str>, message: String) -> Self {
         ScoreError { code, field: field.map(str::to_owned), message }
     }
-
-    /// The stable code as a string (shorthand for `self.code.as_str()`).
-    pub fn code_str(&self) -> &'static str {
-        self.code.as_str()
-    }
 }

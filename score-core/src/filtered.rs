@@ -1,5 +1,5 @@
 //! The report's [`Figures`] in filtered arithmetic ([`crate::approx`]): the same formulas as
-//! [`crate::model::figures_exact`], on doubles with certified error bounds. Every rounding and
+//! [`crate::figures::figures_exact`], on doubles with certified error bounds. Every rounding and
 //! every comparison is certified, or the figure is computed in `Decimal`: a component's shown
 //! value and points alone (they sit on exact ties for some incomes), anything else by answering
 //! `None`, and the caller then computes all the figures in `Decimal`. So the result is always
@@ -10,7 +10,7 @@
 //! paths figure for figure on profiles built to sit on ties and breakpoints.
 
 use crate::approx::{Approx, compare, is_zero, less, round_dp};
-use crate::model::{
+use crate::figures::{
     Debiles, Exact, Figures, PESOS, codigos_componentes, component, curva_antiguedad, debiles_de, puntos_tipo,
 };
 use crate::money::money;
@@ -54,7 +54,7 @@ const ANUALIDAD: [Approx; FACTOR_ANUALIDAD.len()] = {
     table
 };
 
-/// [`Figures`] certified equal to [`crate::model::figures_exact`], or `None`.
+/// [`Figures`] certified equal to [`crate::figures::figures_exact`], or `None`.
 pub(crate) fn figures(profile: &Profile, exact: &Exact, state: &StateInfo) -> Option<Figures> {
     let ingreso = Approx::of(profile.ingreso_mensual);
     let ratio = Approx::of(exact.ingreso_disponible).div(ingreso);
@@ -173,7 +173,7 @@ fn debiles(profile: &Profile, values: &[Approx; 6]) -> Option<Debiles> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::{exact, figures_exact};
+    use crate::figures::{exact, figures_exact};
     use crate::profile::IncomeType;
     use crate::states::State;
     use proptest::prelude::*;

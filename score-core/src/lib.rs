@@ -24,6 +24,7 @@ mod approx;
 pub mod batch;
 pub mod curve;
 mod error;
+mod figures;
 mod filtered;
 pub mod host;
 pub mod input;
@@ -32,6 +33,7 @@ pub mod money;
 pub mod params;
 pub mod products;
 mod profile;
+mod read;
 mod recommendations;
 mod report;
 mod report_json;
@@ -43,6 +45,7 @@ pub mod walk;
 pub use error::{ErrorCode, ScoreError};
 pub use model::DISCLAIMER;
 pub use profile::{FIELDS, IncomeType, Profile};
+pub use read::ValidProfile;
 pub use recommendations::texto as recommendation_text;
 pub use report::*;
 pub use states::State;
@@ -50,24 +53,25 @@ pub use walk::{Key, Label, ReportSink, Slot};
 
 /// Version of the score model implemented by this crate (spec section 9).
 pub const MODEL_VERSION: &str = "2.1";
-/// Version of the state cost-of-living factor (`factor_platform_v2`).
-pub const FACTOR_VERSION: u32 = 2;
 /// Version of this crate.
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");
 
 /// Scores a profile: validates it and returns the full report, or the first validation error.
+/// (A [`ValidProfile`], from [`Profile::validated`] or its readers, scores without checking
+/// again.)
 pub fn score(profile: &Profile) -> Result<ScoreReport, ScoreError> {
     profile.validate()?;
     Ok(model::report(profile))
 }
 
-/// Scores a profile given as a JSON value (the form every binding converts to).
+/// Scores a profile given as a JSON value (the form every binding converts to): read and
+/// validated once.
 pub fn score_value(profile: &serde_json::Value) -> Result<ScoreReport, ScoreError> {
-    Ok(model::report(&Profile::from_json_value(profile)?))
+    Ok(ValidProfile::from_json_value(profile)?.score())
 }
 
 /// Scores a profile given as JSON text and returns the report as compact JSON text. The same
 /// input gives byte-identical output on every platform.
 pub fn score_json(profile: &str) -> Result<String, ScoreError> {
-    Ok(model::report(&Profile::from_json_str(profile)?).to_json_string())
+    Ok(ValidProfile::from_json_str(profile)?.score().to_json_string())
 }

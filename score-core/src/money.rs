@@ -36,16 +36,27 @@ pub fn round(value: Decimal, dp: u32) -> Decimal {
     round_small(value, dp).unwrap_or_else(|| round_wide(value, dp))
 }
 
-/// Powers of ten that fit 64 bits.
+/// Powers of ten as doubles, 10^0 ..= 10^28 (every scale of a `Decimal`): exact up to 10^22,
+/// correctly rounded above. The one table of powers of ten; [`POW10_U64`] is its view.
+pub(crate) const POW10: [f64; 29] = [
+    1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19,
+    1e20, 1e21, 1e22, 1e23, 1e24, 1e25, 1e26, 1e27, 1e28,
+];
+
+/// The powers of ten that fit 64 bits, as integers: [`POW10`]'s exact entries.
 pub(crate) const POW10_U64: [u64; 20] = {
     let mut table = [1u64; 20];
     let mut i = 1;
     while i < table.len() {
-        table[i] = table[i - 1] * 10;
+        // Exact: 10^19 < 2^64, and 10^i is an exact double for i <= 22.
+        table[i] = POW10[i] as u64;
         i += 1;
     }
     table
 };
+
+/// Scales whose power of ten is an exact double.
+const EXACT_POW10: usize = 23;
 
 /// [`round`] in 64-bit arithmetic, when the mantissa, the power of ten and the result fit 64
 /// bits (WebAssembly has no 128-bit arithmetic: `round_wide` calls library routines there).
@@ -114,19 +125,13 @@ impl std::fmt::Write for StackText {
     }
 }
 
-/// Exact powers of ten as doubles (10^0 ..= 10^22 are exactly representable).
-const POW10: [f64; 23] = [
-    1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19,
-    1e20, 1e21, 1e22,
-];
-
 /// The mantissa of `value` as a double when it is exact (under 2^53 in magnitude) and the
 /// scale has an exact power of ten: the case of every shown figure.
 #[inline]
 fn small_mantissa(value: Decimal) -> Option<(f64, usize)> {
     let (magnitude, scale) = small_parts(value)?;
     let scale = scale as usize;
-    if magnitude >= 1 << 53 || scale >= POW10.len() {
+    if magnitude >= 1 << 53 || scale >= EXACT_POW10 {
         return None;
     }
     #[allow(clippy::cast_precision_loss)] // under 2^53: exact

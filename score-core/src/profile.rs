@@ -95,28 +95,7 @@ pub const FIELDS: [&str; 9] = [
     "subcuenta_fondo",
 ];
 
-impl<'de> Deserialize<'de> for Profile {
-    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        let value = Value::deserialize(deserializer)?;
-        Profile::from_json_value(&value).map_err(serde::de::Error::custom)
-    }
-}
-
 impl Profile {
-    /// Parses and validates a profile from JSON text.
-    pub fn from_json_str(text: &str) -> Result<Profile, ScoreError> {
-        // Plain profiles (nearly all) are read without an intermediate `Value`; anything else
-        // goes through the value reader, which reports the exact error.
-        if let Some(profile) = crate::input::cells_of_json(text).and_then(|cells| cells.profile()) {
-            profile.validate()?;
-            return Ok(profile);
-        }
-        let value: Value = serde_json::from_str(text).map_err(|e| {
-            ScoreError::new(ErrorCode::InvalidJson, None, format!("El perfil no es JSON válido: {e}."))
-        })?;
-        Profile::from_json_value(&value)
-    }
-
     /// Parses and validates a profile from a JSON value. Checks run in a fixed order (unknown
     /// fields, then each field in [`FIELDS`] order), so the same bad input always reports the
     /// same error.

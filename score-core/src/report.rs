@@ -346,36 +346,6 @@ pub struct ScoreReport {
     pub recomendaciones_detalle: Vec<Recomendacion>,
 }
 
-/// Room for a whole report (about 3.2 KB of JSON) in one allocation.
-const JSON_CAPACITY: usize = 4096;
-
-impl ScoreReport {
-    /// The report as compact JSON text (keys in the documented order).
-    pub fn to_json_string(&self) -> String {
-        let mut out = Vec::with_capacity(JSON_CAPACITY);
-        self.write_json(&mut out);
-        String::from_utf8(out).unwrap_or_default()
-    }
-
-    /// Appends the compact JSON text of the report to `out`, for callers that wrap it in an
-    /// envelope without copying it again (the server's calculator endpoint). The bytes are those
-    /// of `serde_json::to_writer(out, report)`, written faster (see `report_json.rs`).
-    pub fn write_json(&self, out: &mut Vec<u8>) {
-        crate::report_json::write_report(self, out, None);
-    }
-
-    /// [`ScoreReport::write_json`], except that the content of every text that is `&'static`
-    /// and needs no JSON escaping (every text the model writes: recommendations, disclaimer,
-    /// version, state names) is appended by `text` instead, between the quotes written here.
-    /// For a binding whose host keeps those texts as its own strings: JavaScript turns UTF-8
-    /// into a string ten times faster when it is all ASCII, so score-wasm writes the rest,
-    /// which is ASCII, records where each text goes (`out.len()` when `text` is called) and
-    /// splices in the strings it already has. Appending `text`'s bytes gives `write_json`.
-    pub fn write_json_with_texts(&self, out: &mut Vec<u8>, text: &mut dyn FnMut(&'static str, &mut Vec<u8>)) {
-        crate::report_json::write_report(self, out, Some(text));
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

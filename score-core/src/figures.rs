@@ -1,0 +1,358 @@
+//! The decimal model v2.1: the six components, the score, purchasing capacity and financial
+//! health in exact `Decimal` arithmetic, the definition that the filtered path
+//! ([`crate::filtered`]) is checked against.
+//!
+//! Everything is `Decimal` arithmetic on the exact inputs; values are rounded only where they
+//! are shown (see [`crate::money`]). The score is computed from the exact component values, so
+//! it is a monotone function of each input (MODEL.md, "Monotonicity").
+
+use crate::curve::Curve;
+use crate::money::{money, round};
+use crate::params::*;
+use crate::profile::{IncomeType, Profile};
+use crate::report::*;
+use crate::states::StateInfo;
+use rust_decimal::Decimal;
+use std::cmp::Reverse;
+
+/// The quantities of a report that need no division: exact in `Decimal` at small scales, and
+/// shared by the decimal and the filtered computation of the rest.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Exact {
+    /// Cost of a dignified life for the household in its state, MXN a month.
+    pub costo_vida_digno: Decimal,
+    /// Income left after the cost of living and the declared debts.
+    pub ingreso_disponible: Decimal,
+    /// The mortgage payment the income allows (PTI, total DTI and disposable income caps).
+    pub pago: Decimal,
+    /// Loan term in whole years.
+    pub plazo: u32,
+    /// Loan-to-value of the income type.
+    pub ltv: Decimal,
+    /// Savings plus the housing-fund balance.
+    pub disponible: Decimal,
+    /// Declared or estimated housing-fund balance.
+    pub subcuenta: Decimal,
+    /// Core dwelling area for the household, m².
+    pub nucleo: Decimal,
+    /// Income the savings are compared with, a year of it (clamped, see the curve).
+    pub ingreso_referencia_anual: Decimal,
+}
+
+pub(crate) fn exact(profile: &Profile, state: &StateInfo) -> Exact {
+    let ingreso = profile.ingreso_mensual;
+    let personas = profile.personas_hogar.map(Decimal::from).unwrap_or(PERSONAS_HOGAR_DEFAULT);
+    let costo_vida_digno = LINEA_POBREZA_URBANA * personas * state.factor;
+    let deudas = profile.deudas_mensuales.unwrap_or(Decimal::ZERO);
+    let ingreso_disponible = ingreso - costo_vida_digno - deudas;
+    let pago = (PTI_MAX * ingreso).min(DTI_TOTAL_MAX * ingreso - deudas).min(ingreso_disponible).max(Decimal::ZERO);
+    let subcuenta = subcuenta_estimada(profile);
+    let referencia = ingreso.clamp(AHORRO_INGRESO_REFERENCIA_MIN, AHORRO_INGRESO_REFERENCIA_MAX);
+    Exact {
+        costo_vida_digno,
+        ingreso_disponible,
+        pago,
+        plazo: plazo_anios(profile),
+        ltv: match profile.tipo_ingreso {
+            IncomeType::Independiente => LTV_INDEPENDIENTE,
+            _ => LTV_ASALARIADO,
+        },
+        disponible: profile.ahorro + subcuenta,
+        subcuenta,
+        nucleo: m2_minimo_nucleo(personas),
+        ingreso_referencia_anual: referencia * Decimal::from(12),
+    }
+}
+
+/// Income-type points.
+pub(crate) fn puntos_tipo(tipo: IncomeType) -> Decimal {
+    match tipo {
+        IncomeType::Asalariado => PUNTOS_TIPO_ASALARIADO,
+        IncomeType::Mixto => PUNTOS_TIPO_MIXTO,
+        IncomeType::Pensionado => PUNTOS_TIPO_PENSIONADO,
+        IncomeType::Independiente => PUNTOS_TIPO_INDEPENDIENTE,
+    }
+}
+
+/// The seniority curve of an income type.
+pub(crate) fn curva_antiguedad(tipo: IncomeType) -> &'static Curve {
+    match tipo {
+        IncomeType::Independiente => &CURVA_ANTIGUEDAD_INDEPENDIENTE,
+        _ => &CURVA_ANTIGUEDAD_ASALARIADO,
+    }
+}
+
+/// The six weights in the spec's order (the order of [`Componentes`]).
+pub(crate) const PESOS: [Decimal; 6] =
+    [PESO_INGRESO, PESO_TIPO_INGRESO, PESO_ANTIGUEDAD, PESO_DEUDAS, PESO_AHORRO, PESO_SALUD_FINANCIERA];
+
+/// Recommendation code of each component when it is weak, in the spec's order; `None` where
+/// a weak value has no advice (a salaried income type, undeclared debts).
+pub(crate) fn codigos_componentes(profile: &Profile) -> [Option<CodigoRecomendacion>; 6] {
+    use CodigoRecomendacion as C;
+    [
+        Some(C::IngresoBajo),
+        (profile.tipo_ingreso != IncomeType::Asalariado).then_some(C::IngresoPocoComprobable),
+        Some(C::AntiguedadCorta),
+        profile.deudas_mensuales.map(|_| C::DeudaAlta),
+        Some(C::AhorroBajo),
+        Some(C::SaludFinancieraAjustada),
+    ]
+}
+
+/// Exact (unrounded) component values on the 0..100 scale, in the spec's order.
+fn components(profile: &Profile, exact: &Exact, ratio: Decimal) -> [Decimal; 6] {
+    std::array::from_fn(|index| match index {
+        5 => CURVA_SALUD_FINANCIERA.eval(ratio),
+        _ => component(profile, exact, index),
+    })
+}
+
+/// One exact component value (index in the spec's order): the filtered path asks for it when
+/// the value sits exactly on a rounding tie (an income of 9,608 gives 0.025 income points).
+#[cold]
+#[inline(never)]
+pub(crate) fn component(profile: &Profile, exact: &Exact, index: usize) -> Decimal {
+    let ingreso = profile.ingreso_mensual;
+    match index {
+        0 => CURVA_INGRESO.eval(ingreso),
+        1 => puntos_tipo(profile.tipo_ingreso),
+        2 => curva_antiguedad(profile.tipo_ingreso).eval(Decimal::from(profile.antiguedad_meses)),
+        3 => match profile.deudas_mensuales {
+            None => PUNTOS_DEUDAS_NO_DECLARADAS,
+            Some(d) => CURVA_DEUDAS.eval(d / ingreso),
+        },
+        4 => CURVA_AHORRO.eval(profile.ahorro / exact.ingreso_referencia_anual),
+        _ => CURVA_SALUD_FINANCIERA.eval(exact.ingreso_disponible / ingreso),
+    }
+}
+
+/// round((sum of value x weight) x 10), half away from zero.
+fn score_of(values: &[Decimal; 6]) -> u16 {
+    let sum: Decimal = values.iter().zip(PESOS).map(|(v, w)| v * w).sum();
+    let score = round(sum * ESCALA_SCORE, 0);
+    u16::try_from(score.mantissa()).unwrap_or(0).min(1000)
+}
+
+/// Loan term in whole years: 20, shortened so that age plus term stays within 75.
+pub(crate) fn plazo_anios(profile: &Profile) -> u32 {
+    let max = u32::try_from(PLAZO_MAX_ANIOS.mantissa()).unwrap_or(20);
+    match profile.edad {
+        None => max,
+        Some(edad) => {
+            let limite = u32::try_from(EDAD_MAX_FIN_PLAZO.mantissa()).unwrap_or(75);
+            limite.saturating_sub(edad).min(max)
+        }
+    }
+}
+
+/// Present value of 1 peso paid monthly for `years` at TASA_ANUAL: (1 - (1+i)^-n) / i, from
+/// the precomputed [`FACTOR_ANUALIDAD`] table (terms are whole years, at most 20).
+pub(crate) fn annuity_factor(years: u32) -> Decimal {
+    FACTOR_ANUALIDAD.get(years as usize).copied().unwrap_or(Decimal::ZERO)
+}
+
+/// Housing-fund balance: the declared one, or 5% of the (capped) payroll income for each
+/// month of seniority (at most 360); zero for self-employed buyers and pensioners.
+fn subcuenta_estimada(profile: &Profile) -> Decimal {
+    if let Some(declarada) = profile.subcuenta_fondo {
+        return declarada;
+    }
+    let salario = match profile.tipo_ingreso {
+        IncomeType::Asalariado => profile.ingreso_mensual,
+        IncomeType::Mixto => profile.ingreso_mensual * PROPORCION_SALARIO_MIXTO,
+        IncomeType::Independiente | IncomeType::Pensionado => return Decimal::ZERO,
+    };
+    let meses = Decimal::from(profile.antiguedad_meses).min(MESES_FONDO_MAX);
+    APORTACION_FONDO * salario.min(TOPE_SALARIO_MENSUAL) * meses
+}
+
+fn m2_minimo_nucleo(personas: Decimal) -> Decimal {
+    let dormitorios = ceil_ratio(personas, PERSONAS_POR_DORMITORIO).max(Decimal::ONE);
+    (M2_NUCLEO_BASE + M2_POR_DORMITORIO_EXTRA * (dormitorios - Decimal::ONE)) * FACTOR_MUROS_CIRCULACION
+}
+
+/// `ceil(a / b)` for non-negative `a` and positive `b`: one integer division of the aligned
+/// mantissas where they fit 64 bits, instead of a 28-digit decimal quotient.
+fn ceil_ratio(a: Decimal, b: Decimal) -> Decimal {
+    let widen = |d: Decimal, to: u32| {
+        10u64.checked_pow(to - d.scale()).and_then(|f| u64::try_from(d.mantissa()).ok()?.checked_mul(f))
+    };
+    let scale = a.scale().max(b.scale());
+    match (widen(a, scale), widen(b, scale)) {
+        (Some(n), Some(d)) if d > 0 => Decimal::from(n.div_ceil(d)),
+        _ => (a / b).ceil(),
+    }
+}
+
+fn evaluacion_m2(m2: Decimal, nucleo: Decimal) -> EvaluacionM2 {
+    if m2 < nucleo {
+        EvaluacionM2::Insuficiente
+    } else if m2 < nucleo * UMBRAL_M2_ADECUADO {
+        EvaluacionM2::NucleoBasico
+    } else if m2 < nucleo * UMBRAL_M2_HOLGADO {
+        EvaluacionM2::Adecuado
+    } else {
+        EvaluacionM2::Holgado
+    }
+}
+
+fn estatus_enganche(valor: Decimal, requerido: Decimal, disponible: Decimal, gastos: Decimal) -> EstatusEnganche {
+    if valor.is_zero() {
+        EstatusEnganche::NoAplica
+    } else if disponible.is_zero() {
+        EstatusEnganche::SinEnganche
+    } else if disponible < requerido * UMBRAL_ENGANCHE_PARCIAL {
+        EstatusEnganche::Insuficiente
+    } else if disponible < requerido {
+        EstatusEnganche::Parcial
+    } else if disponible < requerido + gastos {
+        EstatusEnganche::CubiertoSinGastos
+    } else {
+        EstatusEnganche::Cubierto
+    }
+}
+
+/// The figures of a report that involve a division or a 28-digit constant, as shown (rounded),
+/// with the decisions taken on them. Computed in `Decimal` here and in filtered arithmetic by
+/// [`crate::filtered::figures`], which must give the same value whenever it gives one.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Figures {
+    pub score: u16,
+    /// Shown value and shown points of each component, in the spec's order.
+    pub componentes: [(Decimal, Decimal); 6],
+    pub ratio: Decimal,
+    pub valor_bancario: Decimal,
+    pub credito: Decimal,
+    pub m2: Decimal,
+    pub enganche_requerido: Decimal,
+    pub gastos: Decimal,
+    pub renta: Decimal,
+    pub evaluacion_m2: EvaluacionM2,
+    pub estatus_enganche: EstatusEnganche,
+    /// Weak components' codes, most points lost first, at most three (then `None`s).
+    pub debiles: Debiles,
+}
+
+/// Codes of the weak components in order, without allocating.
+pub(crate) type Debiles = [Option<CodigoRecomendacion>; 6];
+
+/// The first [`MAX_RECOMENDACIONES_COMPONENTE`] codes of `ordered` as [`Debiles`].
+pub(crate) fn debiles_de(ordered: impl Iterator<Item = CodigoRecomendacion>) -> Debiles {
+    let mut debiles = [None; 6];
+    for (slot, codigo) in debiles.iter_mut().zip(ordered.take(max_recomendaciones_componente())) {
+        *slot = Some(codigo);
+    }
+    debiles
+}
+
+/// [`MAX_RECOMENDACIONES_COMPONENTE`] as a count.
+pub(crate) fn max_recomendaciones_componente() -> usize {
+    usize::try_from(MAX_RECOMENDACIONES_COMPONENTE.mantissa()).unwrap_or(3)
+}
+
+/// [`Figures`] in exact decimal arithmetic: the definition the filtered path is checked against.
+#[cold]
+#[inline(never)]
+pub(crate) fn figures_exact(profile: &Profile, exact: &Exact, state: &StateInfo) -> Figures {
+    let ratio = exact.ingreso_disponible / profile.ingreso_mensual;
+    let values = components(profile, exact, ratio);
+    let credito = exact.pago * annuity_factor(exact.plazo);
+    let valor_bancario = credito / exact.ltv;
+    let enganche_requerido = valor_bancario * (Decimal::ONE - exact.ltv);
+    let gastos = valor_bancario * GASTOS_CIERRE;
+    let m2 = valor_bancario / state.precio_m2;
+    let mut weak: Vec<(Decimal, usize, CodigoRecomendacion)> = Vec::with_capacity(6);
+    for (index, codigo) in codigos_componentes(profile).into_iter().enumerate() {
+        match codigo {
+            Some(codigo) if values[index] < UMBRAL_RECOMENDACION => {
+                weak.push(((Decimal::ONE_HUNDRED - values[index]) * PESOS[index], index, codigo))
+            }
+            _ => {}
+        }
+    }
+    // Most points lost first, ties in the spec's order. At most six items, and the index makes
+    // every key unique: an insertion sort gives that order without the general sort's code.
+    for i in 1..weak.len() {
+        let mut j = i;
+        while j > 0 && (weak[j].0, Reverse(weak[j].1)) > (weak[j - 1].0, Reverse(weak[j - 1].1)) {
+            weak.swap(j - 1, j);
+            j -= 1;
+        }
+    }
+    Figures {
+        score: score_of(&values),
+        componentes: std::array::from_fn(|i| (money(values[i]), money(values[i] * PESOS[i] * ESCALA_SCORE))),
+        ratio: crate::money::ratio(ratio),
+        valor_bancario: money(valor_bancario),
+        credito: money(credito),
+        m2: money(m2),
+        enganche_requerido: money(enganche_requerido),
+        gastos: money(gastos),
+        renta: money(valor_bancario * RENDIMIENTO_RENTA_ANUAL / Decimal::from(12)),
+        evaluacion_m2: evaluacion_m2(m2, exact.nucleo),
+        estatus_enganche: estatus_enganche(valor_bancario, enganche_requerido, exact.disponible, gastos),
+        debiles: debiles_de(weak.into_iter().map(|w| w.2)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::money::tests::d;
+
+    /// The score of these component values (the other four fixed).
+    fn score(ahorro: &str, salud: &str) -> u16 {
+        // Income type, seniority and savings weights: 100 x (0.12 + 0.18) x 10 = 300 points,
+        // plus the savings and health components below.
+        score_of(&[Decimal::ZERO, Decimal::ONE_HUNDRED, Decimal::ONE_HUNDRED, Decimal::ZERO, d(ahorro), d(salud)])
+    }
+
+    /// The score rounds half away from zero, exactly at .5, and the level follows the rounded
+    /// score: 400.5 becomes 401 (medio), 400.4999 stays 400 (bajo).
+    #[test]
+    fn score_rounds_half_away_from_zero_at_the_boundaries() {
+        assert_eq!(score("100", "0.5"), 401);
+        assert_eq!(Nivel::from_score(score("100", "0.5")), Nivel::Medio);
+        assert_eq!(score("100", "0.4999"), 400);
+        assert_eq!(Nivel::from_score(score("100", "0.4999")), Nivel::Bajo);
+        assert_eq!(score("100", "100.0"), 500);
+        assert_eq!(score("30.5", "0"), 331);
+        assert_eq!(score("30.49", "0"), 330);
+    }
+
+    #[test]
+    fn ceil_ratio_is_the_decimal_ceiling() {
+        for (a, b) in [("3.35", "2"), ("4", "2"), ("5", "2"), ("0", "2"), ("1", "0.3"), ("20", "2"), ("0.01", "2.5")] {
+            assert_eq!(ceil_ratio(d(a), d(b)), (d(a) / d(b)).ceil(), "{a} / {b}");
+        }
+    }
+
+    #[test]
+    fn term_is_shortened_by_age_and_never_negative() {
+        let mut p = Profile::from_json_str(r#"{"estado":"CMX","ingreso_mensual":1,"tipo_ingreso":"mixto","antiguedad_meses":0}"#)
+            .expect("valid");
+        assert_eq!(plazo_anios(&p), 20);
+        for (edad, plazo) in [(18, 20), (55, 20), (56, 19), (74, 1), (75, 0), (100, 0)] {
+            p.edad = Some(edad);
+            assert_eq!(plazo_anios(&p), plazo, "edad {edad}");
+        }
+    }
+
+    /// Every entry of the precomputed table equals the closed form; 20 years at 11.65% gives
+    /// about 92.87 (the research's check: 93.77 at 11.5%).
+    #[test]
+    fn annuity_table_matches_the_closed_form() {
+        use rust_decimal::MathematicalOps;
+        let i = TASA_ANUAL / Decimal::from(12);
+        let max = u32::try_from(PLAZO_MAX_ANIOS.mantissa()).expect("small");
+        assert_eq!(FACTOR_ANUALIDAD.len() as u32, max + 1, "one entry per whole year of term");
+        assert_eq!(annuity_factor(0), Decimal::ZERO);
+        for years in 1..=max {
+            let growth = (Decimal::ONE + i).powu(u64::from(years) * 12);
+            let closed_form = (Decimal::ONE - Decimal::ONE / growth) / i;
+            assert_eq!(annuity_factor(years), closed_form, "{years} years");
+        }
+        assert_eq!(money(annuity_factor(20)).to_string(), "92.87");
+    }
+}
