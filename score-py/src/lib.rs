@@ -5,6 +5,7 @@
 //! score-core's (`score_core::batch`), run with the GIL released (`frame.rs` for columns).
 
 mod dict;
+mod docs;
 mod frame;
 mod input;
 mod lazy;
@@ -176,6 +177,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(score_many, m)?)?;
     m.add_function(wrap_pyfunction!(frame::_score_columns, m)?)?;
     m.add_class::<Report>()?;
+    docs::register(m)?;
     m.add("ScoreError", py.get_type::<ScoreError>())?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add("CORE_VERSION", score_core::VERSION)?;

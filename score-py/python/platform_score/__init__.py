@@ -25,6 +25,7 @@ from ._core import (
     score_many,
 )
 from ._frame import score_frame
+from ._core import DOCUMENT_ERROR_CODES, profile_from_cfdi, read_cfdi  # payroll receipts (score-docs)
 from ._types import (
     Amount,
     CapacidadCompra,
@@ -63,3 +64,4 @@ __all__ = [
     "score_json",
     "score_many",
 ]
+__all__ += ["DOCUMENT_ERROR_CODES", "profile_from_cfdi", "read_cfdi"]

@@ -23,6 +23,7 @@ from typing import (
 from ._types import ScoreReport
 
 __all__ = [
+    "DOCUMENT_ERROR_CODES", "profile_from_cfdi", "read_cfdi",  # payroll receipts (score-docs)
     "score",
     "score_json",
     "score_many",
@@ -134,3 +135,12 @@ _Column = Tuple[str, str, Any, Optional[List[str]]]
 def _score_columns(
     n_rows: int, columns: Sequence[_Column]
 ) -> Tuple[bytes, List[Tuple[str, str, bytes, Optional[List[str]]]], List[Tuple[int, str, Optional[str], str]]]: ...
+
+# Payroll receipts (CFDI with the Nómina 1.2 complement), from score-docs: the facts and the
+# profile are the JSON objects of fixtures/documents/ (see score-docs/README.md).
+from datetime import date as _date
+
+DOCUMENT_ERROR_CODES: Tuple[str, ...]
+
+def read_cfdi(data: bytes) -> Dict[str, Any]: ...
+def profile_from_cfdi(receipts: Sequence[bytes], *, reference_date: Union[str, _date]) -> Dict[str, Any]: ...
