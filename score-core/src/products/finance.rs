@@ -20,16 +20,16 @@
 //! ```
 //!
 //! whose root `j` is unique (the right side falls as `j` rises) and `CAT = (1 + j)^12 − 1`.
-//! This module solves it in `Decimal` to about 25 significant digits, far beyond the four
+//! This module solves it in `Decimal` to about 20 significant digits, far beyond the four
 //! decimals shown, so an implementation with exact rationals or Python's `decimal` reproduces
 //! the shown CAT (tests/products_check.py does).
 
 use rust_decimal::{Decimal, MathematicalOps};
 
-/// `(1 + j)^-n`, or 0 when `(1 + j)^n` is beyond what a `Decimal` holds (then it is below
-/// 1e-28 and invisible in any result).
-fn descuento(j: Decimal, n: u32) -> Decimal {
-    (Decimal::ONE + j).checked_powu(u64::from(n)).and_then(|p| Decimal::ONE.checked_div(p)).unwrap_or(Decimal::ZERO)
+/// `(1 + j)^n`, or `None` beyond what a `Decimal` holds (then `(1 + j)^-n` is below 1e-28
+/// and invisible in any result).
+fn crecimiento(j: Decimal, n: u32) -> Option<Decimal> {
+    (Decimal::ONE + j).checked_powu(u64::from(n))
 }
 
 /// Present value of 1 peso paid at the end of each of `n` months at the monthly rate `j`:
@@ -38,7 +38,11 @@ pub fn factor_anualidad_mensual(j: Decimal, n: u32) -> Decimal {
     if j.is_zero() {
         return Decimal::from(n);
     }
-    (Decimal::ONE - descuento(j, n)) / j
+    match crecimiento(j, n) {
+        // (1 − 1/p) / j = (p − 1) / (p j): one division, the costly operation of `Decimal`.
+        Some(p) => (p - Decimal::ONE) / (p * j),
+        None => Decimal::ONE / j,
+    }
 }
 
 /// The monthly payment per peso of credit at the nominal annual rate `tasa_anual` over `meses`
@@ -48,7 +52,14 @@ pub fn cuota_por_peso(tasa_anual: Decimal, meses: u32, cargo_mensual: Decimal) -
     if meses == 0 {
         return Decimal::ZERO;
     }
-    Decimal::ONE / factor_anualidad_mensual(tasa_anual / Decimal::from(12), meses) + cargo_mensual
+    let j = tasa_anual / Decimal::from(12);
+    let amortizacion = match crecimiento(j, meses) {
+        _ if j.is_zero() => Decimal::ONE / Decimal::from(meses),
+        // 1 / a = p j / (p − 1)
+        Some(p) => p * j / (p - Decimal::ONE),
+        None => j,
+    };
+    amortizacion + cargo_mensual
 }
 
 /// A level monthly payment `pago` during `meses` months from the first month on.
@@ -60,23 +71,26 @@ pub struct Flujo {
     pub meses: u32,
 }
 
-/// `Σ P × a(j, n) − neto` and its derivative in `j`.
+/// `Σ P × a(j, n) − neto` and its derivative in `j`, for `j` > 0. With `p = (1 + j)^n`:
+/// `a = (p − 1) / (p j)` and `da/dj = (n j − (p − 1)(1 + j)) / (p (1 + j) j²)`.
 fn ecuacion(j: Decimal, neto: Decimal, flujos: &[Flujo]) -> Option<(Decimal, Decimal)> {
     let mut valor = -neto;
     let mut derivada = Decimal::ZERO;
+    let u = Decimal::ONE + j;
     for f in flujos {
         let n = Decimal::from(f.meses);
-        if j.is_zero() {
-            valor += f.pago * n;
-            derivada -= f.pago * n * (n + Decimal::ONE) / Decimal::TWO;
-            continue;
+        match crecimiento(j, f.meses) {
+            Some(p) => {
+                let denominador = p.checked_mul(j)?;
+                valor += f.pago.checked_mul(p - Decimal::ONE)?.checked_div(denominador)?;
+                let numerador = n * j - (p - Decimal::ONE) * u;
+                derivada += f.pago.checked_mul(numerador)?.checked_div(denominador.checked_mul(u * j)?)?;
+            }
+            None => {
+                valor += f.pago / j;
+                derivada -= f.pago / (j * j);
+            }
         }
-        let v = descuento(j, f.meses);
-        let a = (Decimal::ONE - v) / j;
-        // d/dj (1 − (1+j)^−n) / j = (n (1+j)^−n−1 j − (1 − (1+j)^−n)) / j²
-        let da = (n * v / (Decimal::ONE + j) * j - (Decimal::ONE - v)).checked_div(j * j)?;
-        valor += f.pago.checked_mul(a)?;
-        derivada += f.pago.checked_mul(da)?;
     }
     Some((valor, derivada))
 }
@@ -84,12 +98,93 @@ fn ecuacion(j: Decimal, neto: Decimal, flujos: &[Flujo]) -> Option<(Decimal, Dec
 /// Banxico's CAT as a ratio (0.1413 is 14.13%), unrounded: the annual rate at which `neto` (the
 /// credit less the fees paid at signing) equals the present value of `flujos`. `None` when the
 /// payments do not exceed what is received (no positive rate equates them) or are empty.
+///
+/// A root found in doubles seeds Newton's method in `Decimal`, which then needs one or two
+/// steps; a bracketed bisection takes over if it does not settle. The result is the root to
+/// about 20 significant digits whichever way it was reached, so the 4 decimals shown do not
+/// depend on the seed.
 pub fn cat(neto: Decimal, flujos: &[Flujo]) -> Option<Decimal> {
     let total: Decimal = flujos.iter().map(|f| f.pago * Decimal::from(f.meses)).sum();
     if neto <= Decimal::ZERO || total <= neto {
         return None;
     }
-    // Bracket the monthly root: f(0) > 0 and f falls with j. 100% a month is a CAT of 409,500%.
+    let j = semilla(neto, flujos)
+        .and_then(|semilla| newton(semilla, neto, flujos))
+        .or_else(|| biseccion(neto, flujos))?;
+    Some((Decimal::ONE + j).powu(12) - Decimal::ONE)
+}
+
+/// Steps below this are noise of `Decimal`'s 28 digits: the root is known.
+const TOLERANCIA: Decimal = Decimal::from_parts(1, 0, 0, false, 20);
+
+/// The monthly root in doubles (Newton inside a bisection bracket). Powers are plain
+/// multiplications, which IEEE arithmetic rounds the same on every platform.
+fn semilla(neto: Decimal, flujos: &[Flujo]) -> Option<Decimal> {
+    use rust_decimal::prelude::{FromPrimitive, ToPrimitive};
+    let neto = neto.to_f64()?;
+    let flujos: Vec<(f64, u32)> = flujos.iter().map(|f| Some((f.pago.to_f64()?, f.meses))).collect::<Option<_>>()?;
+    let potencia = |base: f64, mut n: u32| {
+        let (mut b, mut r) = (base, 1.0);
+        while n > 0 {
+            if n & 1 == 1 {
+                r *= b;
+            }
+            b *= b;
+            n >>= 1;
+        }
+        r
+    };
+    let f = |j: f64| {
+        let (mut valor, mut derivada) = (-neto, 0.0);
+        for &(pago, meses) in &flujos {
+            let n = f64::from(meses);
+            let v = 1.0 / potencia(1.0 + j, meses);
+            valor += pago * (1.0 - v) / j;
+            derivada += pago * (n * v / (1.0 + j) * j - (1.0 - v)) / (j * j);
+        }
+        (valor, derivada)
+    };
+    let (mut lo, mut hi, mut j) = (1e-9, 1.0, 0.01);
+    for _ in 0..100 {
+        let (valor, derivada) = f(j);
+        if !valor.is_finite() {
+            return None;
+        }
+        if valor > 0.0 { lo = j } else { hi = j }
+        let siguiente = j - valor / derivada;
+        let siguiente = if siguiente > lo && siguiente < hi { siguiente } else { (lo + hi) / 2.0 };
+        if (siguiente - j).abs() <= 1e-15 * j {
+            return Decimal::from_f64(siguiente);
+        }
+        j = siguiente;
+    }
+    None
+}
+
+/// Newton's method in `Decimal` from a close seed: `None` if it does not settle in a few steps.
+/// Convergence is quadratic: after a step of at most `PASO_FINAL` (1e-14) the error is of the
+/// order of the curvature (below n ≤ 360) times its square, under 1e-25, so that step is the last.
+fn newton(mut j: Decimal, neto: Decimal, flujos: &[Flujo]) -> Option<Decimal> {
+    for _ in 0..6 {
+        let (valor, derivada) = ecuacion(j, neto, flujos)?;
+        let paso = valor.checked_div(derivada)?;
+        j -= paso;
+        if j <= Decimal::ZERO {
+            return None;
+        }
+        if paso.abs() <= PASO_FINAL {
+            return Some(j);
+        }
+    }
+    None
+}
+
+/// A Newton step this small leaves an error below 1e-25 (see [`newton`]).
+const PASO_FINAL: Decimal = Decimal::from_parts(1, 0, 0, false, 14);
+
+/// The monthly root by bisection alone: slow, and only a fallback.
+fn biseccion(neto: Decimal, flujos: &[Flujo]) -> Option<Decimal> {
+    // f(0+) > 0 and f falls with j. 100% a month is a CAT of 409,500%.
     let (mut lo, mut hi) = (Decimal::ZERO, Decimal::new(1, 2));
     while ecuacion(hi, neto, flujos)?.0 > Decimal::ZERO {
         lo = hi;
@@ -98,31 +193,11 @@ pub fn cat(neto: Decimal, flujos: &[Flujo]) -> Option<Decimal> {
             return None;
         }
     }
-    // Newton's method inside the bracket, bisecting whenever a step would leave it.
-    let tolerancia = Decimal::new(1, 26);
-    let mut j = (lo + hi) / Decimal::TWO;
-    for _ in 0..200 {
-        let (valor, derivada) = ecuacion(j, neto, flujos)?;
-        if valor.is_zero() {
-            break;
-        }
-        if valor > Decimal::ZERO {
-            lo = j;
-        } else {
-            hi = j;
-        }
-        let newton = if derivada.is_zero() { None } else { valor.checked_div(derivada).map(|paso| j - paso) };
-        let siguiente = match newton {
-            Some(n) if n > lo && n < hi => n,
-            _ => (lo + hi) / Decimal::TWO,
-        };
-        if (siguiente - j).abs() <= tolerancia || hi - lo <= tolerancia {
-            j = siguiente;
-            break;
-        }
-        j = siguiente;
+    while hi - lo > TOLERANCIA {
+        let medio = (lo + hi) / Decimal::TWO;
+        if ecuacion(medio, neto, flujos)?.0 > Decimal::ZERO { lo = medio } else { hi = medio }
     }
-    Some((Decimal::ONE + j).powu(12) - Decimal::ONE)
+    Some((lo + hi) / Decimal::TWO)
 }
 
 #[cfg(test)]
@@ -156,6 +231,17 @@ mod tests {
             let c = cat(d("100000"), &[Flujo { pago, meses }]).expect("a CAT");
             let efectiva = (Decimal::ONE + r / Decimal::from(12)).powu(12) - Decimal::ONE;
             assert!((c - efectiva).abs() < d("1e-18"), "{tasa}: {c} vs {efectiva}");
+        }
+    }
+
+    /// The fallback finds the same root as the seeded Newton steps.
+    #[test]
+    fn bisection_agrees_with_newton() {
+        for (neto, pago, meses) in [("14900", "962.33", 24), ("0.99", "0.0118078", 240), ("1", "0.00919", 360)] {
+            let flujos = [Flujo { pago: d(pago), meses }];
+            let rapido = newton(semilla(d(neto), &flujos).expect("seed"), d(neto), &flujos).expect("root");
+            let lento = biseccion(d(neto), &flujos).expect("root");
+            assert!((rapido - lento).abs() < d("1e-19"), "{neto}: {rapido} vs {lento}");
         }
     }
 
