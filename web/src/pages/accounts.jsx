@@ -35,7 +35,13 @@ function useSubmit() {
       setBusy(false);
     }
   }
-  return { busy, error, setError, run, fieldError: (f) => (error?.field === f ? error.message : undefined) };
+  /** The server's length rule checked before sending, shown at the password field. */
+  function passwordLongEnough(password) {
+    if ([...password].length >= MIN_PASSWORD) return true;
+    setError(new ApiError(422, { field: 'password', message: `La contraseña debe tener al menos ${MIN_PASSWORD} caracteres.` }));
+    return false;
+  }
+  return { busy, error, setError, run, passwordLongEnough, fieldError: (f) => (error?.field === f ? error.message : undefined) };
 }
 
 export function Login() {
@@ -74,7 +80,7 @@ export function Login() {
   return (
     <section class="narrow">
       <PageTitle>Entrar</PageTitle>
-      <form class="card" onSubmit={submit} noValidate={false}>
+      <form class="card" onSubmit={submit}>
         <Alert>{form.error?.message}</Alert>
         {form.error?.code === 'EMAIL_NOT_VERIFIED' && unverified && (
           <p>
@@ -117,10 +123,7 @@ export function Register() {
   async function submit(e) {
     e.preventDefault();
     const v = formValues(e.currentTarget);
-    if (v.password.length < MIN_PASSWORD) {
-      form.setError(new ApiError(422, { field: 'password', message: `La contraseña debe tener al menos ${MIN_PASSWORD} caracteres.` }));
-      return;
-    }
+    if (!form.passwordLongEnough(v.password)) return;
     const body = {
       firstName: v.firstName,
       lastName: v.lastName,
@@ -313,10 +316,7 @@ export function ResetPassword() {
   async function submit(e) {
     e.preventDefault();
     const v = formValues(e.currentTarget);
-    if (v.password.length < MIN_PASSWORD) {
-      form.setError(new ApiError(422, { field: 'password', message: `La contraseña debe tener al menos ${MIN_PASSWORD} caracteres.` }));
-      return;
-    }
+    if (!form.passwordLongEnough(v.password)) return;
     if (v.password !== v.confirm) {
       form.setError(new ApiError(422, { field: 'confirm', message: 'Las contraseñas no coinciden.' }));
       return;
