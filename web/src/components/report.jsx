@@ -30,6 +30,14 @@ const ESTATUS_ENGANCHE = {
   CUBIERTO: 'Cubierto, con gastos de escrituración',
 };
 
+const PRODUCTOS = {
+  INFONAVIT: 'Crédito Infonavit',
+  FOVISSSTE: 'Crédito Fovissste',
+  HIPOTECA_BANCARIA: 'Hipoteca bancaria',
+  INFONAVIT_MAS_BANCO: 'Infonavit más banco',
+  UNAMOS_CREDITOS: 'Unamos Créditos (ingresos combinados)',
+};
+
 const CONDICIONES = { PRECALIFICA: 'Precalificas', CONDICIONADO: 'Precalificas con condiciones', NO_PRECALIFICA: 'Todavía no precalificas' };
 
 export function nivelName(nivel) {
@@ -136,6 +144,7 @@ function Products({ productos, recomendado }) {
             <th scope="col">Producto</th>
             <th scope="col">¿Elegible?</th>
             <th scope="col">Tasa</th>
+            <th scope="col">CAT</th>
             <th scope="col">Pago mensual</th>
             <th scope="col">Crédito máximo</th>
           </tr>
@@ -144,11 +153,15 @@ function Products({ productos, recomendado }) {
           {productos.map((p) => (
             <tr class={p.producto === recomendado ? 'recommended' : undefined}>
               <th scope="row">
-                {p.nombre ?? p.producto}
+                {PRODUCTOS[p.producto] ?? p.producto}
                 {p.producto === recomendado && <span class="badge">Recomendado</span>}
               </th>
-              <td>{p.elegible ? 'Sí' : 'No'}</td>
+              <td>
+                {p.elegible ? 'Sí' : 'No'}
+                {!p.elegible && p.motivos?.length > 0 && <span class="muted"> ({p.motivos.map((m) => m.texto ?? m).join('; ')})</span>}
+              </td>
               <td>{p.tasa_anual != null ? percent.format(p.tasa_anual) : '—'}</td>
+              <td>{p.cat != null ? percent.format(p.cat) : '—'}</td>
               <td>{p.pago_mensual != null ? pesos.format(p.pago_mensual) : '—'}</td>
               <td>{p.credito_max != null ? pesos.format(p.credito_max) : '—'}</td>
             </tr>
