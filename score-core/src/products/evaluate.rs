@@ -274,8 +274,7 @@ fn evaluada(
     e
 }
 
-fn infonavit(s: &Solicitud, p: &Persona) -> Evaluada {
-    let (motivos, tramo) = infonavit_de(p);
+fn infonavit(s: &Solicitud, p: &Persona, (motivos, tramo): (Vec<Motivo>, Tramo)) -> Evaluada {
     let plazo = tramo.meses / 12;
     evaluada(Producto::Infonavit, motivos, &[tramo], &[tramo.por(Decimal::ONE)], plazo, Valor::MasSubcuenta(p.subcuenta), s, s.ahorro)
 }
@@ -386,8 +385,8 @@ fn infonavit_mas_banco(s: &Solicitud, p: &Persona, co: Option<&Persona>) -> Eval
 
 /// Unamos Créditos: each worker's own INFONAVIT credit, added and capped at the joint maximum
 /// (both scaled alike when the cap binds); both sub-accounts are added to the value.
-fn unamos_creditos(s: &Solicitud, p: &Persona, co: Option<&Persona>) -> Evaluada {
-    let (mut motivos, titular) = infonavit_de(p);
+fn unamos_creditos(s: &Solicitud, p: &Persona, co: Option<&Persona>, del_titular: (Vec<Motivo>, Tramo)) -> Evaluada {
+    let (mut motivos, titular) = del_titular;
     let Some(c) = co else {
         motivos.push(Motivo::SinCoacreditado);
         let plazo = titular.meses / 12;
@@ -411,12 +410,14 @@ fn unamos_creditos(s: &Solicitud, p: &Persona, co: Option<&Persona>) -> Evaluada
 pub(super) fn todas(s: &Solicitud) -> [Evaluada; 5] {
     let p = Persona::titular(s);
     let co = s.coacreditado.as_ref().map(Persona::coacreditado);
+    // The applicant's INFONAVIT credit serves INFONAVIT and Unamos Créditos: computed once.
+    let titular = infonavit_de(&p);
     [
-        infonavit(s, &p),
+        infonavit(s, &p, titular.clone()),
         fovissste(s, &p),
         hipoteca_bancaria(s, &p, co.as_ref()),
         infonavit_mas_banco(s, &p, co.as_ref()),
-        unamos_creditos(s, &p, co.as_ref()),
+        unamos_creditos(s, &p, co.as_ref(), titular),
     ]
 }
 
