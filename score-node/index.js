@@ -15,4 +15,5 @@ module.exports = {
   scoreJson: native.scoreJson,
   scoreMany: native.scoreMany,
   scoreAsync: native.scoreAsync,
+  readCfdi: native.readCfdi, profileFromCfdi: native.profileFromCfdi, // payroll receipts (score-docs)
 };

@@ -18,6 +18,7 @@ use napi_derive::napi;
 use score_core::{Profile, ScoreError, ScoreReport};
 use serde_json::Value;
 
+mod docs;
 mod read;
 mod realm;
 use read::read_profile;
