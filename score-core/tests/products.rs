@@ -288,7 +288,9 @@ proptest! {
 /// Inputs beyond validation (negative or huge amounts, age 100) give a result, never a panic.
 #[test]
 fn total_on_extreme_inputs() {
-    for (ingreso, deudas, edad) in [("-5", "0", Some(30)), ("100000000", "0", Some(18)), ("0", "-3", None), ("1", "100000000", Some(100))] {
+    for (ingreso, deudas, edad) in
+        [("-5", "0", Some(30)), ("100000000", "0", Some(18)), ("0", "-3", None), ("1", "100000000", Some(100))]
+    {
         let s = Solicitud {
             estado: State::parse("CMX").expect("CMX"),
             ingreso_mensual: d(ingreso),

@@ -25,38 +25,38 @@ use Origen::{DentroDeRango as R, Estimada as E, Publicada as S};
 
 /// Transfer-tax rate over the home value and its origin, in INEGI order (index = clave - 1).
 pub const ISAI: [(Decimal, Origen); 32] = [
-    (dec(2, 2), S),    // 01 AGU 2% (losimpuestos.com.mx, undated)
-    (dec(2, 2), S),    // 02 BCN 2% (losimpuestos.com.mx, undated)
-    (dec(2, 2), E),    // 03 BCS
-    (dec(2, 2), E),    // 04 CAM
-    (dec(2, 2), E),    // 05 COA
-    (dec(2, 2), E),    // 06 COL
-    (dec(2, 2), E),    // 07 CHP
-    (dec(2, 2), E),    // 08 CHH
-    (dec(4, 2), R),    // 09 CMX progressive 3.1–4.5% (bancompara); 2–4.5% (NeoJaus 2025-11-12)
-    (dec(2, 2), E),    // 10 DUR
-    (dec(2, 2), E),    // 11 GUA
-    (dec(2, 2), E),    // 12 GRO
-    (dec(2, 2), E),    // 13 HID
-    (dec(2, 2), R),    // 14 JAL 1.5–2% (NeoJaus 2025-11-12), upper end
-    (dec(2, 2), E),    // 15 MEX
-    (dec(2, 2), E),    // 16 MIC
-    (dec(2, 2), E),    // 17 MOR
-    (dec(2, 2), E),    // 18 NAY
-    (dec(2, 2), R),    // 19 NLE 1–2.5% (NeoJaus 2025-11-12)
-    (dec(2, 2), E),    // 20 OAX
-    (dec(2, 2), E),    // 21 PUE
-    (dec(2, 2), E),    // 22 QUE
-    (dec(2, 2), E),    // 23 ROO
-    (dec(2, 2), E),    // 24 SLP
-    (dec(2, 2), E),    // 25 SIN
-    (dec(2, 2), E),    // 26 SON
-    (dec(2, 2), E),    // 27 TAB
-    (dec(2, 2), E),    // 28 TAM
-    (dec(2, 2), E),    // 29 TLA
-    (dec(2, 2), E),    // 30 VER
-    (dec(18, 3), R),   // 31 YUC 0.02–1.8% (NeoJaus 2025-11-12), upper end
-    (dec(2, 2), E),    // 32 ZAC
+    (dec(2, 2), S),  // 01 AGU 2% (losimpuestos.com.mx, undated)
+    (dec(2, 2), S),  // 02 BCN 2% (losimpuestos.com.mx, undated)
+    (dec(2, 2), E),  // 03 BCS
+    (dec(2, 2), E),  // 04 CAM
+    (dec(2, 2), E),  // 05 COA
+    (dec(2, 2), E),  // 06 COL
+    (dec(2, 2), E),  // 07 CHP
+    (dec(2, 2), E),  // 08 CHH
+    (dec(4, 2), R),  // 09 CMX progressive 3.1–4.5% (bancompara); 2–4.5% (NeoJaus 2025-11-12)
+    (dec(2, 2), E),  // 10 DUR
+    (dec(2, 2), E),  // 11 GUA
+    (dec(2, 2), E),  // 12 GRO
+    (dec(2, 2), E),  // 13 HID
+    (dec(2, 2), R),  // 14 JAL 1.5–2% (NeoJaus 2025-11-12), upper end
+    (dec(2, 2), E),  // 15 MEX
+    (dec(2, 2), E),  // 16 MIC
+    (dec(2, 2), E),  // 17 MOR
+    (dec(2, 2), E),  // 18 NAY
+    (dec(2, 2), R),  // 19 NLE 1–2.5% (NeoJaus 2025-11-12)
+    (dec(2, 2), E),  // 20 OAX
+    (dec(2, 2), E),  // 21 PUE
+    (dec(2, 2), E),  // 22 QUE
+    (dec(2, 2), E),  // 23 ROO
+    (dec(2, 2), E),  // 24 SLP
+    (dec(2, 2), E),  // 25 SIN
+    (dec(2, 2), E),  // 26 SON
+    (dec(2, 2), E),  // 27 TAB
+    (dec(2, 2), E),  // 28 TAM
+    (dec(2, 2), E),  // 29 TLA
+    (dec(2, 2), E),  // 30 VER
+    (dec(18, 3), R), // 31 YUC 0.02–1.8% (NeoJaus 2025-11-12), upper end
+    (dec(2, 2), E),  // 32 ZAC
 ];
 
 /// The state's transfer-tax rate and its origin.

@@ -69,6 +69,11 @@ impl Persona {
     }
 }
 
+/// The buyer's savings (a negative amount counts as none).
+fn ahorro(s: &Solicitud) -> Decimal {
+    s.ahorro.max(Decimal::ZERO)
+}
+
 /// The payment a product allows: `base` (its payment-to-income limit applied), within the
 /// total-debt limit on the whole income, never negative.
 fn capacidad(base: Decimal, ingreso: Decimal, deudas: Decimal) -> Decimal {
@@ -276,7 +281,16 @@ fn evaluada(
 
 fn infonavit(s: &Solicitud, p: &Persona, (motivos, tramo): (Vec<Motivo>, Tramo)) -> Evaluada {
     let plazo = tramo.meses / 12;
-    evaluada(Producto::Infonavit, motivos, &[tramo], &[tramo.por(Decimal::ONE)], plazo, Valor::MasSubcuenta(p.subcuenta), s, s.ahorro)
+    evaluada(
+        Producto::Infonavit,
+        motivos,
+        &[tramo],
+        &[tramo.por(Decimal::ONE)],
+        plazo,
+        Valor::MasSubcuenta(p.subcuenta),
+        s,
+        ahorro(s),
+    )
 }
 
 fn fovissste(s: &Solicitud, p: &Persona) -> Evaluada {
@@ -286,7 +300,16 @@ fn fovissste(s: &Solicitud, p: &Persona) -> Evaluada {
     let pago = capacidad(FOVISSSTE_PTI * salario, p.ingreso, p.deudas);
     let motivos = motivos_fondo(p, Institucion::Fovissste, FOVISSSTE_ANTIGUEDAD_MIN, plazo, pago);
     let credito = tramo.credito_para(pago).min(FOVISSSTE_CREDITO_MAX);
-    evaluada(Producto::Fovissste, motivos, &[tramo.por(credito)], &[tramo], plazo, Valor::MasSubcuenta(p.subcuenta), s, s.ahorro)
+    evaluada(
+        Producto::Fovissste,
+        motivos,
+        &[tramo.por(credito)],
+        &[tramo],
+        plazo,
+        Valor::MasSubcuenta(p.subcuenta),
+        s,
+        ahorro(s),
+    )
 }
 
 /// The household a bank lends to: the applicant plus the co-borrower, if any. The older
@@ -347,7 +370,16 @@ fn hipoteca_bancaria(s: &Solicitud, p: &Persona, co: Option<&Persona>) -> Evalua
     if plazo > 0 && !pago.is_zero() && credito < BANCO_CREDITO_MIN {
         motivos.push(Motivo::CreditoMenorAlMinimo);
     }
-    evaluada(Producto::HipotecaBancaria, motivos, &[tramo.por(credito)], &[tramo], plazo, Valor::Ltv(ltv(p)), s, s.ahorro)
+    evaluada(
+        Producto::HipotecaBancaria,
+        motivos,
+        &[tramo.por(credito)],
+        &[tramo],
+        plazo,
+        Valor::Ltv(ltv(p)),
+        s,
+        ahorro(s),
+    )
 }
 
 /// Cuenta Infonavit + Crédito Bancario: one payment capacity (the bank's) serves a credit that
@@ -379,7 +411,7 @@ fn infonavit_mas_banco(s: &Solicitud, p: &Persona, co: Option<&Persona>) -> Eval
         motivos.push(Motivo::CreditoMenorAlMinimo);
     }
     let tramos = [banco.por(de_banco), fondo.por(de_fondo)];
-    let fondos = s.ahorro.max(Decimal::ZERO) + p.subcuenta;
+    let fondos = ahorro(s) + p.subcuenta;
     evaluada(Producto::InfonavitMasBanco, motivos, &tramos, &forma, plazo, Valor::Ltv(LTV_ASALARIADO), s, fondos)
 }
 
@@ -391,7 +423,16 @@ fn unamos_creditos(s: &Solicitud, p: &Persona, co: Option<&Persona>, del_titular
         motivos.push(Motivo::SinCoacreditado);
         let plazo = titular.meses / 12;
         let forma = [titular.por(Decimal::ONE)];
-        return evaluada(Producto::UnamosCreditos, motivos, &[], &forma, plazo, Valor::MasSubcuenta(Decimal::ZERO), s, s.ahorro);
+        return evaluada(
+            Producto::UnamosCreditos,
+            motivos,
+            &[],
+            &forma,
+            plazo,
+            Valor::MasSubcuenta(Decimal::ZERO),
+            s,
+            ahorro(s),
+        );
     };
     let (motivos_co, socio) = infonavit_de(c);
     if !motivos_co.is_empty() {
@@ -403,7 +444,7 @@ fn unamos_creditos(s: &Solicitud, p: &Persona, co: Option<&Persona>, del_titular
     let forma = [titular.por(Decimal::ONE)];
     let plazo = titular.meses.max(socio.meses) / 12;
     let subcuentas = Valor::MasSubcuenta(p.subcuenta + c.subcuenta);
-    evaluada(Producto::UnamosCreditos, motivos, &tramos, &forma, plazo, subcuentas, s, s.ahorro)
+    evaluada(Producto::UnamosCreditos, motivos, &tramos, &forma, plazo, subcuentas, s, ahorro(s))
 }
 
 /// Every product, in the order of [`Producto::ALL`].

@@ -108,9 +108,8 @@ pub fn cat(neto: Decimal, flujos: &[Flujo]) -> Option<Decimal> {
     if neto <= Decimal::ZERO || total <= neto {
         return None;
     }
-    let j = semilla(neto, flujos)
-        .and_then(|semilla| newton(semilla, neto, flujos))
-        .or_else(|| biseccion(neto, flujos))?;
+    let j =
+        semilla(neto, flujos).and_then(|semilla| newton(semilla, neto, flujos)).or_else(|| biseccion(neto, flujos))?;
     Some((Decimal::ONE + j).powu(12) - Decimal::ONE)
 }
 
@@ -150,7 +149,11 @@ fn semilla(neto: Decimal, flujos: &[Flujo]) -> Option<Decimal> {
         if !valor.is_finite() {
             return None;
         }
-        if valor > 0.0 { lo = j } else { hi = j }
+        if valor > 0.0 {
+            lo = j
+        } else {
+            hi = j
+        }
         let siguiente = j - valor / derivada;
         let siguiente = if siguiente > lo && siguiente < hi { siguiente } else { (lo + hi) / 2.0 };
         if (siguiente - j).abs() <= 1e-15 * j {

@@ -191,14 +191,18 @@ impl Motivo {
     pub const fn texto(self) -> &'static str {
         match self {
             Motivo::NoDerechohabienteInfonavit => "Este crédito es para personas asalariadas que cotizan al INFONAVIT.",
-            Motivo::NoDerechohabienteFovissste => "Este crédito es para trabajadores del Estado que cotizan al FOVISSSTE.",
+            Motivo::NoDerechohabienteFovissste => {
+                "Este crédito es para trabajadores del Estado que cotizan al FOVISSSTE."
+            }
             Motivo::AntiguedadInsuficiente => "Aún no cumples la antigüedad mínima que pide este crédito.",
             Motivo::IngresoMenorAlSalarioMinimo => "El salario es menor a un salario mínimo mensual.",
             Motivo::SinPlazoPorEdad => "Por la edad, no queda plazo dentro del límite de edad más plazo del crédito.",
             Motivo::SinCapacidadDePago => "Tus deudas actuales ocupan todo el pago que este crédito permite.",
             Motivo::CreditoMenorAlMinimo => "El crédito que permite tu ingreso es menor al monto mínimo de los bancos.",
             Motivo::SinCoacreditado => "Para unir créditos necesitas registrar a otra persona que cotice al INFONAVIT.",
-            Motivo::CoacreditadoNoElegible => "La persona con quien unirías el crédito no califica para un crédito INFONAVIT.",
+            Motivo::CoacreditadoNoElegible => {
+                "La persona con quien unirías el crédito no califica para un crédito INFONAVIT."
+            }
         }
     }
 }
