@@ -6,13 +6,12 @@
 //! complement, not `TipoDeComprobante` (the SAT's own demos say `I` or `P`). Totals are read
 //! as stated; whether they add up is a check of the profile, not a reason to refuse.
 
+use crate::date::Date;
 use crate::error::{DocError, DocErrorCode};
 use crate::facts::{CfdiFacts, Deduccion};
 use crate::xml::{self, MAX_DEPTH};
-use crate::date::Date;
-use quick_xml::NsReader;
+use quick_xml::Reader;
 use quick_xml::events::{BytesStart, Event};
-use quick_xml::name::ResolveResult;
 use rust_decimal::Decimal;
 use std::borrow::Cow;
 use std::str::FromStr;
@@ -36,66 +35,64 @@ enum Ns {
     Other,
 }
 
-fn ns_of(resolved: &ResolveResult<'_>) -> Ns {
-    match resolved {
-        ResolveResult::Bound(ns) => match ns.as_ref() {
-            NS_CFDI3 | NS_CFDI4 => Ns::Cfdi,
-            NS_NOMINA12 => Ns::Nomina12,
-            NS_NOMINA11 => Ns::Nomina11,
-            NS_TFD => Ns::Tfd,
-            _ => Ns::Other,
-        },
+fn ns_of(uri: Option<&[u8]>) -> Ns {
+    match uri {
+        Some(NS_CFDI3 | NS_CFDI4) => Ns::Cfdi,
+        Some(NS_NOMINA12) => Ns::Nomina12,
+        Some(NS_NOMINA11) => Ns::Nomina11,
+        Some(NS_TFD) => Ns::Tfd,
         _ => Ns::Other,
     }
 }
 
+type Slot<'a> = Option<Cow<'a, str>>;
+
 /// The attributes collected from one Nómina complement.
 #[derive(Default)]
-struct Nomina {
-    version: Option<String>,
-    tipo_nomina: Option<String>,
-    fecha_pago: Option<String>,
-    fecha_inicial_pago: Option<String>,
-    fecha_final_pago: Option<String>,
-    num_dias_pagados: Option<String>,
-    total_percepciones: Option<String>,
-    total_deducciones: Option<String>,
-    total_otros_pagos: Option<String>,
-    curp: Option<String>,
-    tipo_regimen: Option<String>,
-    periodicidad_pago: Option<String>,
-    clave_ent_fed: Option<String>,
-    fecha_inicio_rel_laboral: Option<String>,
-    antiguedad: Option<String>,
-    deducciones: Vec<(Option<String>, Option<String>)>,
+struct Nomina<'a> {
+    version: Slot<'a>,
+    tipo_nomina: Slot<'a>,
+    fecha_pago: Slot<'a>,
+    fecha_inicial_pago: Slot<'a>,
+    fecha_final_pago: Slot<'a>,
+    num_dias_pagados: Slot<'a>,
+    total_percepciones: Slot<'a>,
+    total_deducciones: Slot<'a>,
+    total_otros_pagos: Slot<'a>,
+    curp: Slot<'a>,
+    tipo_regimen: Slot<'a>,
+    periodicidad_pago: Slot<'a>,
+    clave_ent_fed: Slot<'a>,
+    fecha_inicio_rel_laboral: Slot<'a>,
+    antiguedad: Slot<'a>,
+    deducciones: Vec<(Slot<'a>, Slot<'a>)>,
 }
 
-/// Everything collected in the pass.
+/// Everything collected in the pass, borrowed from the document where no reference had to be
+/// replaced.
 #[derive(Default)]
-struct Collected {
-    version: Option<String>,
-    fecha: Option<String>,
-    emisor_rfc: Option<String>,
-    receptor_rfc: Option<String>,
-    uuid: Option<String>,
-    nominas: Vec<Nomina>,
+struct Collected<'a> {
+    version: Slot<'a>,
+    fecha: Slot<'a>,
+    emisor_rfc: Slot<'a>,
+    receptor_rfc: Slot<'a>,
+    uuid: Slot<'a>,
+    nominas: Vec<Nomina<'a>>,
 }
 
-/// Calls `f(local_name, value)` for each attribute without a namespace prefix (CFDI
-/// attributes have none), after checking every attribute's value for entities.
-fn each_attribute(e: &BytesStart<'_>, mut f: impl FnMut(&[u8], Cow<'_, str>)) -> Result<(), DocError> {
-    for attr in e.attributes() {
-        let attr = attr.map_err(|err| xml::invalid_xml(format_args!("atributo mal formado ({err})")))?;
-        let value = xml::unescape(&attr.value)?;
-        if attr.key.prefix().is_none() {
-            f(attr.key.local_name().into_inner(), value);
+/// The namespace bindings in scope: `(depth, prefix, uri)`, innermost last.
+#[derive(Default)]
+struct Scopes<'a>(Vec<(usize, &'a [u8], &'a [u8])>);
+
+impl<'a> Scopes<'a> {
+    fn resolve(&self, prefix: &[u8]) -> Option<&'a [u8]> {
+        self.0.iter().rev().find(|(_, p, _)| *p == prefix).map(|(_, _, uri)| *uri)
+    }
+    fn leave(&mut self, depth: usize) {
+        while self.0.last().is_some_and(|(d, _, _)| *d >= depth) {
+            self.0.pop();
         }
     }
-    Ok(())
-}
-
-fn keep(slot: &mut Option<String>, value: Cow<'_, str>) {
-    *slot = Some(value.trim().to_owned());
 }
 
 fn not_payroll(message: &str) -> DocError {
@@ -106,17 +103,24 @@ fn unsupported(message: String) -> DocError {
     DocError::new(DocErrorCode::DocumentUnsupportedVersion, None, message)
 }
 
+/// The part of `text` that `part` (a slice quick-xml borrowed from it) is, with `text`'s
+/// lifetime: no copy and no second UTF-8 check (the cut points are ASCII delimiters).
+fn within<'a>(text: &'a str, part: &[u8]) -> Result<&'a str, DocError> {
+    let offset = (part.as_ptr() as usize).wrapping_sub(text.as_ptr() as usize);
+    text.get(offset..offset.wrapping_add(part.len())).ok_or_else(|| xml::invalid_xml("un nombre o atributo fuera del texto"))
+}
+
 /// Reads one receipt. See the crate docs for the rules and the errors.
 pub fn read_cfdi(data: &[u8]) -> Result<CfdiFacts, DocError> {
     let text = xml::document_text(data)?;
-    let mut reader = NsReader::from_reader(text.as_bytes());
+    let mut reader = Reader::from_str(text);
     let mut got = Collected::default();
+    let mut scopes = Scopes::default();
+    let mut attrs: Vec<(&[u8], &[u8])> = Vec::with_capacity(32);
     let mut depth = 0usize;
     let mut root_seen = false;
     loop {
-        let (resolved, event) = reader.read_resolved_event().map_err(xml::invalid_xml)?;
-        let ns = ns_of(&resolved);
-        match event {
+        match reader.read_event().map_err(xml::invalid_xml)? {
             Event::DocType(_) => return Err(xml::unsafe_xml("una declaración <!DOCTYPE>")),
             Event::GeneralRef(r) if !xml::is_allowed_reference(&r) => {
                 return Err(xml::unsafe_xml("una referencia a una entidad"));
@@ -124,12 +128,16 @@ pub fn read_cfdi(data: &[u8]) -> Result<CfdiFacts, DocError> {
             Event::Start(_) | Event::Empty(_) if depth >= MAX_DEPTH => return Err(xml::too_deep()),
             Event::Start(e) => {
                 depth += 1;
-                element(&mut got, ns, depth, &mut root_seen, &e)?;
+                start(text, &e, depth, &mut scopes, &mut attrs, &mut got, &mut root_seen)?;
             }
             Event::Empty(e) => {
-                element(&mut got, ns, depth + 1, &mut root_seen, &e)?;
+                start(text, &e, depth + 1, &mut scopes, &mut attrs, &mut got, &mut root_seen)?;
+                scopes.leave(depth + 1);
             }
-            Event::End(_) => depth = depth.saturating_sub(1),
+            Event::End(_) => {
+                scopes.leave(depth);
+                depth = depth.saturating_sub(1);
+            }
             Event::Eof => break,
             _ => {}
         }
@@ -140,10 +148,73 @@ pub fn read_cfdi(data: &[u8]) -> Result<CfdiFacts, DocError> {
     facts(got)
 }
 
+/// One start tag: its attributes scanned, its namespace declarations put in scope, its name
+/// resolved, and the attributes of interest kept.
+fn start<'a>(
+    text: &'a str,
+    e: &BytesStart<'_>,
+    depth: usize,
+    scopes: &mut Scopes<'a>,
+    attrs: &mut Vec<(&'a [u8], &'a [u8])>,
+    got: &mut Collected<'a>,
+    root_seen: &mut bool,
+) -> Result<(), DocError> {
+    let qname = within(text, e.name().into_inner())?.as_bytes();
+    let raw = within(text, e.attributes_raw())?.as_bytes();
+    attrs.clear();
+    xml::scan_attributes(raw, attrs)?;
+    let has_reference = memchr::memchr(b'&', raw).is_some();
+    for &(name, value) in attrs.iter() {
+        let prefix = if name == b"xmlns" { Some(&b""[..]) } else { name.strip_prefix(b"xmlns:") };
+        if let Some(prefix) = prefix {
+            scopes.0.push((depth, prefix, value));
+        } else if has_reference {
+            // Every value is checked for entities, whether or not it is read.
+            xml::unescape(within(text, value)?)?;
+        }
+    }
+    let (prefix, local) = match memchr::memchr(b':', qname) {
+        Some(i) => (&qname[..i], &qname[i + 1..]),
+        None => (&b""[..], qname),
+    };
+    let ns = ns_of(scopes.resolve(prefix));
+    element(text, got, ns, local, depth, root_seen, attrs)
+}
+
+/// Calls `f(name, value)` for each attribute without a namespace prefix (CFDI attributes have
+/// none), with references replaced.
+fn each_attribute<'a>(
+    text: &'a str,
+    attrs: &[(&'a [u8], &'a [u8])],
+    mut f: impl FnMut(&[u8], Cow<'a, str>) -> Result<(), DocError>,
+) -> Result<(), DocError> {
+    for &(name, value) in attrs {
+        if memchr::memchr(b':', name).is_none() && name != b"xmlns" {
+            f(name, xml::unescape(within(text, value)?)?)?;
+        }
+    }
+    Ok(())
+}
+
+/// Keeps a value, trimmed (the scanner already refused the same attribute twice).
+fn keep<'a>(slot: &mut Slot<'a>, value: Cow<'a, str>) -> Result<(), DocError> {
+    *slot = Some(match value {
+        Cow::Borrowed(v) => Cow::Borrowed(v.trim()),
+        Cow::Owned(v) => Cow::Owned(v.trim().to_owned()),
+    });
+    Ok(())
+}
+
 /// Records the attributes of one element of interest.
-fn element(got: &mut Collected, ns: Ns, depth: usize, root_seen: &mut bool, e: &BytesStart<'_>) -> Result<(), DocError> {
-    let local = e.local_name();
-    let local = local.as_ref();
+fn element<'a>(
+    text: &'a str,
+    got: &mut Collected<'a>,
+    ns: Ns,
+    local: &[u8],
+    depth: usize,
+    root_seen: &mut bool,
+    attrs: &[(&'a [u8], &'a [u8])],
+) -> Result<(), DocError> {
     if depth == 1 {
         if *root_seen {
             return Err(xml::invalid_xml("tiene más de un elemento raíz"));
@@ -153,14 +224,14 @@ fn element(got: &mut Collected, ns: Ns, depth: usize, root_seen: &mut bool, e: &
             return Err(not_payroll("El XML no es un CFDI: su raíz no es cfdi:Comprobante."));
         }
         let mut legacy_version = None;
-        each_attribute(e, |name, value| match name {
+        each_attribute(text, attrs, |name, value| match name {
             b"Version" => keep(&mut got.version, value),
             b"version" => keep(&mut legacy_version, value),
             b"Fecha" => keep(&mut got.fecha, value),
-            _ => {}
+            _ => Ok(()),
         })?;
         if got.version.is_none() {
-            let found = legacy_version.unwrap_or_else(|| "sin versión".to_owned());
+            let found = legacy_version.unwrap_or(Cow::Borrowed("sin versión"));
             return Err(unsupported(format!(
                 "CFDI versión {found}: solo se leen recibos CFDI 3.3 y 4.0 con el complemento Nómina 1.2."
             )));
@@ -169,20 +240,20 @@ fn element(got: &mut Collected, ns: Ns, depth: usize, root_seen: &mut bool, e: &
     }
     match (ns, local) {
         (Ns::Cfdi, b"Emisor") if depth == 2 => {
-            each_attribute(e, |name, value| if name == b"Rfc" { keep(&mut got.emisor_rfc, value) })
+            each_attribute(text, attrs, |name, value| if name == b"Rfc" { keep(&mut got.emisor_rfc, value) } else { Ok(()) })
         }
         (Ns::Cfdi, b"Receptor") if depth == 2 => {
-            each_attribute(e, |name, value| if name == b"Rfc" { keep(&mut got.receptor_rfc, value) })
+            each_attribute(text, attrs, |name, value| if name == b"Rfc" { keep(&mut got.receptor_rfc, value) } else { Ok(()) })
         }
         (Ns::Tfd, b"TimbreFiscalDigital") => {
-            each_attribute(e, |name, value| if name == b"UUID" { keep(&mut got.uuid, value) })
+            each_attribute(text, attrs, |name, value| if name == b"UUID" { keep(&mut got.uuid, value) } else { Ok(()) })
         }
         (Ns::Nomina11, b"Nomina") => Err(unsupported(
             "Complemento Nómina 1.1: solo se lee la Nómina 1.2 (vigente desde 2017).".to_owned(),
         )),
         (Ns::Nomina12, b"Nomina") => {
             let mut n = Nomina::default();
-            each_attribute(e, |name, value| match name {
+            each_attribute(text, attrs, |name, value| match name {
                 b"Version" => keep(&mut n.version, value),
                 b"TipoNomina" => keep(&mut n.tipo_nomina, value),
                 b"FechaPago" => keep(&mut n.fecha_pago, value),
@@ -192,42 +263,41 @@ fn element(got: &mut Collected, ns: Ns, depth: usize, root_seen: &mut bool, e: &
                 b"TotalPercepciones" => keep(&mut n.total_percepciones, value),
                 b"TotalDeducciones" => keep(&mut n.total_deducciones, value),
                 b"TotalOtrosPagos" => keep(&mut n.total_otros_pagos, value),
-                _ => {}
+                _ => Ok(()),
             })?;
             got.nominas.push(n);
             Ok(())
         }
         (Ns::Nomina12, b"Receptor") => {
             let Some(n) = got.nominas.last_mut() else { return Ok(()) };
-            each_attribute(e, |name, value| match name {
+            each_attribute(text, attrs, |name, value| match name {
                 b"Curp" => keep(&mut n.curp, value),
                 b"TipoRegimen" => keep(&mut n.tipo_regimen, value),
                 b"PeriodicidadPago" => keep(&mut n.periodicidad_pago, value),
                 b"ClaveEntFed" => keep(&mut n.clave_ent_fed, value),
                 b"FechaInicioRelLaboral" => keep(&mut n.fecha_inicio_rel_laboral, value),
                 ANTIGUEDAD => keep(&mut n.antiguedad, value),
-                _ => {}
+                _ => Ok(()),
             })
         }
         (Ns::Nomina12, b"Deduccion") => {
             let Some(n) = got.nominas.last_mut() else { return Ok(()) };
             let (mut tipo, mut importe) = (None, None);
-            each_attribute(e, |name, value| match name {
+            each_attribute(text, attrs, |name, value| match name {
                 b"TipoDeduccion" => keep(&mut tipo, value),
                 b"Importe" => keep(&mut importe, value),
-                _ => {}
+                _ => Ok(()),
             })?;
             n.deducciones.push((tipo, importe));
             Ok(())
         }
-        // Every other element still has its attribute values checked for entities.
-        _ => each_attribute(e, |_, _| {}),
+        _ => Ok(()),
     }
 }
 
-fn required(value: Option<String>, field: &str, element: &str) -> Result<String, DocError> {
+fn required(value: Slot<'_>, field: &str, element: &str) -> Result<String, DocError> {
     match value {
-        Some(v) if !v.is_empty() => Ok(v),
+        Some(v) if !v.is_empty() => Ok(v.into_owned()),
         _ => Err(DocError::new(
             DocErrorCode::DocumentInvalidXml,
             Some(field),
@@ -254,7 +324,7 @@ fn amount(value: Option<&str>, field: &str) -> Result<Decimal, DocError> {
     })
 }
 
-fn date(value: Option<String>, field: &str) -> Result<String, DocError> {
+fn date(value: Slot<'_>, field: &str) -> Result<String, DocError> {
     let value = required(value, field, "nomina12:Nomina")?;
     match Date::parse(&value) {
         Some(_) => Ok(value),
@@ -267,8 +337,8 @@ fn date(value: Option<String>, field: &str) -> Result<String, DocError> {
 }
 
 /// Builds the facts from what the pass collected, checking what the schemas require.
-fn facts(got: Collected) -> Result<CfdiFacts, DocError> {
-    let version = got.version.unwrap_or_default();
+fn facts(got: Collected<'_>) -> Result<CfdiFacts, DocError> {
+    let version = got.version.map(Cow::into_owned).unwrap_or_default();
     if version != "3.3" && version != "4.0" {
         return Err(unsupported(format!(
             "CFDI versión {version}: solo se leen recibos CFDI 3.3 y 4.0 con el complemento Nómina 1.2."
@@ -286,7 +356,7 @@ fn facts(got: Collected) -> Result<CfdiFacts, DocError> {
     let mut total_deducciones = amount(first.total_deducciones.as_deref(), "TotalDeducciones")?;
     let mut total_otros_pagos = amount(first.total_otros_pagos.as_deref(), "TotalOtrosPagos")?;
     let mut deducciones = Vec::with_capacity(first.deducciones.len());
-    let mut add_deductions = |list: Vec<(Option<String>, Option<String>)>| -> Result<(), DocError> {
+    let mut add_deductions = |list: Vec<(Slot<'_>, Slot<'_>)>| -> Result<(), DocError> {
         for (tipo, importe) in list {
             let tipo = required(tipo, "TipoDeduccion", "nomina12:Deduccion")?;
             let importe = amount(Some(required(importe, "Importe", "nomina12:Deduccion")?.as_str()), "Importe")?;
@@ -336,7 +406,7 @@ fn facts(got: Collected) -> Result<CfdiFacts, DocError> {
         total_otros_pagos,
         neto: total_percepciones - total_deducciones + total_otros_pagos,
         fecha_inicio_rel_laboral,
-        antiguedad: first.antiguedad.filter(|a| !a.is_empty()),
+        antiguedad: first.antiguedad.filter(|a| !a.is_empty()).map(Cow::into_owned),
         clave_ent_fed: required(first.clave_ent_fed, "ClaveEntFed", "nomina12:Receptor")?,
         tipo_regimen: required(first.tipo_regimen, "TipoRegimen", "nomina12:Receptor")?,
         deducciones,
