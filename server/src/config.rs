@@ -338,9 +338,18 @@ mod tests {
 
     #[test]
     fn the_default_frontend_is_the_server_itself() {
-        assert_eq!(own_address(IpAddr::from([127, 0, 0, 1]), 8080), "http://127.0.0.1:8080");
-        assert_eq!(own_address(IpAddr::from([0, 0, 0, 0]), 80), "http://localhost:80");
-        assert_eq!(own_address(IpAddr::from(std::net::Ipv6Addr::LOCALHOST), 8080), "http://[::1]:8080");
+        assert_eq!(
+            own_address(IpAddr::from([127, 0, 0, 1]), 8080),
+            "http://127.0.0.1:8080"
+        );
+        assert_eq!(
+            own_address(IpAddr::from([0, 0, 0, 0]), 80),
+            "http://localhost:80"
+        );
+        assert_eq!(
+            own_address(IpAddr::from(std::net::Ipv6Addr::LOCALHOST), 8080),
+            "http://[::1]:8080"
+        );
     }
 
     #[test]
