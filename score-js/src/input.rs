@@ -6,11 +6,18 @@
 
 use score_core::host::number_cell;
 use score_core::input::{Cell, Cells};
-use score_core::{FIELDS, IncomeType, Profile};
+use score_core::{ErrorCode, FIELDS, IncomeType, Profile, ScoreError};
 
 /// Deepest nesting read from a profile (a profile is flat; deeper values only reach score-core
 /// to be rejected with their field).
 pub const MAX_DEPTH: u32 = 16;
+
+/// INVALID_TYPE (no field) for `scoreMany` given something other than an array, the same in
+/// both bindings. The one binding error score-core's `host` module has no constructor for yet
+/// (requested there; this is its only copy).
+pub fn not_a_list() -> ScoreError {
+    ScoreError { code: ErrorCode::InvalidType, field: None, message: "scoreMany espera una lista de perfiles.".to_owned() }
+}
 
 /// Doubles the gather function writes: per profile field a tag, a number and a byte length.
 pub const GATHER_DOUBLES: usize = 3 * FIELDS.len();

@@ -16,7 +16,6 @@ use napi::bindgen_prelude::*;
 use napi::{Env, JsValue, Status, Unknown, ValueType, sys};
 use napi_derive::napi;
 use score_core::{Profile, ScoreError, ScoreReport};
-use serde_json::Value;
 
 mod docs;
 mod read;
@@ -93,17 +92,20 @@ pub fn score_json(env: &Env, profile_json: String) -> Result<String> {
 }
 
 /// Scores an array of profiles in order. The first invalid profile throws, with `index` set to
-/// its position in the array.
+/// its position in the array; something other than an array throws INVALID_TYPE.
 #[napi(ts_args_type = "profiles: Profile[]", ts_return_type = "ScoreReport[]")]
-pub fn score_many<'env>(env: &'env Env, profiles: Array<'env>) -> Result<Array<'env>> {
-    let len = profiles.len();
+pub fn score_many<'env>(env: &'env Env, profiles: Unknown<'env>) -> Result<Array<'env>> {
+    let profiles = match profiles.get_type()? {
+        ValueType::Object => profiles.coerce_to_object()?,
+        _ => return Err(js_error(env, &score_js::input::not_a_list(), None)),
+    };
+    if !profiles.is_array()? {
+        return Err(js_error(env, &score_js::input::not_a_list(), None));
+    }
+    let len = profiles.get_array_length()?;
     let mut out = env.create_array(len)?;
     for i in 0..len {
-        let report = match profiles.get::<Unknown>(i)? {
-            Some(p) => score_unknown(p)?,
-            None => score_core::score_value(&Value::Null),
-        };
-        match report {
+        match score_unknown(profiles.get_element::<Unknown>(i)?)? {
             Ok(report) => out.set(i, report_js(env, &report)?)?,
             Err(e) => return Err(js_error(env, &e, Some(i as usize))),
         }

@@ -98,6 +98,12 @@ describe(`API (${IMPL})`, () => {
     assert.deepStrictEqual(api.scoreMany([]), []);
   });
 
+  test('scoreMany of something other than an array throws INVALID_TYPE', () => {
+    for (const notAList of [5, 'perfiles', null, undefined, { 0: valid[0].input, length: 1 }]) {
+      assertScoreError(() => api.scoreMany(notAList), { code: 'INVALID_TYPE', field: null });
+    }
+  });
+
   test('scoreMany throws the first invalid profile with its index', () => {
     const bad = cases.find((c) => c.error && 'input' in c && c.error.field);
     const profiles = [sample.input, sample.input, bad.input, { estado: 'nowhere' }];

@@ -12,8 +12,8 @@
 
 use js_sys::{Array, Error, JSON, JsString, Object, Promise, Reflect};
 use score_core::host::{NotJson, error_message, not_json, number_value};
-use score_core::{ErrorCode, Profile, ScoreError, ScoreReport};
-use score_js::input::MAX_DEPTH;
+use score_core::{Profile, ScoreError, ScoreReport};
+use score_js::input::{MAX_DEPTH, not_a_list};
 use serde_json::{Map, Value};
 use wasm_bindgen::prelude::*;
 
@@ -172,9 +172,7 @@ pub fn score_json(profile_json: &str) -> Result<JsString, JsValue> {
 pub fn score_many(profiles: &JsProfiles) -> Result<JsReports, JsValue> {
     let profiles: &Array = profiles.unchecked_ref();
     if !Array::is_array(profiles) {
-        // The one binding error that score-core has no constructor for yet (requested).
-        let e = ScoreError { code: ErrorCode::InvalidType, field: None, message: "scoreMany espera una lista de perfiles.".to_owned() };
-        return Err(js_error(&e, None));
+        return Err(js_error(&not_a_list(), None));
     }
     let out = Array::new_with_length(profiles.length());
     for (i, profile) in profiles.iter().enumerate() {
