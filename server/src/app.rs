@@ -23,10 +23,10 @@ use utoipa_swagger_ui::SwaggerUi;
 use crate::{
     config::Config,
     db,
-    error::{ApiError, EnvelopeMarker},
+    domain::oidc::OidcState,
+    http::error::{ApiError, EnvelopeMarker},
     mail,
     metrics::Metrics,
-    oidc::OidcState,
     ratelimit::RateLimiter,
     routes,
     security::{JwtService, PasswordService, load_or_create_jwt_secret},
@@ -53,7 +53,7 @@ pub async fn build_state(config: Config) -> Result<(AppState, JoinHandle<()>), S
         .map_err(StartupError::Other)?;
     let oidc = OidcState::new(config.oidc.clone()).map_err(StartupError::Other)?;
     let state = AppState::new(crate::state::Services {
-        profile_writer: crate::buyers::ProfileWriter::start(db.clone()),
+        profile_writer: crate::domain::buyers::ProfileWriter::start(db.clone()),
         db,
         jwt: Arc::new(JwtService::new(&secret, &config)),
         limiter: Arc::new(RateLimiter::new(config.auth_rate_limit_per_minute)),
@@ -93,6 +93,7 @@ pub fn router(state: AppState) -> Router {
         .layer(DefaultBodyLimit::max(body_limit))
         .layer(TimeoutLayer::with_status_code(StatusCode::REQUEST_TIMEOUT, timeout))
         .layer(middleware::from_fn_with_state(state.clone(), response_policies))
+        .layer(middleware::from_fn(crate::http::connection::close_after_refused_body))
         .layer(cors)
         .layer(PropagateRequestIdLayer::new(request_id.clone()))
         .layer(

@@ -1,10 +1,15 @@
 //! Command-line subcommands: `serve` (default) and `create-admin`.
 
+use std::process::ExitCode;
+
 use crate::{
-    accounts::{self, CreateUserError, NewUser},
+    app::{self, Application},
     config::Config,
     db,
-    models::Role,
+    domain::{
+        accounts::{self, CreateUserError, NewUser},
+        users::Role,
+    },
     security::{PasswordService, check_password_rules},
 };
 
@@ -146,6 +151,106 @@ pub async fn seed(config: &Config, opts: &crate::seed::SeedOptions, password: &s
     let result = crate::seed::run(&pool, &hash, opts).await;
     pool.close().await;
     result.map_err(|e| format!("database: {e}"))
+}
+
+/// Runs the command of `args` (the process arguments without the program name) and gives the
+/// process exit code: 2 for a usage or configuration error, 1 for a failure.
+pub async fn run(args: &[String]) -> ExitCode {
+    crate::telemetry::init();
+    let command = match parse(args) {
+        Ok(c) => c,
+        Err(e) => {
+            eprintln!("error: {e}\n\n{}", USAGE);
+            return ExitCode::from(2);
+        }
+    };
+    if command == Command::Help {
+        println!("{}", USAGE);
+        return ExitCode::SUCCESS;
+    }
+    let config = match Config::from_env() {
+        Ok(c) => c,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    match command {
+        Command::Help => ExitCode::SUCCESS,
+        Command::CreateAdmin {
+            email,
+            password,
+            first_name,
+            last_name,
+        } => {
+            let Some(password) = password.or_else(|| std::env::var("ADMIN_PASSWORD").ok()) else {
+                eprintln!("error: give --password or set ADMIN_PASSWORD");
+                return ExitCode::from(2);
+            };
+            match create_admin(&config, &email, &password, &first_name, &last_name).await {
+                Ok(id) => {
+                    println!(
+                        "administrator created: {} ({id})",
+                        email.trim().to_lowercase()
+                    );
+                    ExitCode::SUCCESS
+                }
+                Err(e) => {
+                    eprintln!("error: {e}");
+                    ExitCode::FAILURE
+                }
+            }
+        }
+        Command::Seed(opts) => {
+            let password =
+                std::env::var("SEED_PASSWORD").unwrap_or_else(|_| "seed password 2026".into());
+            let started = std::time::Instant::now();
+            match seed(&config, &opts, &password).await {
+                Ok(s) => {
+                    println!(
+                        "seeded in {:.1} s (run tag {}): {} offices, {} agents ({} active), {} properties, {} reviews by {} buyers",
+                        started.elapsed().as_secs_f64(),
+                        s.tag,
+                        s.agencies,
+                        s.agents,
+                        s.active_agents,
+                        s.properties,
+                        s.reviews,
+                        s.reviewers
+                    );
+                    println!(
+                        "every seeded account has the password of SEED_PASSWORD (default `seed password 2026`);\n  e.g. office owner: {}\n  agent: {}",
+                        s.first_owner_email, s.first_agent_email
+                    );
+                    ExitCode::SUCCESS
+                }
+                Err(e) => {
+                    eprintln!("error: {e}");
+                    ExitCode::FAILURE
+                }
+            }
+        }
+        Command::Serve => {
+            let app = match Application::build(config).await {
+                Ok(a) => a,
+                Err(e) => {
+                    tracing::error!(error = %e, "startup failed");
+                    return ExitCode::FAILURE;
+                }
+            };
+            tracing::info!(address = %app.local_addr(), "listening");
+            match app.run_until(app::shutdown_signal()).await {
+                Ok(()) => {
+                    tracing::info!("stopped");
+                    ExitCode::SUCCESS
+                }
+                Err(e) => {
+                    tracing::error!(error = %e, "server error");
+                    ExitCode::FAILURE
+                }
+            }
+        }
+    }
 }
 
 #[cfg(test)]

@@ -3,21 +3,14 @@
 //! See `server/ARCHITECTURE.md` for the extension points (error type, state, `AuthUser`,
 //! migrations, routes, test harness) and `server/README.md` for running it.
 
-pub mod accounts;
-pub mod agents;
 pub mod app;
-pub mod buyers;
 pub mod cli;
 pub mod config;
 pub mod db;
-pub mod error;
-pub mod extract;
-pub mod leads;
+pub mod domain;
+pub mod http;
 pub mod mail;
-pub mod matching;
 pub mod metrics;
-pub mod models;
-pub mod oidc;
 pub mod ratelimit;
 pub mod routes;
 pub mod security;
@@ -28,6 +21,6 @@ pub mod web;
 
 pub use app::Application;
 pub use config::Config;
-pub use error::{ApiError, ApiResult};
-pub use extract::{ApiJson, ApiPath, ApiQuery, AuthUser};
+pub use domain::users::Role;
+pub use http::{ApiError, ApiJson, ApiPath, ApiQuery, ApiResult, AuthUser};
 pub use state::AppState;

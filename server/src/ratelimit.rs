@@ -10,7 +10,7 @@ use std::{
     time::{Duration, Instant},
 };
 
-use crate::error::ApiError;
+use crate::http::error::ApiError;
 
 #[derive(Debug)]
 pub struct RateLimiter {

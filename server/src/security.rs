@@ -14,7 +14,7 @@ use tokio::sync::Semaphore;
 
 use crate::{
     config::{Argon2Config, Config},
-    error::ApiError,
+    http::error::ApiError,
 };
 
 /// Minimum and maximum password length in characters (no composition rules; ASVS V6.2).

@@ -8,8 +8,11 @@
 //! deterministic for a given `--seed`.
 
 use crate::{
-    agents::{Arg, Sql, fold, search_text},
-    db::{self, Db},
+    db::{
+        self, Db,
+        sql::{Arg, Sql, fold},
+    },
+    domain::agents::search_text,
 };
 
 /// What to create.

@@ -3,12 +3,11 @@
 use std::{ops::Deref, sync::Arc};
 
 use crate::{
-    buyers::ProfileWriter,
     config::Config,
     db::Db,
+    domain::{buyers::ProfileWriter, oidc::OidcState},
     mail::Mailer,
     metrics::Metrics,
-    oidc::OidcState,
     ratelimit::RateLimiter,
     security::{JwtService, PasswordService},
 };

@@ -13,21 +13,25 @@
 //!   `POST /api/agencies/{id}/agents`). No office at all: 403 `NO_AGENCY`. For the listing,
 //!   `current` means every office the caller manages.
 
-use axum::{extract::State, http::StatusCode, response::IntoResponse};
+use axum::{extract::State, http::StatusCode, response::Response};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 use utoipa_axum::{router::OpenApiRouter, routes};
 
 use crate::{
-    agents::{
-        self, AgencyBrief, AgencyRow, AgentListItem, Arg, MessageResponse, Pagination, Paging,
-        Sql, SuccessResponse, manages, patch,
+    domain::{
+        agencies::{self, AgencyBrief, AgencyView, find_agency, manages},
+        agents::{self, AgentListItem},
+        users::{Role, UserRow},
     },
-    db,
-    error::{ApiError, ApiResult, ErrorBody, is_unique_violation},
-    extract::{ApiJson, ApiPath, ApiQuery, AuthUser},
-    models::Role,
-    routes::agents::{CreateAgentRequest, CreatedAgentResponse, agencies_of, create_agent_in, page_of_agents},
+    http::{
+        ApiJson, ApiPath, ApiQuery, AuthUser, ErrorBody, Pagination, Paging, SuccessMessage,
+        SuccessResponse,
+        envelope::json_with,
+        error::{ApiError, ApiResult},
+        text::{optional_text, optional_url, patch, required_text},
+    },
+    routes::agents::{CreateAgentRequest, CreatedAgentResponse, create_in},
     state::AppState,
 };
 
@@ -39,56 +43,6 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(remove_admin))
         .routes(routes!(create_agent_in_agency))
         .routes(routes!(current_agents, create_agent_in_current))
-}
-
-/// An office.
-#[derive(Debug, Serialize, ToSchema)]
-#[serde(rename_all = "camelCase")]
-pub struct AgencyView {
-    pub id: String,
-    pub name: String,
-    pub logo: Option<String>,
-    pub city: Option<String>,
-    /// Number of agents assigned to the office.
-    pub agents_count: i64,
-    pub created_at: String,
-}
-
-#[derive(Debug, sqlx::FromRow)]
-struct AgencyListRow {
-    id: String,
-    name: String,
-    logo: Option<String>,
-    city: Option<String>,
-    created_at: i64,
-    agents_count: i64,
-}
-
-impl AgencyListRow {
-    fn view(self) -> AgencyView {
-        AgencyView {
-            id: self.id,
-            name: self.name,
-            logo: self.logo,
-            city: self.city,
-            agents_count: self.agents_count,
-            created_at: db::to_rfc3339(self.created_at),
-        }
-    }
-}
-
-const AGENCY_LIST_SELECT: &str = "SELECT g.id, g.name, g.logo, g.city, g.created_at, \
-    (SELECT COUNT(*) FROM agent_profiles a WHERE a.agency_id = g.id) AS agents_count FROM agencies g";
-
-async fn agency_view(state: &AppState, id: &str) -> ApiResult<AgencyView> {
-    let mut sql = Sql::new(AGENCY_LIST_SELECT);
-    sql.push(" WHERE g.id = ").bind_text(id);
-    Ok(sql
-        .query_as::<AgencyListRow>()
-        .fetch_optional(&state.db)
-        .await?
-        .ok_or_else(agents::agency_not_found)?
-        .view())
 }
 
 /// Body of a new office.
@@ -106,7 +60,7 @@ pub struct CreateAgencyRequest {
     request_body = CreateAgencyRequest,
     description = "Role `agency_admin` or `admin`; the caller becomes the owner.",
     responses(
-        (status = 201, description = "Created", body = MessageResponse<AgencyView>),
+        (status = 201, description = "Created", body = SuccessMessage<AgencyView>),
         (status = 401, description = "Not authenticated", body = ErrorBody),
         (status = 403, description = "Wrong role", body = ErrorBody),
         (status = 422, description = "Invalid field", body = ErrorBody),
@@ -115,31 +69,14 @@ pub async fn create_agency(
     State(state): State<AppState>,
     auth: AuthUser,
     ApiJson(req): ApiJson<CreateAgencyRequest>,
-) -> ApiResult<axum::response::Response> {
+) -> ApiResult<Response> {
     auth.require_role(&[Role::AgencyAdmin, Role::Admin])?;
-    let name = agents::required_text(&req.name, "name", 200)?;
-    let logo = agents::optional_url(req.logo, "logo")?;
-    let city = agents::optional_text(req.city, "city", 100)?;
-    let id = db::new_id();
-    let now = db::now();
-    sqlx::query(
-        "INSERT INTO agencies (id, name, logo, city, owner_id, created_at, updated_at) \
-         VALUES ($1, $2, $3, $4, $5, $6, $6)",
-    )
-    .bind(&id)
-    .bind(&name)
-    .bind(&logo)
-    .bind(&city)
-    .bind(&auth.user_id)
-    .bind(now)
-    .execute(&state.db)
-    .await?;
-    let view = agency_view(&state, &id).await?;
-    Ok((
-        StatusCode::CREATED,
-        axum::Json(MessageResponse::new("Oficina creada", view)),
-    )
-        .into_response())
+    let name = required_text(&req.name, "name", 200)?;
+    let logo = optional_url(req.logo, "logo")?;
+    let city = optional_text(req.city, "city", 100)?;
+    let id = agencies::insert(&state.db, &auth.user_id, &name, logo.as_deref(), city.as_deref()).await?;
+    let view = agencies::view(&state.db, &id).await?;
+    Ok(json_with(StatusCode::CREATED, SuccessMessage::new("Oficina creada", view)))
 }
 
 /// Paging query.
@@ -171,18 +108,10 @@ pub async fn list_agencies(
     ApiQuery(q): ApiQuery<PageQuery>,
 ) -> ApiResult<axum::Json<SuccessResponse<AgencyListData>>> {
     let paging = Paging::new(q.page, q.limit)?;
-    let (total,): (i64,) = sqlx::query_as("SELECT COUNT(*) FROM agencies")
-        .fetch_one(&state.db)
-        .await?;
-    let mut sql = Sql::new(AGENCY_LIST_SELECT);
-    sql.push(" ORDER BY g.name, g.id LIMIT ")
-        .bind(Arg::Int(paging.limit))
-        .push(" OFFSET ")
-        .bind(Arg::Int(paging.offset()));
-    let rows = sql.query_as::<AgencyListRow>().fetch_all(&state.db).await?;
+    let (agencies, pagination) = agencies::page(&state.db, paging).await?;
     Ok(axum::Json(SuccessResponse::new(AgencyListData {
-        agencies: rows.into_iter().map(AgencyListRow::view).collect(),
-        pagination: paging.pagination(total),
+        agencies,
+        pagination,
     })))
 }
 
@@ -197,7 +126,7 @@ pub async fn get_agency(
     State(state): State<AppState>,
     ApiPath(id): ApiPath<String>,
 ) -> ApiResult<axum::Json<SuccessResponse<AgencyView>>> {
-    Ok(axum::Json(SuccessResponse::new(agency_view(&state, &id).await?)))
+    Ok(axum::Json(SuccessResponse::new(agencies::view(&state.db, &id).await?)))
 }
 
 /// Changes to an office.
@@ -219,7 +148,7 @@ pub struct UpdateAgencyRequest {
     request_body = UpdateAgencyRequest,
     description = "Managers of the office (owner, co-admins) and the platform admin.",
     responses(
-        (status = 200, description = "Updated", body = MessageResponse<AgencyView>),
+        (status = 200, description = "Updated", body = SuccessMessage<AgencyView>),
         (status = 401, description = "Not authenticated", body = ErrorBody),
         (status = 403, description = "`FORBIDDEN`", body = ErrorBody),
         (status = 404, description = "`AGENCY_NOT_FOUND`", body = ErrorBody),
@@ -230,30 +159,23 @@ pub async fn update_agency(
     auth: AuthUser,
     ApiPath(id): ApiPath<String>,
     ApiJson(req): ApiJson<UpdateAgencyRequest>,
-) -> ApiResult<axum::Json<MessageResponse<AgencyView>>> {
-    let mut agency = agents::find_agency(&state.db, &id).await?;
-    if !manages(&state.db, &auth, &agency.id).await? {
+) -> ApiResult<axum::Json<SuccessMessage<AgencyView>>> {
+    let mut agency = find_agency(&state.db, &id).await?;
+    if !manages(&state.db, auth.caller(), &agency.id).await? {
         return Err(ApiError::forbidden());
     }
     if let Some(n) = &req.name {
-        agency.name = agents::required_text(n, "name", 200)?;
+        agency.name = required_text(n, "name", 200)?;
     }
     if let Some(l) = req.logo {
-        agency.logo = agents::optional_url(l, "logo")?;
+        agency.logo = optional_url(l, "logo")?;
     }
     if let Some(c) = req.city {
-        agency.city = agents::optional_text(c, "city", 100)?;
+        agency.city = optional_text(c, "city", 100)?;
     }
-    sqlx::query("UPDATE agencies SET name = $1, logo = $2, city = $3, updated_at = $4 WHERE id = $5")
-        .bind(&agency.name)
-        .bind(&agency.logo)
-        .bind(&agency.city)
-        .bind(db::now())
-        .bind(&agency.id)
-        .execute(&state.db)
-        .await?;
-    let view = agency_view(&state, &agency.id).await?;
-    Ok(axum::Json(MessageResponse::new("Oficina actualizada", view)))
+    agencies::update(&state.db, &agency).await?;
+    let view = agencies::view(&state.db, &agency.id).await?;
+    Ok(axum::Json(SuccessMessage::new("Oficina actualizada", view)))
 }
 
 /// Body of add co-admin.
@@ -280,7 +202,7 @@ pub struct CoAdmin {
     description = "The owner of the office or the platform admin (co-admins cannot add others). \
         The user must have role `agency_admin` (422 `INVALID_ROLE`) and not be the owner.",
     responses(
-        (status = 201, description = "Added", body = MessageResponse<CoAdmin>),
+        (status = 201, description = "Added", body = SuccessMessage<CoAdmin>),
         (status = 401, description = "Not authenticated", body = ErrorBody),
         (status = 403, description = "`FORBIDDEN`", body = ErrorBody),
         (status = 404, description = "`AGENCY_NOT_FOUND`, `USER_NOT_FOUND`", body = ErrorBody),
@@ -292,12 +214,12 @@ pub async fn add_admin(
     auth: AuthUser,
     ApiPath(id): ApiPath<String>,
     ApiJson(req): ApiJson<AddAdminRequest>,
-) -> ApiResult<axum::response::Response> {
-    let agency = agents::find_agency(&state.db, &id).await?;
+) -> ApiResult<Response> {
+    let agency = find_agency(&state.db, &id).await?;
     if !(auth.role == Role::Admin || agency.owner_id == auth.user_id) {
         return Err(ApiError::forbidden());
     }
-    let user = crate::models::UserRow::find_by_id(&state.db, req.user_id.trim())
+    let user = UserRow::find_by_id(&state.db, req.user_id.trim())
         .await?
         .ok_or_else(|| ApiError::not_found("USER_NOT_FOUND", "Usuario no encontrado"))?;
     if user.role != Role::AgencyAdmin.as_str() {
@@ -308,33 +230,17 @@ pub async fn add_admin(
         )
         .with("field", "userId"));
     }
-    if user.id == agency.owner_id {
-        return Err(ApiError::conflict("ALREADY_ADMIN", "El usuario ya administra la oficina"));
-    }
-    let res = sqlx::query("INSERT INTO agency_admins (agency_id, user_id, created_at) VALUES ($1, $2, $3)")
-        .bind(&agency.id)
-        .bind(&user.id)
-        .bind(db::now())
-        .execute(&state.db)
-        .await;
-    match res {
-        Ok(_) => {}
-        Err(e) if is_unique_violation(&e) => {
-            return Err(ApiError::conflict("ALREADY_ADMIN", "El usuario ya administra la oficina"));
-        }
-        Err(e) => return Err(e.into()),
-    }
-    Ok((
+    agencies::add_admin(&state.db, &agency, &user.id).await?;
+    Ok(json_with(
         StatusCode::CREATED,
-        axum::Json(MessageResponse::new(
+        SuccessMessage::new(
             "Co-administrador agregado",
             CoAdmin {
                 agency_id: agency.id,
                 user_id: user.id,
             },
-        )),
-    )
-        .into_response())
+        ),
+    ))
 }
 
 /// Removes a co-admin.
@@ -343,7 +249,7 @@ pub async fn add_admin(
     params(("id" = String, Path, description = "Office id"), ("userId" = String, Path, description = "Co-admin user id")),
     description = "The owner, the platform admin, or the co-admin themself (leaving the office).",
     responses(
-        (status = 200, description = "Removed", body = MessageResponse<CoAdmin>),
+        (status = 200, description = "Removed", body = SuccessMessage<CoAdmin>),
         (status = 401, description = "Not authenticated", body = ErrorBody),
         (status = 403, description = "`FORBIDDEN`", body = ErrorBody),
         (status = 404, description = "`AGENCY_NOT_FOUND`, `ADMIN_NOT_FOUND`", body = ErrorBody),
@@ -352,21 +258,13 @@ pub async fn remove_admin(
     State(state): State<AppState>,
     auth: AuthUser,
     ApiPath((id, user_id)): ApiPath<(String, String)>,
-) -> ApiResult<axum::Json<MessageResponse<CoAdmin>>> {
-    let agency = agents::find_agency(&state.db, &id).await?;
+) -> ApiResult<axum::Json<SuccessMessage<CoAdmin>>> {
+    let agency = find_agency(&state.db, &id).await?;
     if !(auth.role == Role::Admin || agency.owner_id == auth.user_id || auth.user_id == user_id) {
         return Err(ApiError::forbidden());
     }
-    let n = sqlx::query("DELETE FROM agency_admins WHERE agency_id = $1 AND user_id = $2")
-        .bind(&agency.id)
-        .bind(&user_id)
-        .execute(&state.db)
-        .await?
-        .rows_affected();
-    if n == 0 {
-        return Err(ApiError::not_found("ADMIN_NOT_FOUND", "El usuario no es co-administrador de la oficina"));
-    }
-    Ok(axum::Json(MessageResponse::new(
+    agencies::remove_admin(&state.db, &agency.id, &user_id).await?;
+    Ok(axum::Json(SuccessMessage::new(
         "Co-administrador eliminado",
         CoAdmin {
             agency_id: agency.id,
@@ -395,37 +293,12 @@ pub async fn create_agent_in_agency(
     auth: AuthUser,
     ApiPath(id): ApiPath<String>,
     ApiJson(req): ApiJson<CreateAgentRequest>,
-) -> ApiResult<axum::response::Response> {
-    let agency = agents::find_agency(&state.db, &id).await?;
-    if !manages(&state.db, &auth, &agency.id).await? {
+) -> ApiResult<Response> {
+    let agency = find_agency(&state.db, &id).await?;
+    if !manages(&state.db, auth.caller(), &agency.id).await? {
         return Err(ApiError::forbidden());
     }
-    create_agent_in(&state, Some(agency), req).await
-}
-
-/// The caller's `current` office (see the module documentation).
-async fn current_agency(state: &AppState, auth: &AuthUser) -> ApiResult<AgencyRow> {
-    let (owned, co) = agents::managed_offices(&state.db, &auth.user_id).await?;
-    let id = match (owned.as_slice(), co.as_slice()) {
-        ([one], _) => one.clone(),
-        ([], [one]) => one.clone(),
-        ([], []) => {
-            return Err(ApiError::new(
-                StatusCode::FORBIDDEN,
-                "NO_AGENCY",
-                "No administras ninguna oficina",
-            ));
-        }
-        _ => {
-            let ids: Vec<String> = if owned.is_empty() { co } else { owned };
-            return Err(ApiError::conflict(
-                "AGENCY_AMBIGUOUS",
-                "Administras varias oficinas: usa POST /api/agencies/{id}/agents",
-            )
-            .with("agencyIds", ids));
-        }
-    };
-    agents::find_agency(&state.db, &id).await
+    create_in(&state, Some(agency), req).await
 }
 
 /// Creates an agent in the caller's current office (rule 1).
@@ -447,10 +320,10 @@ pub async fn create_agent_in_current(
     State(state): State<AppState>,
     auth: AuthUser,
     ApiJson(req): ApiJson<CreateAgentRequest>,
-) -> ApiResult<axum::response::Response> {
+) -> ApiResult<Response> {
     auth.require_role(&[Role::AgencyAdmin])?;
-    let agency = current_agency(&state, &auth).await?;
-    create_agent_in(&state, Some(agency), req).await
+    let agency = agencies::current(&state.db, &auth.user_id).await?;
+    create_in(&state, Some(agency), req).await
 }
 
 /// `data` of the agents of the caller's offices.
@@ -482,19 +355,10 @@ pub async fn current_agents(
 ) -> ApiResult<axum::Json<SuccessResponse<CurrentAgentsData>>> {
     auth.require_role(&[Role::AgencyAdmin, Role::Admin])?;
     let paging = Paging::new(q.page, q.limit)?;
-    let mut filter = Sql::new(" WHERE a.agency_id IS NOT NULL");
-    if auth.role != Role::Admin {
-        filter
-            .push(" AND a.agency_id IN (SELECT id FROM agencies WHERE owner_id = ")
-            .bind_text(auth.user_id.clone())
-            .push(" UNION SELECT agency_id FROM agency_admins WHERE user_id = ")
-            .bind_text(auth.user_id.clone())
-            .push(")");
-    }
-    let (rows, pagination) = page_of_agents(&state, &filter, paging).await?;
+    let (rows, pagination) = agents::page_of_managed(&state.db, auth.caller(), paging).await?;
     Ok(axum::Json(SuccessResponse::new(CurrentAgentsData {
         agents: rows.iter().map(|r| r.list_item()).collect(),
-        agencies: agencies_of(&rows),
+        agencies: agents::agencies_of(&rows),
         pagination,
     })))
 }

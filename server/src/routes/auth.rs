@@ -1,17 +1,24 @@
 //! Accounts and authentication (spec 3, 4.1, 5, 7).
 
-use axum::{extract::State, http::StatusCode, response::IntoResponse};
+use axum::{extract::State, http::StatusCode};
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 use utoipa_axum::{router::OpenApiRouter, routes};
 
 use crate::{
-    accounts::{self, CreateUserError, LoginData, NewUser, TokenKind},
-    db,
-    error::{ApiError, ApiResult, ErrorBody},
-    extract::{ApiJson, ApiQuery, AuthUser, ClientIp},
+    domain::{
+        accounts::{self, CreateUserError, LoginData, NewUser, TokenKind, TokenUse},
+        agents,
+        users::{Role, UserProfile, UserRow, VerifiedUser, normalize_email},
+    },
+    http::{
+        ApiJson, ApiQuery, AuthUser, ClientIp, DataResponse, ErrorBody, StatusMessage,
+        envelope::json_with as json,
+        error::{ApiError, ApiResult},
+        extract::token_invalid,
+        text::has_forbidden_char,
+    },
     mail,
-    models::{Role, UserProfile, UserRow, VerifiedUser, normalize_email},
     security::check_password_rules,
     state::AppState,
 };
@@ -42,44 +49,6 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(resend_verification))
         .routes(routes!(forgot_password))
         .routes(routes!(reset_password))
-}
-
-/// `{status: "success", message}`.
-#[derive(Debug, Serialize, ToSchema)]
-pub struct MessageResponse {
-    #[schema(example = "success")]
-    pub status: &'static str,
-    pub message: String,
-}
-
-impl MessageResponse {
-    pub fn new(message: impl Into<String>) -> Self {
-        Self {
-            status: "success",
-            message: message.into(),
-        }
-    }
-}
-
-/// `{status: "success", data}`.
-#[derive(Debug, Serialize, ToSchema)]
-pub struct DataResponse<T> {
-    #[schema(example = "success")]
-    pub status: &'static str,
-    pub data: T,
-}
-
-impl<T> DataResponse<T> {
-    pub fn new(data: T) -> Self {
-        Self {
-            status: "success",
-            data,
-        }
-    }
-}
-
-fn json<T: Serialize>(status: StatusCode, body: T) -> axum::response::Response {
-    (status, axum::Json(body)).into_response()
 }
 
 // ---------------------------------------------------------------- register
@@ -129,6 +98,9 @@ fn required_text(v: Option<String>, field: &str, label: &str, max: usize) -> Api
         ))
         .with("field", field));
     }
+    if has_forbidden_char(&v, false) {
+        return Err(forbidden_chars(field, label));
+    }
     Ok(v)
 }
 
@@ -145,8 +117,14 @@ fn optional_text(
             "El campo {label} admite como máximo {max} caracteres"
         ))
         .with("field", field)),
+        Some(s) if has_forbidden_char(&s, false) => Err(forbidden_chars(field, label)),
         Some(s) => Ok(Some(s)),
     }
+}
+
+fn forbidden_chars(field: &str, label: &str) -> ApiError {
+    ApiError::validation(format!("El campo {label} contiene caracteres no permitidos"))
+        .with("field", field)
 }
 
 fn valid_email(v: Option<String>) -> ApiResult<String> {
@@ -330,7 +308,7 @@ pub async fn login(
             ));
         }
     }
-    let data = accounts::start_session(&state, &user, "password").await?;
+    let data = accounts::start_session(&state.db, &state.jwt, state.config.access_token_ttl, &user, "password").await?;
     tracing::info!(user_id = %user.id, "login succeeded");
     Ok(json(StatusCode::OK, DataResponse::new(data)))
 }
@@ -350,7 +328,7 @@ pub async fn me(
 ) -> ApiResult<axum::response::Response> {
     let user = UserRow::find_by_id(&state.db, &auth.user_id)
         .await?
-        .ok_or_else(crate::extract::token_invalid)?;
+        .ok_or_else(token_invalid)?;
     Ok(json(StatusCode::OK, DataResponse::new(user.profile())))
 }
 
@@ -389,7 +367,7 @@ pub async fn update_profile(
 ) -> ApiResult<axum::response::Response> {
     let mut user = UserRow::find_by_id(&state.db, &auth.user_id)
         .await?
-        .ok_or_else(crate::extract::token_invalid)?;
+        .ok_or_else(token_invalid)?;
     if req.first_name.is_some() {
         user.first_name = required_text(req.first_name, "firstName", "firstName", 100)?;
     }
@@ -402,20 +380,9 @@ pub async fn update_profile(
     if req.company_name.is_some() {
         user.company_name = optional_text(req.company_name, "companyName", "companyName", 200)?;
     }
-    sqlx::query(
-        "UPDATE users SET first_name = $1, last_name = $2, phone = $3, company_name = $4, \
-         updated_at = $5 WHERE id = $6",
-    )
-    .bind(&user.first_name)
-    .bind(&user.last_name)
-    .bind(&user.phone)
-    .bind(&user.company_name)
-    .bind(db::now())
-    .bind(&user.id)
-    .execute(&state.db)
-    .await?;
+    accounts::update_profile(&state.db, &user).await?;
     // Keep the agent search (name or company) in step with the new name.
-    crate::agents::refresh_agent_search(&state.db, &user.id).await?;
+    agents::refresh_agent_search(&state.db, &user.id).await?;
     Ok(json(
         StatusCode::OK,
         ProfileResponse {
@@ -430,22 +397,18 @@ pub async fn update_profile(
 #[utoipa::path(post, path = "/api/auth/logout", tag = "auth",
     security(("bearer" = [])),
     responses(
-        (status = 200, description = "Logged out", body = MessageResponse),
+        (status = 200, description = "Logged out", body = StatusMessage),
         (status = 401, description = "Not authenticated", body = ErrorBody),
     ))]
 pub async fn logout(
     State(state): State<AppState>,
     auth: AuthUser,
 ) -> ApiResult<axum::response::Response> {
-    sqlx::query("UPDATE sessions SET revoked_at = $1 WHERE id = $2 AND revoked_at IS NULL")
-        .bind(db::now())
-        .bind(&auth.session_id)
-        .execute(&state.db)
-        .await?;
+    accounts::revoke_session(&state.db, &auth.session_id).await?;
     tracing::info!(user_id = %auth.user_id, "logout");
     Ok(json(
         StatusCode::OK,
-        MessageResponse::new("Sesión cerrada correctamente"),
+        StatusMessage::new("Sesión cerrada correctamente"),
     ))
 }
 
@@ -491,25 +454,11 @@ pub async fn verify_email(
     if token.len() > 256 {
         return Err(invalid());
     }
-    let mut tx = state.db.begin().await?;
-    let Some(user_id) =
-        accounts::consume_one_time_token(&mut *tx, &token, TokenKind::VerifyEmail).await?
-    else {
-        return Err(invalid());
+    let user_id = match accounts::verify_email(&state.db, &token).await? {
+        TokenUse::Done(id) => id,
+        TokenUse::Invalid => return Err(invalid()),
+        TokenUse::UserGone => return Err(ApiError::not_found("USER_NOT_FOUND", MSG_USER_NOT_FOUND)),
     };
-    let updated = sqlx::query(
-        "UPDATE users SET email_verified = 1, \
-         status = CASE WHEN status = 'pending' THEN 'active' ELSE status END, updated_at = $1 \
-         WHERE id = $2",
-    )
-    .bind(db::now())
-    .bind(&user_id)
-    .execute(&mut *tx)
-    .await?;
-    tx.commit().await?;
-    if updated.rows_affected() == 0 {
-        return Err(ApiError::not_found("USER_NOT_FOUND", MSG_USER_NOT_FOUND));
-    }
     let user = UserRow::find_by_id(&state.db, &user_id)
         .await?
         .ok_or_else(|| ApiError::not_found("USER_NOT_FOUND", MSG_USER_NOT_FOUND))?;
@@ -535,7 +484,7 @@ pub struct EmailRequest {
 #[utoipa::path(post, path = "/api/auth/resend-verification", tag = "auth",
     request_body = EmailRequest,
     responses(
-        (status = 200, description = "Accepted (same answer for every address)", body = MessageResponse),
+        (status = 200, description = "Accepted (same answer for every address)", body = StatusMessage),
         (status = 422, description = "Invalid body", body = ErrorBody),
         (status = 429, description = "Rate limited", body = ErrorBody),
     ))]
@@ -545,13 +494,17 @@ pub async fn resend_verification(
     ApiJson(req): ApiJson<EmailRequest>,
 ) -> ApiResult<axum::response::Response> {
     state.limiter.check_scope("resend", &ip, Some(&req.email))?;
-    if accounts::is_valid_email(&req.email)
-        && let Some(user) = UserRow::find_by_email(&state.db, &req.email).await?
-        && user.status == "pending"
-    {
-        send_verification(&state, &user).await?;
+    if accounts::is_valid_email(&req.email) {
+        off_the_request_path("resend-verification", async move {
+            if let Some(user) = UserRow::find_by_email(&state.db, &req.email).await?
+                && user.status == "pending"
+            {
+                send_verification(&state, &user).await?;
+            }
+            Ok(())
+        });
     }
-    Ok(json(StatusCode::OK, MessageResponse::new(MSG_RESEND)))
+    Ok(json(StatusCode::OK, StatusMessage::new(MSG_RESEND)))
 }
 
 // ---------------------------------------------------------------- password recovery
@@ -560,7 +513,7 @@ pub async fn resend_verification(
 #[utoipa::path(post, path = "/api/auth/forgot-password", tag = "auth",
     request_body = EmailRequest,
     responses(
-        (status = 200, description = "Accepted (same answer for every address)", body = MessageResponse),
+        (status = 200, description = "Accepted (same answer for every address)", body = StatusMessage),
         (status = 422, description = "Invalid body", body = ErrorBody),
         (status = 429, description = "Rate limited", body = ErrorBody),
     ))]
@@ -570,22 +523,40 @@ pub async fn forgot_password(
     ApiJson(req): ApiJson<EmailRequest>,
 ) -> ApiResult<axum::response::Response> {
     state.limiter.check_scope("forgot", &ip, Some(&req.email))?;
-    if accounts::is_valid_email(&req.email)
-        && let Some(user) = UserRow::find_by_email(&state.db, &req.email).await?
-        && user.status != "disabled"
-    {
-        let ttl = state.config.reset_token_ttl;
-        let token =
-            accounts::issue_one_time_token(&state.db, &user.id, TokenKind::ResetPassword, ttl)
-                .await?;
-        let link = state
-            .config
-            .frontend_link(&state.config.frontend_reset_path, "token", &token);
-        state
-            .mailer
-            .send(mail::reset_email(&user.email, &user.first_name, &link, ttl));
+    if accounts::is_valid_email(&req.email) {
+        off_the_request_path("forgot-password", async move {
+            if let Some(user) = UserRow::find_by_email(&state.db, &req.email).await?
+                && user.status != "disabled"
+            {
+                let ttl = state.config.reset_token_ttl;
+                let token =
+                    accounts::issue_one_time_token(&state.db, &user.id, TokenKind::ResetPassword, ttl)
+                        .await?;
+                let link = state
+                    .config
+                    .frontend_link(&state.config.frontend_reset_path, "token", &token);
+                state
+                    .mailer
+                    .send(mail::reset_email(&user.email, &user.first_name, &link, ttl));
+            }
+            Ok(())
+        });
     }
-    Ok(json(StatusCode::OK, MessageResponse::new(MSG_FORGOT)))
+    Ok(json(StatusCode::OK, StatusMessage::new(MSG_FORGOT)))
+}
+
+/// Runs the lookup and the e-mail of forgot-password and resend-verification after the answer:
+/// the request then takes the same time whether or not the address has an account (the body
+/// is the same too), so neither reveals which addresses are registered. A failure is logged.
+fn off_the_request_path(
+    what: &'static str,
+    work: impl std::future::Future<Output = ApiResult<()>> + Send + 'static,
+) {
+    tokio::spawn(async move {
+        if let Err(e) = work.await {
+            tracing::error!(operation = what, error = %e, "background account e-mail failed");
+        }
+    });
 }
 
 #[derive(Debug, Deserialize, ToSchema)]
@@ -601,7 +572,7 @@ pub struct ResetPasswordRequest {
 #[utoipa::path(post, path = "/api/auth/reset-password", tag = "auth",
     request_body = ResetPasswordRequest,
     responses(
-        (status = 200, description = "Password changed; all sessions revoked", body = MessageResponse),
+        (status = 200, description = "Password changed; all sessions revoked", body = StatusMessage),
         (status = 400, description = "`RESET_TOKEN_INVALID`: unknown, used or expired token", body = ErrorBody),
         (status = 404, description = "`USER_NOT_FOUND`", body = ErrorBody),
         (status = 422, description = "Password rules not met or invalid body", body = ErrorBody),
@@ -620,36 +591,15 @@ pub async fn reset_password(
     }
     check_password_rules(&req.password)?;
     let hash = state.passwords.hash(&req.password).await?;
-    let mut tx = state.db.begin().await?;
-    let Some(user_id) =
-        accounts::consume_one_time_token(&mut *tx, token, TokenKind::ResetPassword).await?
-    else {
-        return Err(invalid());
+    let (user_id, revoked) = match accounts::reset_password(&state.db, token, &hash).await? {
+        (TokenUse::Done(id), revoked) => (id, revoked),
+        (TokenUse::Invalid, _) => return Err(invalid()),
+        (TokenUse::UserGone, _) => return Err(ApiError::not_found("USER_NOT_FOUND", MSG_USER_NOT_FOUND)),
     };
-    let now = db::now();
-    let updated = sqlx::query("UPDATE users SET password_hash = $1, updated_at = $2 WHERE id = $3")
-        .bind(&hash)
-        .bind(now)
-        .bind(&user_id)
-        .execute(&mut *tx)
-        .await?;
-    if updated.rows_affected() == 0 {
-        tx.commit().await?;
-        return Err(ApiError::not_found("USER_NOT_FOUND", MSG_USER_NOT_FOUND));
-    }
-    sqlx::query(
-        "UPDATE one_time_tokens SET used_at = $1 WHERE user_id = $2 AND kind = 'reset_password' AND used_at IS NULL",
-    )
-    .bind(now)
-    .bind(&user_id)
-    .execute(&mut *tx)
-    .await?;
-    let revoked = accounts::revoke_all_sessions(&mut *tx, &user_id).await?;
-    tx.commit().await?;
     tracing::info!(user_id = %user_id, revoked_sessions = revoked, "password reset");
     Ok(json(
         StatusCode::OK,
-        MessageResponse::new(
+        StatusMessage::new(
             "Contraseña restablecida correctamente. Inicia sesión con tu nueva contraseña",
         ),
     ))

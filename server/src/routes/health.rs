@@ -10,7 +10,7 @@ use utoipa::ToSchema;
 use utoipa_axum::{router::OpenApiRouter, routes};
 
 use crate::{
-    error::{ApiError, ErrorBody},
+    http::{ApiError, ErrorBody},
     state::AppState,
 };
 
@@ -49,10 +49,7 @@ pub async fn healthz() -> Response {
         (status = 503, description = "`DATABASE_UNAVAILABLE`", body = ErrorBody),
     ))]
 pub async fn readyz(State(state): State<AppState>) -> Response {
-    match sqlx::query_scalar::<_, i64>("SELECT 1")
-        .fetch_one(&state.db)
-        .await
-    {
+    match crate::db::ping(&state.db).await {
         Ok(_) => {
             let database = match crate::db::Backend::of_url(&state.config.database_url) {
                 crate::db::Backend::Sqlite => "sqlite",

@@ -1,17 +1,16 @@
 //! `GET /api/agent/leads`: the buyers who documented interest in the authenticated agent's
-//! properties (phase 3 of the score area; see `crate::leads`).
+//! properties (phase 3 of the score area; see `crate::domain::leads`).
 
 use axum::extract::State;
 use serde::Deserialize;
 use utoipa_axum::{router::OpenApiRouter, routes};
 
 use crate::{
-    agents::Paging,
-    error::{ApiResult, ErrorBody},
-    extract::{ApiQuery, AuthUser},
-    leads::{self, AgentLeads},
-    models::Role,
-    routes::auth::DataResponse,
+    domain::{
+        leads::{self, AgentLeads},
+        users::Role,
+    },
+    http::{ApiQuery, ApiResult, AuthUser, DataResponse, ErrorBody, Paging},
     state::AppState,
 };
 

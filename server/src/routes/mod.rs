@@ -5,11 +5,14 @@
 //! and merge it in [`api_router`].
 
 pub mod agencies;
+pub mod agent_changes;
 pub mod agents;
 pub mod auth;
 pub mod health;
 pub mod leads;
+pub mod oidc;
 pub mod properties;
+pub mod reviews;
 pub mod score;
 
 use utoipa::{
@@ -18,7 +21,7 @@ use utoipa::{
 };
 use utoipa_axum::router::OpenApiRouter;
 
-use crate::{error::ErrorBody, state::AppState};
+use crate::{http::ErrorBody, state::AppState};
 
 #[derive(OpenApi)]
 #[openapi(
@@ -64,9 +67,11 @@ pub fn api_router() -> OpenApiRouter<AppState> {
     OpenApiRouter::with_openapi(ApiDoc::openapi())
         .merge(health::router())
         .merge(auth::router())
-        .merge(crate::oidc::router())
+        .merge(oidc::router())
         .merge(score::router())
         .merge(agents::router())
+        .merge(agent_changes::router())
+        .merge(reviews::router())
         .merge(agencies::router())
         .merge(properties::router())
         .merge(leads::router())

@@ -15,8 +15,8 @@
 //!   (`INVALID_TYPE`, `MISSING_FIELD`, `UNKNOWN_FIELD`), 422 for values the model rejects
 //!   (`UNKNOWN_STATE`, `NEGATIVE_AMOUNT`, `VALUE_OUT_OF_RANGE`, ...), with `field` in the envelope.
 //! - Unknown or malformed profile ids answer 404 `PROFILE_NOT_FOUND`.
-//! - Matching: the rules and the fit formula are in `crate::matching` (and the OpenAPI text).
-//! - Phase 3: one lead per profile and property, contact rules and consent in `crate::leads`.
+//! - Matching: the rules and the fit formula are in `crate::domain::matching` (and the OpenAPI text).
+//! - Phase 3: one lead per profile and property, contact rules and consent in `crate::domain::leads`.
 
 use axum::{
     body::Bytes,
@@ -30,13 +30,15 @@ use utoipa::ToSchema;
 use utoipa_axum::{router::OpenApiRouter, routes};
 
 use crate::{
-    agents::Paging,
-    buyers::{self, ProfileView},
-    error::{ApiError, ApiResult, ErrorBody},
-    extract::{ApiJson, ApiPath, ApiQuery, ClientIp, JsonContentType},
-    leads::{self, InterestInput, InterestRecorded},
-    matching::{self, MatchPage},
-    routes::auth::DataResponse,
+    domain::{
+        buyers::{self, ProfileView},
+        leads::{self, InterestInput, InterestRecorded},
+        matching::{self, MatchPage},
+    },
+    http::{
+        ApiJson, ApiPath, ApiQuery, ClientIp, DataResponse, ErrorBody, JsonContentType, Paging,
+        error::{ApiError, ApiResult},
+    },
     state::AppState,
 };
 
@@ -132,8 +134,8 @@ pub async fn score_stateless(
     // same codes as `ApiJson`: 415 without a JSON content type, 400 `INVALID_JSON`).
     let text = std::str::from_utf8(&body)
         .map_err(|_| ApiError::bad_request("INVALID_JSON", "El cuerpo de la solicitud no es un JSON válido"))?;
-    let profile = score_core::Profile::from_json_str(text).map_err(buyers::score_error)?;
-    let report = score_core::score(&profile).map_err(buyers::score_error)?;
+    let profile = score_core::Profile::from_json_str(text)?;
+    let report = score_core::score(&profile)?;
     let mut out = Vec::with_capacity(4096);
     out.extend_from_slice(br#"{"status":"success","data":{"platform_score":"#);
     report.write_json(&mut out);
@@ -330,7 +332,7 @@ pub async fn document_interest(
     let (rest, contact) = buyers::split_body(body)?;
     let input = InterestInput::parse(rest)?;
     let profile = buyers::find(&state.db, &id).await?;
-    let (created, data) = leads::document_interest(&state, &profile, &input, &contact).await?;
+    let (created, data) = leads::document_interest(&state.db, &state.mailer, &state.config.frontend_url, &profile, &input, &contact).await?;
     let status = if created { StatusCode::CREATED } else { StatusCode::OK };
     Ok((status, axum::Json(DataResponse::new(data))))
 }

@@ -4,7 +4,7 @@
 #![allow(clippy::unwrap_used)]
 
 use serde_json::{Value, json};
-use server::models::Role;
+use server::domain::users::Role;
 
 use crate::helpers::{PASSWORD, TestApp, TestUser, assert_error};
 

@@ -23,10 +23,12 @@ use std::{
 use serde_json::{Value, json};
 use server::{
     Application, Config,
-    accounts::{self, NewUser},
     config::OidcConfig,
     db::Db,
-    models::Role,
+    domain::{
+        accounts::{self, NewUser},
+        users::Role,
+    },
 };
 use tempfile::TempDir;
 

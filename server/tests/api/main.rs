@@ -5,6 +5,7 @@ mod helpers;
 
 mod agents;
 mod auth;
+mod hygiene;
 mod foundation;
 mod mail;
 mod matching;

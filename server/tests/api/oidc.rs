@@ -3,7 +3,7 @@
 #![allow(clippy::unwrap_used)]
 
 use serde_json::{Value, json};
-use server::models::Role;
+use server::domain::users::Role;
 
 use crate::helpers::{PASSWORD, TestApp, TestOptions, assert_error};
 

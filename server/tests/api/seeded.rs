@@ -47,7 +47,7 @@ async fn ten_thousand_agents_paginate_and_filter() {
     // Cities partition the active agents; accents and case do not matter.
     let mut sum = 0;
     for (city, _) in CITIES {
-        let plain = server::agents::fold(city);
+        let plain = server::db::sql::fold(city);
         let a = total(&get(&app, &format!("/api/agents?limit=1&city={}", url_encode(city))).await);
         let b = total(&get(&app, &format!("/api/agents?limit=1&city={}", url_encode(&plain.to_uppercase()))).await);
         assert_eq!(a, b, "{city}");
@@ -86,7 +86,7 @@ async fn ten_thousand_agents_paginate_and_filter() {
     assert_eq!(total(&a), total(&b));
     assert!(total(&a) > 0);
     for ag in a["data"]["agents"].as_array().unwrap() {
-        let hay = server::agents::fold(&format!("{} {}", ag["name"].as_str().unwrap(), ag["company"].as_str().unwrap_or("")));
+        let hay = server::db::sql::fold(&format!("{} {}", ag["name"].as_str().unwrap(), ag["company"].as_str().unwrap_or("")));
         assert!(hay.contains("nunez"), "{hay}");
     }
 

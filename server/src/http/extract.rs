@@ -4,15 +4,28 @@
 use std::net::SocketAddr;
 
 use axum::{
+    body::Bytes,
     extract::{ConnectInfo, FromRequest, FromRequestParts, Request, rejection::JsonRejection},
     http::{StatusCode, header, request::Parts},
 };
 use serde::de::DeserializeOwned;
 
-use crate::{db, error::ApiError, models::Role, state::AppState};
+use super::{
+    error::ApiError,
+    text::{has_forbidden_char, json_has_forbidden_control},
+};
+use crate::{
+    domain::{
+        accounts,
+        users::{Caller, Role},
+    },
+    state::AppState,
+};
 
 /// JSON body extractor: malformed JSON → 400 `INVALID_JSON`; wrong types or missing fields →
-/// 422 `VALIDATION_ERROR`; no JSON content type → 415; too large → 413. Always the envelope.
+/// 422 `VALIDATION_ERROR`; a control character in a string (other than a newline or a tab,
+/// see [`super::text::is_forbidden_char`]) → 422 `INVALID_CHARACTERS`; no JSON content type →
+/// 415; too large → 413. Always the envelope.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct ApiJson<T>(pub T);
 
@@ -24,11 +37,25 @@ where
     type Rejection = ApiError;
 
     async fn from_request(req: Request, state: &S) -> Result<Self, Self::Rejection> {
-        match axum::Json::<T>::from_request(req, state).await {
+        let (mut parts, body) = req.into_parts();
+        JsonContentType::from_request_parts(&mut parts, state).await?;
+        let req = Request::from_parts(parts, body);
+        let bytes = Bytes::from_request(req, state)
+            .await
+            .map_err(|r| ApiError::from_status(r.status()))?;
+        if json_has_forbidden_control(&bytes) {
+            return Err(invalid_characters());
+        }
+        match axum::Json::<T>::from_bytes(&bytes) {
             Ok(axum::Json(v)) => Ok(ApiJson(v)),
             Err(rejection) => Err(json_rejection(rejection)),
         }
     }
+}
+
+fn invalid_characters() -> ApiError {
+    ApiError::validation("El cuerpo contiene caracteres de control no permitidos")
+        .with("detail", "Solo los campos de varias líneas admiten saltos de línea y tabuladores")
 }
 
 fn json_rejection(r: JsonRejection) -> ApiError {
@@ -93,6 +120,16 @@ where
     type Rejection = ApiError;
 
     async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, Self::Rejection> {
+        let query = parts.uri.query().unwrap_or("");
+        if let Some((name, _)) = url::form_urlencoded::parse(query.as_bytes())
+            .find(|(k, v)| has_forbidden_char(k, false) || has_forbidden_char(v, false))
+        {
+            return Err(ApiError::bad_request(
+                "INVALID_QUERY",
+                "Los parámetros de la consulta contienen caracteres no permitidos",
+            )
+            .with("field", name.into_owned()));
+        }
         match axum::extract::Query::<T>::from_request_parts(parts, state).await {
             Ok(axum::extract::Query(v)) => Ok(ApiQuery(v)),
             Err(e) => Err(ApiError::bad_request(
@@ -104,7 +141,9 @@ where
     }
 }
 
-/// Path extractor with the error envelope (400 `INVALID_PATH`).
+/// Path extractor with the error envelope (400 `INVALID_PATH`). A parameter with a control
+/// character names nothing: 404 `NOT_FOUND`. Ids are then checked as UUIDs by the domain's
+/// `find` functions (404 with the area's code) before any query.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct ApiPath<T>(pub T);
 
@@ -116,6 +155,11 @@ where
     type Rejection = ApiError;
 
     async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, Self::Rejection> {
+        if let Ok(raw) = axum::extract::RawPathParams::from_request_parts(parts, state).await
+            && raw.iter().any(|(_, v)| has_forbidden_char(v, false))
+        {
+            return Err(ApiError::not_found("NOT_FOUND", "Recurso no encontrado"));
+        }
         match axum::extract::Path::<T>::from_request_parts(parts, state).await {
             Ok(axum::extract::Path(v)) => Ok(ApiPath(v)),
             Err(e) => Err(
@@ -166,6 +210,14 @@ pub struct AuthUser {
 }
 
 impl AuthUser {
+    /// The id and role, as the domain's authorization checks take them.
+    pub fn caller(&self) -> Caller<'_> {
+        Caller {
+            user_id: &self.user_id,
+            role: self.role,
+        }
+    }
+
     /// 403 unless the caller has one of `roles`.
     pub fn require_role(&self, roles: &[Role]) -> Result<(), ApiError> {
         if roles.contains(&self.role) {
@@ -196,16 +248,7 @@ impl FromRequestParts<AppState> for AuthUser {
             _ => return Err(token_invalid()),
         };
         let claims = state.jwt.verify(token).ok_or_else(token_invalid)?;
-        let row: Option<(String, String)> = sqlx::query_as(
-            "SELECT u.id, u.role FROM sessions s JOIN users u ON u.id = s.user_id \
-             WHERE s.id = $1 AND s.user_id = $2 AND s.revoked_at IS NULL AND s.expires_at > $3 \
-             AND u.status = 'active'",
-        )
-        .bind(&claims.sid)
-        .bind(&claims.sub)
-        .bind(db::now())
-        .fetch_optional(&state.db)
-        .await?;
+        let row = accounts::session_user(&state.db, &claims.sid, &claims.sub).await?;
         let (user_id, role) = row.ok_or_else(token_invalid)?;
         let role = Role::parse(&role).ok_or_else(token_invalid)?;
         Ok(AuthUser {

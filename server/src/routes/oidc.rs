@@ -1,19 +1,5 @@
-//! External identity provider: OpenID Connect authorization-code flow with PKCE, state and
-//! nonce (openidconnect crate).
-//!
-//! 1. `GET /api/auth/idp/redirect` stores `(sha256(state), pkce_verifier, nonce)` in
-//!    `oidc_flows` (10 minutes), sets an HttpOnly cookie with the state (binds the flow to the
-//!    browser) and answers 302 to the provider.
-//! 2. `GET /api/auth/idp/callback?code&state` checks the cookie against `state`, consumes the
-//!    flow row with one `DELETE ... RETURNING` (single use), exchanges the code with the PKCE
-//!    verifier, verifies the ID token (signature, issuer, audience, expiry, nonce) and finds or
-//!    creates the account: by `(issuer, subject)`; otherwise by e-mail only when the provider
-//!    says `email_verified: true`; otherwise a new active `comprador` account (again only with a
-//!    verified e-mail). It then answers 302 to `FRONTEND_URL + FRONTEND_IDP_CALLBACK_PATH` with
-//!    `?code=<one-time login code>` (or `?error=<CODE>`). No JWT ever appears in a URL.
-//! 3. The frontend sends that code to `POST /api/auth/idp/exchange` and receives the same
-//!    `{status, data: {token, user}}` as a password login. The code is 256-bit, single use,
-//!    valid `IDP_LOGIN_CODE_TTL_SECONDS` (120 s).
+//! Login with an external OpenID Connect provider: redirect, callback and the exchange of the
+//! one-time login code (the flow is described in [`crate::domain::oidc`]).
 
 use axum::{
     extract::State,
@@ -21,82 +7,29 @@ use axum::{
     response::{IntoResponse, Response},
 };
 use openidconnect::{
-    AuthorizationCode, ClientId, ClientSecret, CsrfToken, IssuerUrl, Nonce, PkceCodeChallenge,
+    AuthorizationCode, ClientId, ClientSecret, CsrfToken, Nonce, PkceCodeChallenge,
     OAuth2TokenResponse, PkceCodeVerifier, RedirectUrl, Scope, TokenResponse,
-    core::{CoreAuthenticationFlow, CoreClient, CoreProviderMetadata},
+    core::{CoreAuthenticationFlow, CoreClient},
 };
 use serde::Deserialize;
-use tokio::sync::RwLock;
 use utoipa::{IntoParams, ToSchema};
 use utoipa_axum::{router::OpenApiRouter, routes};
 
 use crate::{
-    accounts::{self, CreateUserError, LoginData, NewUser, TokenKind},
-    config::OidcConfig,
-    db,
-    error::{ApiError, ApiResult, ErrorBody},
-    extract::{ApiJson, ApiQuery, ClientIp},
-    models::{Role, UserRow, normalize_email},
-    routes::auth::DataResponse,
+    domain::{
+        accounts::{self, LoginData, TokenKind},
+        oidc::{self, FLOW_TTL_SECS},
+        users::{UserRow, normalize_email},
+    },
+    http::{
+        ApiJson, ApiQuery, ClientIp, DataResponse, ErrorBody,
+        error::{ApiError, ApiResult},
+    },
     security::hash_token,
     state::AppState,
 };
 
-const FLOW_TTL_SECS: i64 = 600;
 const STATE_COOKIE: &str = "idp_state";
-
-/// Provider configuration plus the cached discovery document.
-#[derive(Debug)]
-pub struct OidcState {
-    pub config: Option<OidcConfig>,
-    metadata: RwLock<Option<CoreProviderMetadata>>,
-    http: reqwest::Client,
-}
-
-impl OidcState {
-    pub fn new(config: Option<OidcConfig>) -> Result<Self, String> {
-        // No redirects (SSRF), bounded time.
-        let http = reqwest::Client::builder()
-            .redirect(reqwest::redirect::Policy::none())
-            .timeout(std::time::Duration::from_secs(10))
-            .build()
-            .map_err(|e| format!("http client: {e}"))?;
-        Ok(Self {
-            config,
-            metadata: RwLock::new(None),
-            http,
-        })
-    }
-
-    fn config(&self) -> ApiResult<&OidcConfig> {
-        self.config.as_ref().ok_or_else(|| {
-            ApiError::not_found(
-                "IDP_NOT_CONFIGURED",
-                "El proveedor de identidad externo no está configurado",
-            )
-        })
-    }
-
-    /// Discovery document, fetched once and cached (retried on the next request if it fails).
-    async fn metadata(&self) -> ApiResult<CoreProviderMetadata> {
-        if let Some(m) = self.metadata.read().await.as_ref() {
-            return Ok(m.clone());
-        }
-        let cfg = self.config()?;
-        let issuer = IssuerUrl::new(cfg.issuer_url.clone()).map_err(ApiError::internal)?;
-        let m = CoreProviderMetadata::discover_async(issuer, &self.http)
-            .await
-            .map_err(|e| {
-                tracing::error!(error = %e, "OIDC discovery failed");
-                ApiError::service_unavailable(
-                    "IDP_UNAVAILABLE",
-                    "El proveedor de identidad no está disponible",
-                )
-            })?;
-        *self.metadata.write().await = Some(m.clone());
-        Ok(m)
-    }
-}
 
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
@@ -164,22 +97,7 @@ pub async fn idp_redirect(
         .add_scope(Scope::new("profile".into()))
         .set_pkce_challenge(challenge)
         .url();
-    let now = db::now();
-    sqlx::query("DELETE FROM oidc_flows WHERE expires_at < $1")
-        .bind(now)
-        .execute(&state.db)
-        .await?;
-    sqlx::query(
-        "INSERT INTO oidc_flows (state_hash, pkce_verifier, nonce, created_at, expires_at) \
-         VALUES ($1, $2, $3, $4, $5)",
-    )
-    .bind(hash_token(csrf.secret()))
-    .bind(verifier.secret())
-    .bind(nonce.secret())
-    .bind(now)
-    .bind(now + FLOW_TTL_SECS)
-    .execute(&state.db)
-    .await?;
+    oidc::save_flow(&state.db, csrf.secret(), verifier.secret(), nonce.secret()).await?;
     let mut resp = redirect(url.as_str());
     let secure = cfg.redirect_url.starts_with("https://");
     resp.headers_mut().append(
@@ -238,13 +156,7 @@ pub async fn idp_callback(
         _ => return fail("IDP_STATE_INVALID"),
     }
     // Single use: the flow row is deleted by the one caller that gets it.
-    let flow: Option<(String, String)> = sqlx::query_as(
-        "DELETE FROM oidc_flows WHERE state_hash = $1 AND expires_at > $2 RETURNING pkce_verifier, nonce",
-    )
-    .bind(hash_token(&returned_state))
-    .bind(db::now())
-    .fetch_optional(&state.db)
-    .await?;
+    let flow = oidc::take_flow(&state.db, &returned_state).await?;
     let Some((pkce_verifier, nonce)) = flow else {
         return fail("IDP_STATE_INVALID");
     };
@@ -318,8 +230,8 @@ pub async fn idp_callback(
         }
     }
 
-    let user = match link_or_create(
-        &state,
+    let user = match oidc::link_or_create(
+        &state.db,
         &issuer,
         &subject,
         email,
@@ -345,103 +257,6 @@ pub async fn idp_callback(
     .await?;
     tracing::info!(user_id = %user.id, "IdP login succeeded");
     Ok(front("code", &login_code))
-}
-
-#[allow(clippy::too_many_arguments)]
-async fn link_or_create(
-    state: &AppState,
-    issuer: &str,
-    subject: &str,
-    email: Option<String>,
-    email_verified: bool,
-    given: Option<String>,
-    family: Option<String>,
-    full: Option<String>,
-) -> ApiResult<Result<UserRow, &'static str>> {
-    let linked: Option<(String,)> =
-        sqlx::query_as("SELECT user_id FROM user_identities WHERE issuer = $1 AND subject = $2")
-            .bind(issuer)
-            .bind(subject)
-            .fetch_optional(&state.db)
-            .await?;
-    if let Some((user_id,)) = linked {
-        return Ok(UserRow::find_by_id(&state.db, &user_id)
-            .await?
-            .ok_or("IDP_EXCHANGE_FAILED"));
-    }
-    // Without a provider-verified e-mail we neither link nor create.
-    let Some(email) = email.filter(|e| email_verified && accounts::is_valid_email(e)) else {
-        return Ok(Err("IDP_EMAIL_NOT_VERIFIED"));
-    };
-    let user = match UserRow::find_by_email(&state.db, &email).await? {
-        Some(existing) => {
-            // The provider proved control of the address: a pending account becomes verified.
-            if existing.status == "pending" {
-                sqlx::query(
-                    "UPDATE users SET status = 'active', email_verified = 1, updated_at = $1 WHERE id = $2 AND status = 'pending'",
-                )
-                .bind(db::now())
-                .bind(&existing.id)
-                .execute(&state.db)
-                .await?;
-            }
-            UserRow::find_by_id(&state.db, &existing.id)
-                .await?
-                .ok_or_else(ApiError::internal_generic)?
-        }
-        None => {
-            let (first, last) = match (given, family, full) {
-                (Some(g), f, _) => (g, f.unwrap_or_default()),
-                (None, f, Some(n)) => {
-                    let mut parts = n.splitn(2, ' ');
-                    let first = parts.next().unwrap_or_default().to_string();
-                    (
-                        first,
-                        f.or_else(|| parts.next().map(str::to_string))
-                            .unwrap_or_default(),
-                    )
-                }
-                (None, f, None) => (
-                    email.split('@').next().unwrap_or_default().to_string(),
-                    f.unwrap_or_default(),
-                ),
-            };
-            let new = NewUser {
-                email: email.clone(),
-                password_hash: None,
-                first_name: first.chars().take(100).collect(),
-                last_name: last.chars().take(100).collect(),
-                phone: None,
-                company_name: None,
-                role: Role::Comprador,
-                verified: true,
-            };
-            match accounts::create_user(&state.db, &new).await {
-                Ok(u) => u,
-                // Created concurrently: use the existing row.
-                Err(CreateUserError::EmailTaken) => UserRow::find_by_email(&state.db, &email)
-                    .await?
-                    .ok_or_else(ApiError::internal_generic)?,
-                Err(CreateUserError::Db(e)) => return Err(e.into()),
-            }
-        }
-    };
-    let res = sqlx::query(
-        "INSERT INTO user_identities (issuer, subject, user_id, email, created_at) VALUES ($1, $2, $3, $4, $5)",
-    )
-    .bind(issuer)
-    .bind(subject)
-    .bind(&user.id)
-    .bind(&email)
-    .bind(db::now())
-    .execute(&state.db)
-    .await;
-    match res {
-        Ok(_) => {}
-        Err(e) if crate::error::is_unique_violation(&e) => {}
-        Err(e) => return Err(e.into()),
-    }
-    Ok(Ok(user))
 }
 
 #[derive(Debug, Deserialize, ToSchema)]
@@ -480,6 +295,6 @@ pub async fn idp_exchange(
     if user.status != "active" {
         return Err(invalid());
     }
-    let data = accounts::start_session(&state, &user, "idp").await?;
+    let data = accounts::start_session(&state.db, &state.jwt, state.config.access_token_ttl, &user, "idp").await?;
     Ok((StatusCode::OK, axum::Json(DataResponse::new(data))).into_response())
 }

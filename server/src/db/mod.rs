@@ -6,6 +6,8 @@
 //!   (the `Any` driver cannot decode SQLite integers as `bool`);
 //! - DDL lives in `migrations/sqlite` and `migrations/postgres` with the same file names.
 
+pub mod sql;
+
 use std::{path::Path, str::FromStr, time::Duration};
 
 use sqlx::{
@@ -97,6 +99,11 @@ fn ensure_sqlite_file(url: &str) -> Result<String, sqlx::Error> {
     })
 }
 
+/// One round trip to the database (readiness).
+pub async fn ping(db: &Db) -> Result<(), sqlx::Error> {
+    sqlx::query_scalar::<_, i64>("SELECT 1").fetch_one(db).await.map(|_| ())
+}
+
 /// Current time as unix seconds.
 pub fn now() -> i64 {
     time::OffsetDateTime::now_utc().unix_timestamp()
@@ -111,6 +118,12 @@ pub fn to_rfc3339(ts: i64) -> String {
                 .ok()
         })
         .unwrap_or_default()
+}
+
+/// Whether `id` can name a row: every id is a UUID, so anything else is answered 404 before
+/// a query is made.
+pub fn is_id(id: &str) -> bool {
+    uuid::Uuid::try_parse(id).is_ok()
 }
 
 /// A new random UUID v4 as text.

@@ -7,7 +7,6 @@
 //! agent only when the buyer documents interest in one of the agent's properties (phase 3), and
 //! no response of the public endpoints echoes the e-mail or the phone.
 
-use axum::http::StatusCode;
 use serde::Serialize;
 use serde_json::{Map, Value};
 use tokio::sync::{mpsc, oneshot};
@@ -15,22 +14,11 @@ use utoipa::ToSchema;
 
 use crate::{
     db::{self, Db},
-    error::{ApiError, ApiResult},
+    http::error::{ApiError, ApiResult},
 };
 
 /// Contact fields accepted beside the profile fields.
 pub const CONTACT_FIELDS: [&str; 3] = ["nombre", "email", "telefono"];
-
-/// A score-core error in the common envelope, with the field at fault. Malformed input (bad
-/// types, missing or unknown fields) is 400; well-formed values the model rejects are 422.
-pub fn score_error(e: score_core::ScoreError) -> ApiError {
-    use score_core::ErrorCode::*;
-    let status = match e.code {
-        InvalidJson | InvalidType | MissingField | UnknownField => StatusCode::BAD_REQUEST,
-        _ => StatusCode::UNPROCESSABLE_ENTITY,
-    };
-    ApiError::new(status, e.code.as_str(), e.message).with("field", e.field)
-}
 
 /// Contact changes of a request: `None` leaves a field as it is, `Some(None)` clears it.
 #[derive(Debug, Default, Clone)]
@@ -146,8 +134,8 @@ pub struct Scored {
 
 /// Validates and scores a profile object through score-core.
 pub fn score_profile(profile: &Value) -> ApiResult<Scored> {
-    let parsed = score_core::Profile::from_json_value(profile).map_err(score_error)?;
-    let report = score_core::score(&parsed).map_err(score_error)?;
+    let parsed = score_core::Profile::from_json_value(profile)?;
+    let report = score_core::score(&parsed)?;
     Ok(Scored { profile: parsed.to_json_value(), report })
 }
 
@@ -268,7 +256,7 @@ async fn commit_batch(db: &Db, batch: &[Pending]) -> Result<(), sqlx::Error> {
 /// nothing about the id space is revealed).
 pub async fn find(db: &Db, id: &str) -> ApiResult<BuyerRow> {
     let not_found = || ApiError::not_found("PROFILE_NOT_FOUND", "Perfil no encontrado");
-    if uuid::Uuid::parse_str(id).is_err() {
+    if !db::is_id(id) {
         return Err(not_found());
     }
     sqlx::query_as::<_, BuyerRow>(
@@ -288,7 +276,7 @@ pub async fn refine(db: &Db, current: &BuyerRow, changes: Value, contact: &Conta
     let Value::Object(changes) = changes else {
         // score-core reports a non-object profile as INVALID_TYPE with its own message.
         return match score_core::Profile::from_json_value(&changes) {
-            Err(e) => Err(score_error(e)),
+            Err(e) => Err(e.into()),
             Ok(_) => Err(ApiError::internal("a non-object profile was accepted")),
         };
     };

@@ -24,11 +24,19 @@ use serde_json::Value;
 use utoipa::ToSchema;
 
 use crate::{
-    agents::{Arg, Paging, Pagination, Sql, round2},
-    buyers::BuyerRow,
-    db::Db,
-    error::{ApiError, ApiResult},
-    routes::properties::{PROPERTY_COLUMNS, PropertyRow, PropertyView},
+    db::{
+        Db,
+        sql::{Arg, Sql},
+    },
+    domain::{
+        agents::round2,
+        buyers::BuyerRow,
+        properties::{PROPERTY_COLUMNS, PropertyRow, PropertyView},
+    },
+    http::{
+        error::{ApiError, ApiResult},
+        paging::{Pagination, Paging},
+    },
 };
 
 /// Share of the ceiling at which the price fit is highest.
@@ -356,7 +364,7 @@ pub fn criteria_of(row: &BuyerRow) -> ApiResult<Criteria> {
         return Ok(c);
     }
     let profile: Value = serde_json::from_str(&row.profile_json).map_err(ApiError::internal)?;
-    let report = serde_json::to_value(crate::buyers::score_profile(&profile)?.report).map_err(ApiError::internal)?;
+    let report = serde_json::to_value(crate::domain::buyers::score_profile(&profile)?.report).map_err(ApiError::internal)?;
     Criteria::from_report(&report, &row.estado, score_core::MODEL_VERSION)
         .ok_or_else(|| ApiError::internal("the current report lacks the matching figures"))
 }

@@ -19,13 +19,20 @@ use serde_json::{Map, Value};
 use utoipa::ToSchema;
 
 use crate::{
-    agents::{Arg, Paging, Pagination, Sql},
-    buyers::{BuyerRow, ContactPatch},
-    db::{self, Db},
-    error::{ApiError, ApiResult},
+    db::{
+        self, Db,
+        sql::{Arg, Sql},
+    },
+    domain::{
+        buyers::{BuyerRow, ContactPatch},
+        matching::mxn,
+        properties::{PropertyRow, find_property},
+    },
+    http::{
+        error::{ApiError, ApiResult},
+        paging::{Pagination, Paging},
+    },
     mail,
-    matching::mxn,
-    routes::properties::{PropertyRow, find_property},
 };
 
 /// How the buyer prefers to be contacted.
@@ -149,12 +156,14 @@ pub struct InterestRecorded {
 
 /// Records the interest of `profile` in a property; returns whether the lead is new.
 pub async fn document_interest(
-    state: &crate::state::AppState,
+    db: &Db,
+    mailer: &mail::Mailer,
+    frontend_url: &str,
     profile: &BuyerRow,
     input: &InterestInput,
     contact: &ContactPatch,
 ) -> ApiResult<(bool, InterestRecorded)> {
-    let property = find_property(&state.db, &input.propiedad_id).await?;
+    let property = find_property(db, &input.propiedad_id).await?;
     let Some(agent_id) = property.agent_id.as_deref() else {
         return Err(ApiError::conflict("PROPERTY_WITHOUT_AGENT", "Esta propiedad no tiene un agente asignado que pueda atenderte."));
     };
@@ -163,7 +172,7 @@ pub async fn document_interest(
          FROM agent_profiles a JOIN users u ON u.id = a.user_id WHERE a.id = $1",
     )
     .bind(agent_id)
-    .fetch_optional(&state.db)
+    .fetch_optional(db)
     .await?
     .ok_or_else(|| ApiError::conflict("PROPERTY_WITHOUT_AGENT", "Esta propiedad no tiene un agente asignado que pueda atenderte."))?;
     if agent.is_active == 0 {
@@ -195,7 +204,7 @@ pub async fn document_interest(
     }
 
     let now = db::now();
-    let mut tx = state.db.begin().await?;
+    let mut tx = db.begin().await?;
     sqlx::query(
         "UPDATE buyer_profiles SET contact_name = $1, contact_email = $2, contact_phone = $3, phase = 3, updated_at = $4 \
          WHERE id = $5",
@@ -248,7 +257,7 @@ pub async fn document_interest(
     tx.commit().await?;
 
     if inserted {
-        state.mailer.send(lead_email(state, &agent, &property, profile, name.as_deref(), &lead));
+        mailer.send(lead_email(frontend_url, &agent, &property, profile, name.as_deref(), &lead));
     }
     Ok((
         inserted,
@@ -272,14 +281,14 @@ pub async fn document_interest(
 /// The e-mail that tells the agent about a new lead. It names the property, the buyer's first
 /// name and pre-qualification, and links to the leads page; contact data stays in the platform.
 fn lead_email(
-    state: &crate::state::AppState,
+    frontend_url: &str,
     agent: &LeadAgent,
     property: &PropertyRow,
     profile: &BuyerRow,
     name: Option<&str>,
     lead: &LeadRow,
 ) -> mail::Email {
-    let link = format!("{}/agent/leads", state.config.frontend_url.trim_end_matches('/'));
+    let link = format!("{}/agent/leads", frontend_url.trim_end_matches('/'));
     let subject = format!("Nuevo interesado en tu propiedad: {}", property.title);
     let who = name.map_or_else(|| "Un comprador".to_string(), |n| n.split_whitespace().next().unwrap_or(n).to_string());
     let operation = if property.operation == "sale" { "en venta" } else { "en renta" };

@@ -8,10 +8,9 @@ use utoipa::ToSchema;
 
 use crate::{
     db::{self, Db},
-    error::{ApiError, is_unique_violation},
-    models::{Role, UserRow, UserSummary, normalize_email},
-    security::{hash_token, random_token},
-    state::AppState,
+    domain::users::{Role, UserRow, UserSummary, normalize_email},
+    http::error::{ApiError, is_unique_violation},
+    security::{JwtService, hash_token, random_token},
 };
 
 /// Kinds of one-time tokens (column `one_time_tokens.kind`).
@@ -191,12 +190,14 @@ pub struct LoginData {
 
 /// Opens a new session for `user` and signs its access token.
 pub async fn start_session(
-    state: &AppState,
+    db: &Db,
+    jwt: &JwtService,
+    ttl: Duration,
     user: &UserRow,
     method: &str,
 ) -> Result<LoginData, ApiError> {
     let now = db::now();
-    let ttl = state.config.access_token_ttl.as_secs();
+    let ttl = ttl.as_secs();
     let exp = now + ttl as i64;
     let sid = db::new_id();
     sqlx::query(
@@ -207,15 +208,122 @@ pub async fn start_session(
     .bind(method)
     .bind(now)
     .bind(exp)
-    .execute(&state.db)
+    .execute(db)
     .await?;
-    let token = state.jwt.issue(&user.id, &sid, &user.role, now, exp)?;
+    let token = jwt.issue(&user.id, &sid, &user.role, now, exp)?;
     Ok(LoginData {
         token,
         token_type: "Bearer",
         expires_in: ttl,
         user: user.summary(),
     })
+}
+
+/// The user id and role of an open session of `user_id` whose account is active (what a bearer
+/// token's `sid` and `sub` must name).
+pub async fn session_user(db: &Db, session_id: &str, user_id: &str) -> Result<Option<(String, String)>, ApiError> {
+    Ok(sqlx::query_as(
+        "SELECT u.id, u.role FROM sessions s JOIN users u ON u.id = s.user_id \
+         WHERE s.id = $1 AND s.user_id = $2 AND s.revoked_at IS NULL AND s.expires_at > $3 \
+         AND u.status = 'active'",
+    )
+    .bind(session_id)
+    .bind(user_id)
+    .bind(db::now())
+    .fetch_optional(db)
+    .await?)
+}
+
+/// Saves the editable profile fields of `user` (names, phone, company).
+pub async fn update_profile(db: &Db, user: &UserRow) -> Result<(), ApiError> {
+    sqlx::query(
+        "UPDATE users SET first_name = $1, last_name = $2, phone = $3, company_name = $4, \
+         updated_at = $5 WHERE id = $6",
+    )
+    .bind(&user.first_name)
+    .bind(&user.last_name)
+    .bind(&user.phone)
+    .bind(&user.company_name)
+    .bind(db::now())
+    .bind(&user.id)
+    .execute(db)
+    .await?;
+    Ok(())
+}
+
+/// Revokes one session (logout).
+pub async fn revoke_session(db: &Db, session_id: &str) -> Result<(), ApiError> {
+    sqlx::query("UPDATE sessions SET revoked_at = $1 WHERE id = $2 AND revoked_at IS NULL")
+        .bind(db::now())
+        .bind(session_id)
+        .execute(db)
+        .await?;
+    Ok(())
+}
+
+/// What a single-use token did.
+#[derive(Debug, PartialEq, Eq)]
+pub enum TokenUse {
+    /// Unknown, used or expired token.
+    Invalid,
+    /// The token was valid but its user no longer exists.
+    UserGone,
+    /// Done for this user id.
+    Done(String),
+}
+
+/// Consumes a verification token and marks the user's e-mail verified (a pending account
+/// becomes active), in one transaction.
+pub async fn verify_email(db: &Db, token: &str) -> Result<TokenUse, ApiError> {
+    let mut tx = db.begin().await?;
+    let Some(user_id) = consume_one_time_token(&mut *tx, token, TokenKind::VerifyEmail).await? else {
+        return Ok(TokenUse::Invalid);
+    };
+    let updated = sqlx::query(
+        "UPDATE users SET email_verified = 1, \
+         status = CASE WHEN status = 'pending' THEN 'active' ELSE status END, updated_at = $1 \
+         WHERE id = $2",
+    )
+    .bind(db::now())
+    .bind(&user_id)
+    .execute(&mut *tx)
+    .await?;
+    tx.commit().await?;
+    if updated.rows_affected() == 0 {
+        return Ok(TokenUse::UserGone);
+    }
+    Ok(TokenUse::Done(user_id))
+}
+
+/// Consumes a reset token and sets the new password hash, in one transaction that also spends
+/// every other open reset token of the user and revokes all their sessions. Returns the use and
+/// the number of sessions revoked.
+pub async fn reset_password(db: &Db, token: &str, password_hash: &str) -> Result<(TokenUse, u64), ApiError> {
+    let mut tx = db.begin().await?;
+    let Some(user_id) = consume_one_time_token(&mut *tx, token, TokenKind::ResetPassword).await? else {
+        return Ok((TokenUse::Invalid, 0));
+    };
+    let now = db::now();
+    let updated = sqlx::query("UPDATE users SET password_hash = $1, updated_at = $2 WHERE id = $3")
+        .bind(password_hash)
+        .bind(now)
+        .bind(&user_id)
+        .execute(&mut *tx)
+        .await?;
+    if updated.rows_affected() == 0 {
+        tx.commit().await?;
+        return Ok((TokenUse::UserGone, 0));
+    }
+    sqlx::query(
+        "UPDATE one_time_tokens SET used_at = $1 WHERE user_id = $2 AND kind = 'reset_password' AND used_at IS NULL",
+    )
+    .bind(now)
+    .bind(&user_id)
+    .execute(&mut *tx)
+    .await?;
+    let revoked = revoke_all_sessions(&mut *tx, &user_id).await?;
+    tx.commit().await?;
+    Ok((TokenUse::Done(user_id), revoked))
 }
 
 /// Revokes every open session of a user (password reset, role change, disabling).

@@ -222,6 +222,19 @@ impl From<sqlx::Error> for ApiError {
     }
 }
 
+/// A score-core error in the common envelope, with the field at fault. Malformed input (bad
+/// types, missing or unknown fields) is 400; well-formed values the model rejects are 422.
+impl From<score_core::ScoreError> for ApiError {
+    fn from(e: score_core::ScoreError) -> Self {
+        use score_core::ErrorCode::*;
+        let status = match e.code {
+            InvalidJson | InvalidType | MissingField | UnknownField => StatusCode::BAD_REQUEST,
+            _ => StatusCode::UNPROCESSABLE_ENTITY,
+        };
+        ApiError::new(status, e.code.as_str(), e.message).with("field", e.field)
+    }
+}
+
 /// True when a database error is a unique-constraint violation.
 pub fn is_unique_violation(e: &sqlx::Error) -> bool {
     matches!(e, sqlx::Error::Database(db) if db.is_unique_violation())

@@ -3,7 +3,7 @@
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
-use crate::{db, error::ApiError};
+use crate::{db, http::error::ApiError};
 
 /// User roles. `admin` (platform administrator) cannot be self-registered; it is created
 /// with the `create-admin` subcommand.
@@ -51,6 +51,13 @@ impl Role {
     }
 }
 
+/// Who is asking, as authorization checks need it: the authenticated user's id and role.
+#[derive(Debug, Clone, Copy)]
+pub struct Caller<'a> {
+    pub user_id: &'a str,
+    pub role: Role,
+}
+
 /// A row of `users`. Never serialised directly (it holds the password hash).
 #[derive(Debug, Clone, sqlx::FromRow)]
 pub struct UserRow {
@@ -82,6 +89,9 @@ impl UserRow {
     }
 
     pub async fn find_by_id(db: &db::Db, id: &str) -> Result<Option<UserRow>, ApiError> {
+        if !db::is_id(id) {
+            return Ok(None);
+        }
         Ok(sqlx::query_as::<_, UserRow>(
             "SELECT id, email, password_hash, first_name, last_name, phone, company_name, role, \
              status, email_verified, created_at FROM users WHERE id = $1",

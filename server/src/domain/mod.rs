@@ -1,0 +1,14 @@
+//! The domain: one module per area, each owning its rows, views, rules and SQL. Modules here
+//! use the database, the small HTTP leaves (`http::error`, `http::paging`, `http::text`) and
+//! each other, never the application state or the routes.
+
+pub mod accounts;
+pub mod agencies;
+pub mod agents;
+pub mod buyers;
+pub mod leads;
+pub mod matching;
+pub mod oidc;
+pub mod properties;
+pub mod reviews;
+pub mod users;
