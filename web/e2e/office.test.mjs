@@ -30,6 +30,7 @@ test('an agency admin creates, edits, assigns and deactivates an agent', async (
   await page.waitForURL('**/office');
   await page.locator('li.office-agent').first().waitFor();
 
+  const before = Number(await page.getByTestId('office-total').getAttribute('data-total'));
   const email = `nuevo-${tag}@example.test`;
   await page.getByText('Crear un agente').click();
   const form = page.getByTestId('create-agent');
@@ -46,6 +47,7 @@ test('an agency admin creates, edits, assigns and deactivates an agent', async (
   await form.getByLabel('Oficina').selectOption({ label: first });
   await form.getByRole('button', { name: 'Crear agente' }).click();
   await page.getByText(/Agente creado: Mateo Salinas/).waitFor();
+  await page.locator(`[data-testid=office-total][data-total="${before + 1}"]`).waitFor();
   await checkPage(page, 'office');
 
   // The list is ordered by the server; find the new agent on whichever page it is.
@@ -53,8 +55,10 @@ test('an agency admin creates, edits, assigns and deactivates an agent', async (
   while (!(await card.count())) {
     const next = page.getByRole('link', { name: 'Siguiente →' });
     assert.ok(await next.count(), 'the new agent is listed');
+    const url = page.url();
     await next.click();
-    await page.waitForTimeout(300);
+    await page.waitForURL((u) => u.href !== url);
+    await page.locator('li.office-agent').first().waitFor();
     card = page.locator(`li.office-agent[data-email="${email}"]`);
   }
   assert.equal(await card.getByTestId('agent-office').textContent(), first);
@@ -73,7 +77,7 @@ test('an agency admin creates, edits, assigns and deactivates an agent', async (
   await card.getByRole('button', { name: 'Cambiar de oficina' }).click();
   await page.getByText(`ahora está en Oficina Norte ${tag}`).waitFor();
   card = page.locator(`li.office-agent[data-email="${email}"]`);
-  assert.equal(await card.getByTestId('agent-office').textContent(), `Oficina Norte ${tag}`);
+  await card.getByTestId('agent-office').filter({ hasText: `Oficina Norte ${tag}` }).waitFor();
 
   // Deactivate.
   await card.getByRole('button', { name: 'Desactivar' }).click();

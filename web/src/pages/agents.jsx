@@ -13,15 +13,19 @@ export function Agents() {
   const { query: q, route, path } = useLocation();
   const filters = { search: q.search ?? '', city: q.city ?? '', category: q.category ?? '' };
   const page = Number(q.page) || 1;
-  const [data, setData] = useState(null);
+  // The list shown belongs to the current address: while a new search loads, the previous
+  // results are not shown as if they were its answer.
+  const request = `/api/agents${query({ ...filters, page, limit: PER_PAGE })}`;
+  const [loaded, setLoaded] = useState({ request: null, data: null });
+  const data = loaded.request === request ? loaded.data : null;
   const [error, setError] = useState(null);
 
   useEffect(() => {
     setError(null);
-    api(`/api/agents${query({ ...filters, page, limit: PER_PAGE })}`)
-      .then((r) => setData(r.data))
+    api(request)
+      .then((r) => setLoaded({ request, data: r.data }))
       .catch(setError);
-  }, [filters.search, filters.city, filters.category, page]);
+  }, [request]);
 
   function submit(e) {
     e.preventDefault();

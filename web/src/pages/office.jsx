@@ -14,7 +14,11 @@ export function Office() {
   const { user } = useSession();
   const { query: q, path, route } = useLocation();
   const page = Number(q.page) || 1;
-  const [data, setData] = useState(null);
+  // The list shown belongs to the page in the address (after an action the same page is
+  // shown until its refreshed copy arrives).
+  const request = `/api/agencies/current/agents${query({ page, limit: 20 })}`;
+  const [loaded, setLoaded] = useState({ request: null, data: null });
+  const data = loaded.request === request ? loaded.data : null;
   const [error, setError] = useState(null);
   const [notice, setNotice] = useState(null);
   const [version, setVersion] = useState(0);
@@ -27,10 +31,10 @@ export function Office() {
       return;
     }
     if (!MANAGERS.includes(user.role)) return;
-    api(`/api/agencies/current/agents${query({ page, limit: 20 })}`)
-      .then((r) => setData(r.data))
+    api(request)
+      .then((r) => setLoaded({ request, data: r.data }))
       .catch(setError);
-  }, [user, page, version]);
+  }, [user, request, version]);
 
   if (!user) return null;
   if (!MANAGERS.includes(user.role)) {
@@ -55,7 +59,7 @@ export function Office() {
       {!data && !error && <Loading>Cargando agentes…</Loading>}
       {data && (
         <>
-          <p class="help" role="status">
+          <p class="help" role="status" data-testid="office-total" data-total={data.pagination.total}>
             {data.pagination.total} {data.pagination.total === 1 ? 'agente' : 'agentes'} en {offices.length}{' '}
             {offices.length === 1 ? 'oficina' : 'oficinas'}
           </p>
