@@ -142,6 +142,10 @@ pub fn read_cfdi(data: &[u8]) -> Result<CfdiFacts, DocError> {
             _ => {}
         }
     }
+    if depth != 0 {
+        // A cut-off file would otherwise give the facts of its first part.
+        return Err(xml::invalid_xml("termina sin cerrar sus elementos (¿archivo incompleto?)"));
+    }
     if !root_seen {
         return Err(xml::invalid_xml("no tiene ningún elemento"));
     }

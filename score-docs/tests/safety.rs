@@ -50,6 +50,14 @@ fn external_entities_and_dtds_are_refused() {
 }
 
 #[test]
+fn a_cut_off_receipt_is_refused() {
+    let full = receipt();
+    for cut in [full.len() - 30, full.len() / 2, 200] {
+        assert_eq!(code(&full[..cut]), Some(DocErrorCode::DocumentInvalidXml), "cut at {cut}");
+    }
+}
+
+#[test]
 fn size_and_depth_are_bounded() {
     let mut big = receipt();
     big.resize(MAX_BYTES + 1, b' ');
