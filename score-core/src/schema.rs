@@ -27,16 +27,31 @@ pub enum Shape {
     Text,
 }
 
+/// A report with items in both of its arrays (several recommendations), whose walk visits
+/// every key: what the shape, the column layout and tests are recorded from.
+pub(crate) fn probe_report() -> crate::ScoreReport {
+    const JALISCO: crate::State = match crate::State::from_inegi(14) {
+        Some(state) => state,
+        None => panic!("14 is Jalisco's INEGI key"),
+    };
+    let profile = crate::Profile {
+        estado: JALISCO,
+        ingreso_mensual: Decimal::from(18_000),
+        tipo_ingreso: IncomeType::Mixto,
+        antiguedad_meses: 8,
+        deudas_mensuales: None,
+        ahorro: Decimal::ZERO,
+        edad: Some(61),
+        personas_hogar: None,
+        subcuenta_fondo: None,
+    };
+    crate::model::report(&profile)
+}
+
 /// The report's shape, as its walk visits it.
 pub fn report_shape() -> Shape {
-    // A profile whose report has items in both arrays (every report has a recommendation).
-    let profile = crate::Profile::from_json_str(
-        r#"{"estado":"JAL","ingreso_mensual":18000,"tipo_ingreso":"mixto","antiguedad_meses":8,"edad":61}"#,
-    );
     let mut recorder = Recorder::default();
-    if let Ok(profile) = profile {
-        crate::model::report(&profile).walk(&mut recorder);
-    }
+    probe_report().walk(&mut recorder);
     recorder.done.unwrap_or(Shape::Object(Vec::new()))
 }
 

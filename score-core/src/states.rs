@@ -104,8 +104,8 @@ impl State {
     }
 
     /// The state with INEGI key `clave` (1..=32).
-    pub fn from_inegi(clave: u8) -> Option<State> {
-        (1..=32).contains(&clave).then_some(State(clave))
+    pub const fn from_inegi(clave: u8) -> Option<State> {
+        if clave >= 1 && clave <= 32 { Some(State(clave)) } else { None }
     }
 
     /// The INEGI key (1..=32); `inegi() - 1` is the state's index in [`STATES`].

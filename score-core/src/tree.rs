@@ -64,7 +64,7 @@ pub fn templates() -> Vec<(usize, Vec<Key>)> {
 
 /// Builds the report (or the value of one of its keys) with `builder`.
 pub fn build<B: TreeBuilder>(report: &ScoreReport, builder: &mut B, only: Option<Key>) -> Result<Option<B::Value>, B::Error> {
-    let mut sink = TreeSink { builder, open: Vec::with_capacity(4), only, skipping: 0, done: None, error: None };
+    let mut sink = TreeSink { builder, open: Stack::default(), only, skipping: 0, done: None, error: None };
     report.walk(&mut sink);
     match sink.error {
         Some(e) => Err(e),
@@ -79,9 +79,38 @@ struct Open<V> {
     value: Option<V>,
 }
 
+/// The open containers: the report nests three deep, so a fixed array (no allocation per
+/// report); deeper values would be dropped, and the walk has none.
+struct Stack<T>([Option<T>; 4], usize);
+
+impl<T> Default for Stack<T> {
+    fn default() -> Self {
+        Stack([None, None, None, None], 0)
+    }
+}
+
+impl<T> Stack<T> {
+    fn len(&self) -> usize {
+        self.1
+    }
+    fn last(&self) -> Option<&T> {
+        self.1.checked_sub(1).and_then(|i| self.0[i].as_ref())
+    }
+    fn push(&mut self, value: T) {
+        if let Some(slot) = self.0.get_mut(self.1) {
+            *slot = Some(value);
+            self.1 += 1;
+        }
+    }
+    fn pop(&mut self) -> Option<T> {
+        self.1 = self.1.checked_sub(1)?;
+        self.0[self.1].take()
+    }
+}
+
 struct TreeSink<'b, B: TreeBuilder> {
     builder: &'b mut B,
-    open: Vec<Open<B::Value>>,
+    open: Stack<Open<B::Value>>,
     only: Option<Key>,
     skipping: usize,
     done: Option<B::Value>,
@@ -280,11 +309,7 @@ mod tests {
 
     #[test]
     fn builds_the_report_and_each_key() {
-        let profile = crate::Profile::from_json_str(
-            r#"{"estado":"JAL","ingreso_mensual":18000,"tipo_ingreso":"mixto","antiguedad_meses":8,"edad":61}"#,
-        )
-        .expect("valid");
-        let report = crate::score(&profile).expect("scores");
+        let report = crate::schema::probe_report();
         let expected = serde_json::to_value(&report).expect("json");
         let mut builder = JsonBuilder(templates());
         let built = build(&report, &mut builder, None).expect("built").expect("a value");

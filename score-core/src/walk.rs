@@ -396,11 +396,7 @@ mod tests {
     /// The walk visits every key of [`KEYS`], and the key of each id is the constant of that id.
     #[test]
     fn the_walk_visits_every_key_in_id_order() {
-        let profile = crate::Profile::from_json_str(
-            r#"{"estado":"JAL","ingreso_mensual":18000,"tipo_ingreso":"mixto","antiguedad_meses":8,"edad":61}"#,
-        )
-        .expect("a valid profile");
-        let report = crate::score(&profile).expect("scores");
+        let report = crate::schema::probe_report();
         let mut visits = Visits::default();
         report.walk(&mut visits);
         let mut first_visits: Vec<Key> = Vec::new();

@@ -246,13 +246,8 @@ impl Columns for Lister {
 
 /// The output columns, in order.
 pub fn layout() -> Vec<OutColumn> {
-    let profile = crate::Profile::from_json_str(
-        r#"{"estado":"JAL","ingreso_mensual":18000,"tipo_ingreso":"mixto","antiguedad_meses":8,"edad":61}"#,
-    );
     let mut flatten = Flatten::new(Lister::default());
-    if let Ok(profile) = profile {
-        crate::model::report(&profile).walk(&mut flatten);
-    }
+    crate::schema::probe_report().walk(&mut flatten);
     flatten.columns.0
 }
 
