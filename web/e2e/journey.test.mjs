@@ -58,7 +58,7 @@ test('register, verify by e-mail, log in, score, save, record interest; the agen
   await page.locator('#antiguedad_meses').fill('2.5');
   await page.locator('#edad').fill('10');
   const errors = page.getByTestId('calc-errors');
-  await errors.waitFor();
+  await errors.locator('li').nth(2).waitFor();
   const items = await errors.locator('li').allTextContents();
   assert.equal(items.length, 3, items.join(' | '));
   assert.ok(items.some((t) => t.includes('«Ingreso mensual neto del hogar» no puede ser negativo')), items.join(' | '));
