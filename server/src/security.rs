@@ -1,10 +1,10 @@
 //! Passwords (Argon2id), one-time tokens and access tokens (JWT HS256 bound to a session).
 
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
 use argon2::{
-    Algorithm, Argon2, Params, Version,
-    password_hash::{PasswordHasher, PasswordVerifier},
+    Algorithm, Argon2, Block, Params, PasswordHash, Version,
+    password_hash::phc::{Output, ParamsString, Salt},
 };
 use jsonwebtoken::{DecodingKey, EncodingKey, Header, Validation, decode, encode};
 use rand::RngCore;
@@ -45,59 +45,128 @@ pub fn check_password_rules(password: &str) -> Result<(), ApiError> {
 pub struct PasswordService {
     params: Params,
     permits: Arc<Semaphore>,
+    /// Argon2 working memory (19 MiB each with the default parameters), reused from one hash to
+    /// the next. Allocating it per hash made the allocator keep every freed buffer on the
+    /// blocking threads' heaps: resident memory grew by hundreds of MiB under a login burst and
+    /// never came back. The semaphore bounds how many buffers exist at once.
+    memory: Arc<MemoryPool>,
     /// A hash of a random password, verified when the account does not exist so that the
     /// response time does not reveal whether an e-mail is registered.
     dummy_hash: Arc<String>,
+}
+
+/// Reused Argon2 block buffers.
+#[derive(Debug, Default)]
+struct MemoryPool(Mutex<Vec<Vec<Block>>>);
+
+impl MemoryPool {
+    /// A buffer of exactly `blocks` blocks (a pooled one when it has that size).
+    fn take(&self, blocks: usize) -> Vec<Block> {
+        let pooled = self.0.lock().ok().and_then(|mut p| p.pop());
+        match pooled {
+            Some(buf) if buf.len() == blocks => buf,
+            _ => vec![Block::new(); blocks],
+        }
+    }
+
+    fn give(&self, buf: Vec<Block>) {
+        if let Ok(mut p) = self.0.lock() {
+            p.push(buf);
+        }
+    }
+
+    /// Runs Argon2 with pooled memory.
+    fn run(&self, argon: &Argon2<'_>, params: &Params, pw: &[u8], salt: &[u8], out: &mut [u8]) -> bool {
+        let mut blocks = self.take(params.block_count());
+        let ok = argon
+            .hash_password_into_with_memory(pw, salt, out, blocks.as_mut_slice())
+            .is_ok();
+        self.give(blocks);
+        ok
+    }
+}
+
+/// Hashes into a PHC string (`$argon2id$v=19$m=..,t=..,p=..$salt$hash`) with a 16-byte salt.
+fn hash_pooled(pool: &MemoryPool, params: &Params, pw: &[u8]) -> Result<String, String> {
+    let mut salt = [0u8; 16];
+    rand::rng().fill_bytes(&mut salt);
+    let argon = Argon2::new(Algorithm::Argon2id, Version::V0x13, params.clone());
+    let mut out = [0u8; Params::DEFAULT_OUTPUT_LEN];
+    if !pool.run(&argon, params, pw, &salt, &mut out) {
+        return Err("argon2 failed".into());
+    }
+    let hash = PasswordHash {
+        algorithm: Algorithm::Argon2id.ident(),
+        version: Some(Version::V0x13.into()),
+        params: ParamsString::try_from(params).map_err(|e| e.to_string())?,
+        salt: Some(Salt::new(&salt).map_err(|e| e.to_string())?),
+        hash: Some(Output::new(&out).map_err(|e| e.to_string())?),
+    };
+    Ok(hash.to_string())
+}
+
+/// Verifies a PHC string (any Argon2 variant, version and parameters) with pooled memory; the
+/// comparison of the outputs is constant-time (`Output`'s equality).
+fn verify_pooled(pool: &MemoryPool, pw: &[u8], stored: &str) -> bool {
+    let Ok(hash) = PasswordHash::new(stored) else {
+        return false;
+    };
+    let (Ok(algorithm), Ok(params), Some(salt), Some(expected)) = (
+        Algorithm::try_from(hash.algorithm.as_str()),
+        Params::try_from(&hash),
+        hash.salt.as_ref(),
+        hash.hash.as_ref(),
+    ) else {
+        return false;
+    };
+    let version = match hash.version.map(Version::try_from) {
+        None => Version::default(),
+        Some(Ok(v)) => v,
+        Some(Err(_)) => return false,
+    };
+    let argon = Argon2::new(algorithm, version, params.clone());
+    let mut out = vec![0u8; expected.len()];
+    pool.run(&argon, &params, pw, salt, &mut out) && Output::new(&out).is_ok_and(|o| &o == expected)
 }
 
 impl PasswordService {
     pub fn new(cfg: &Argon2Config, concurrency: usize) -> Result<Self, String> {
         let params = Params::new(cfg.memory_kib, cfg.iterations, cfg.parallelism, None)
             .map_err(|e| format!("invalid Argon2 parameters: {e}"))?;
-        let argon = Argon2::new(Algorithm::Argon2id, Version::V0x13, params.clone());
-        let dummy = argon
-            .hash_password(random_token().as_bytes())
-            .map_err(|e| format!("argon2: {e}"))?
-            .to_string();
+        let memory = Arc::new(MemoryPool::default());
+        let dummy = hash_pooled(&memory, &params, random_token().as_bytes())?;
         Ok(Self {
             params,
             permits: Arc::new(Semaphore::new(concurrency)),
+            memory,
             dummy_hash: Arc::new(dummy),
         })
-    }
-
-    fn argon(&self) -> Argon2<'static> {
-        Argon2::new(Algorithm::Argon2id, Version::V0x13, self.params.clone())
     }
 
     /// Hashes a password into a PHC string.
     pub async fn hash(&self, password: &str) -> Result<String, ApiError> {
         let _permit = self.permits.acquire().await.map_err(ApiError::internal)?;
-        let argon = self.argon();
+        let (memory, params) = (self.memory.clone(), self.params.clone());
         let pw = password.to_owned();
-        tokio::task::spawn_blocking(move || {
-            argon.hash_password(pw.as_bytes()).map(|h| h.to_string())
-        })
-        .await
-        .map_err(ApiError::internal)?
-        .map_err(|e| ApiError::internal(format!("argon2: {e}")))
+        tokio::task::spawn_blocking(move || hash_pooled(&memory, &params, pw.as_bytes()))
+            .await
+            .map_err(ApiError::internal)?
+            .map_err(|e| ApiError::internal(format!("argon2: {e}")))
     }
 
     /// Verifies a password against a stored hash; with `None` it verifies against the dummy
     /// hash (always false) so the work done is the same.
     pub async fn verify(&self, password: &str, stored: Option<&str>) -> Result<bool, ApiError> {
         let _permit = self.permits.acquire().await.map_err(ApiError::internal)?;
-        let argon = self.argon();
+        let memory = self.memory.clone();
         let pw = password.to_owned();
         let (hash, real) = match stored {
             Some(h) => (h.to_owned(), true),
             None => (self.dummy_hash.as_str().to_owned(), false),
         };
-        let ok = tokio::task::spawn_blocking(move || {
-            argon.verify_password(pw.as_bytes(), hash.as_str()).is_ok()
-        })
-        .await
-        .map_err(ApiError::internal)?;
+        let ok = tokio::task::spawn_blocking(move || verify_pooled(&memory, pw.as_bytes(), &hash))
+            .await
+            .map_err(ApiError::internal)?;
         Ok(ok && real)
     }
 }
@@ -261,6 +330,16 @@ mod tests {
         );
         assert!(!svc.verify("wrong", Some(&h)).await.expect("verify"));
         assert!(!svc.verify("anything", None).await.expect("verify"));
+        // Hashes written by the stock argon2 hasher (stored before the pool) still verify.
+        use argon2::password_hash::PasswordHasher;
+        let params = Params::new(1024, 1, 1, None).expect("params");
+        let stock = Argon2::new(Algorithm::Argon2id, Version::V0x13, params)
+            .hash_password(b"old password 2025")
+            .expect("stock hash")
+            .to_string();
+        assert!(svc.verify("old password 2025", Some(&stock)).await.expect("verify"));
+        assert!(!svc.verify("old password 2024", Some(&stock)).await.expect("verify"));
+        assert_eq!(svc.memory.0.lock().map(|p| p.len()).unwrap_or(0), 1, "one buffer reused");
     }
 
     #[test]

@@ -2,6 +2,8 @@
 //! characters in bodies, query strings and paths, ids that are not UUIDs, and keep-alive after
 //! an answer that came before the body was read.
 
+#![allow(clippy::unwrap_used)]
+
 use serde_json::json;
 use tokio::{
     io::{AsyncReadExt, AsyncWriteExt},
