@@ -15,7 +15,7 @@ use rust_decimal::Decimal;
 use score_core::tree::{self, ROOT_TEMPLATE, StaticTextCache, TreeBuilder};
 use score_core::walk::{KEYS, Key, Label};
 use score_core::{ScoreReport, Text, money};
-use std::cell::RefCell;
+use std::sync::{Mutex, MutexGuard};
 
 /// Python strings and templates of the report's shape, made once per interpreter.
 pub(crate) struct Names {
@@ -25,6 +25,8 @@ pub(crate) struct Names {
     labels: Vec<PyOnceLock<Vec<Py<PyString>>>>,
     /// The template dict of each object, by template index.
     templates: Vec<Option<Py<PyDict>>>,
+    /// The static texts' strings (locked once per report built).
+    texts: Mutex<StaticTextCache<Py<PyString>>>,
     /// The report's own keys, in order.
     pub(crate) top: Vec<Key>,
     /// The same as a tuple (what iterating a lazy `Report` yields).
@@ -49,17 +51,13 @@ pub(crate) fn names(py: Python<'_>) -> PyResult<&Names> {
         }
         Ok(Names {
             labels: KEYS.iter().map(|_| PyOnceLock::new()).collect(),
+            texts: Mutex::new(StaticTextCache::default()),
             top_tuple: PyTuple::new(py, top.iter().map(|k| k.name))?.unbind(),
             keys,
             templates,
             top,
         })
     })
-}
-
-thread_local! {
-    /// The static texts' strings: per thread, so that no lock is taken.
-    static TEXTS: RefCell<StaticTextCache<Py<PyString>>> = RefCell::new(StaticTextCache::default());
 }
 
 /// Makes the Python values of a report.
@@ -69,51 +67,60 @@ pub(crate) struct PyBuilder<'py> {
     decimal: Option<Bound<'py, PyAny>>,
 }
 
+/// A builder with the text cache locked for the build.
+struct Locked<'b, 'py> {
+    builder: &'b PyBuilder<'py>,
+    /// `None` when another build holds it (another thread, or Python code run by this build
+    /// that scores again): texts are then made afresh.
+    texts: Option<MutexGuard<'py, StaticTextCache<Py<PyString>>>>,
+}
+
 impl<'py> PyBuilder<'py> {
     pub(crate) fn new(py: Python<'py>, decimals: bool) -> PyResult<Self> {
         Ok(PyBuilder { py, names: names(py)?, decimal: if decimals { Some(decimal_class(py)?.clone()) } else { None } })
     }
 
     /// The report's dict, or with `only` the value of that key.
-    pub(crate) fn build(&mut self, report: &ScoreReport, only: Option<Key>) -> PyResult<Bound<'py, PyAny>> {
-        tree::build(report, self, only)?.ok_or_else(|| pyo3::exceptions::PyKeyError::new_err("not a key of the report"))
+    pub(crate) fn build(&self, report: &ScoreReport, only: Option<Key>) -> PyResult<Bound<'py, PyAny>> {
+        let mut locked = Locked { builder: self, texts: self.names.texts.try_lock().ok() };
+        tree::build(report, &mut locked, only)?.ok_or_else(|| pyo3::exceptions::PyKeyError::new_err("not a key of the report"))
     }
 }
 
-impl<'py> TreeBuilder for PyBuilder<'py> {
+impl<'py> TreeBuilder for Locked<'_, 'py> {
     type Value = Bound<'py, PyAny>;
     type Error = PyErr;
 
     fn object(&mut self, template: usize) -> PyResult<Self::Value> {
-        match self.names.templates.get(template).and_then(Option::as_ref) {
-            Some(t) => Ok(t.bind(self.py).copy()?.into_any()),
-            None => Ok(PyDict::new(self.py).into_any()),
+        match self.builder.names.templates.get(template).and_then(Option::as_ref) {
+            Some(t) => Ok(t.bind(self.builder.py).copy()?.into_any()),
+            None => Ok(PyDict::new(self.builder.py).into_any()),
         }
     }
     fn array(&mut self, _: usize) -> PyResult<Self::Value> {
-        Ok(PyList::empty(self.py).into_any())
+        Ok(PyList::empty(self.builder.py).into_any())
     }
     fn set(&mut self, object: &Self::Value, key: Key, value: Self::Value) -> PyResult<()> {
-        object.cast::<PyDict>()?.set_item(self.names.keys[key.id].bind(self.py), value)
+        object.cast::<PyDict>()?.set_item(self.builder.names.keys[key.id].bind(self.builder.py), value)
     }
     fn push(&mut self, array: &Self::Value, _: usize, value: Self::Value) -> PyResult<()> {
         array.cast::<PyList>()?.append(value)
     }
     fn integer(&mut self, value: u64) -> PyResult<Self::Value> {
-        value.into_bound_py_any(self.py)
+        value.into_bound_py_any(self.builder.py)
     }
     fn decimal(&mut self, d: Decimal) -> PyResult<Self::Value> {
-        if let Some(class) = &self.decimal {
+        if let Some(class) = &self.builder.decimal {
             return class.call1((d.to_string(),));
         }
         match money::whole(d) {
-            Some(i) => i.into_bound_py_any(self.py),
-            None => Ok(PyFloat::new(self.py, money::to_f64(d)).into_any()),
+            Some(i) => i.into_bound_py_any(self.builder.py),
+            None => Ok(PyFloat::new(self.builder.py, money::to_f64(d)).into_any()),
         }
     }
     fn label(&mut self, key: Option<Key>, value: Label) -> PyResult<Self::Value> {
-        let py = self.py;
-        let cached = key.and_then(|k| self.names.labels.get(k.id)).map(|cell| {
+        let py = self.builder.py;
+        let cached = key.and_then(|k| self.builder.names.labels.get(k.id)).map(|cell| {
             cell.get_or_init(py, || value.all.iter().map(|n| PyString::intern(py, n).unbind()).collect())
         });
         Ok(match cached.and_then(|names| names.get(value.index)) {
@@ -122,13 +129,13 @@ impl<'py> TreeBuilder for PyBuilder<'py> {
         })
     }
     fn text(&mut self, value: &Text) -> PyResult<Self::Value> {
-        let py = self.py;
-        let Text::Borrowed(s) = value else { return Ok(PyString::new(py, value).into_any()) };
-        Ok(TEXTS.with(|cache| match cache.try_borrow_mut() {
-            Ok(mut cache) => cache.get_or_insert_with(s, |s| PyString::intern(py, s).unbind()).bind(py).clone(),
-            // Only if making a string ran Python code that scores (re-entrancy).
-            Err(_) => PyString::new(py, s),
-        })
+        let py = self.builder.py;
+        Ok(match (value, &mut self.texts) {
+            (Text::Borrowed(s), Some(cache)) => {
+                cache.get_or_insert_with(s, |s| PyString::intern(py, s).unbind()).bind(py).clone()
+            }
+            _ => PyString::new(py, value),
+        }
         .into_any())
     }
 }

@@ -155,7 +155,7 @@ fn score_many<'py>(
             Ok(())
         }, stopped)?;
     } else {
-        let mut builder = PyBuilder::new(py, decimals)?;
+        let builder = PyBuilder::new(py, decimals)?;
         batch::pipeline(&PyHost(py), &mut read, batch::score_input, |reports, start| {
             for (i, result) in reports.into_iter().enumerate() {
                 append_result(&out, result, start + i, raise, |r| builder.build(&r, None))?;
