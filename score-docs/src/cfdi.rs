@@ -370,8 +370,13 @@ fn facts(got: Collected<'_>) -> Result<CfdiFacts, DocError> {
     };
     add_deductions(first.deducciones)?;
     // A final settlement carries a second complement (ordinary + extraordinary): its totals
-    // and deductions add to the first one's; dates, regime and worker come from the first.
+    // and deductions add to the first one's; dates, regime and worker come from the first, and
+    // the receipt is extraordinary if either complement is (its total is not recurring pay).
+    let mut tipo_nomina = required(first.tipo_nomina, "TipoNomina", "nomina12:Nomina")?;
     for other in nominas {
+        if other.tipo_nomina.as_deref() == Some("E") {
+            tipo_nomina = "E".to_owned();
+        }
         total_percepciones += amount(other.total_percepciones.as_deref(), "TotalPercepciones")?;
         total_deducciones += amount(other.total_deducciones.as_deref(), "TotalDeducciones")?;
         total_otros_pagos += amount(other.total_otros_pagos.as_deref(), "TotalOtrosPagos")?;
@@ -399,7 +404,7 @@ fn facts(got: Collected<'_>) -> Result<CfdiFacts, DocError> {
         receptor_rfc: required(got.receptor_rfc, "Rfc", "cfdi:Receptor")?.to_uppercase(),
         receptor_curp: required(first.curp, "Curp", "nomina12:Receptor")?.to_uppercase(),
         nomina_version,
-        tipo_nomina: required(first.tipo_nomina, "TipoNomina", "nomina12:Nomina")?,
+        tipo_nomina,
         fecha_pago: date(first.fecha_pago, "FechaPago")?,
         fecha_inicial_pago: date(first.fecha_inicial_pago, "FechaInicialPago")?,
         fecha_final_pago: date(first.fecha_final_pago, "FechaFinalPago")?,
