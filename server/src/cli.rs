@@ -25,6 +25,10 @@ Usage:
                               reviews across the 32 Mexican states (default 200 agents). Every
                               seeded account gets the password of SEED_PASSWORD (default
                               `seed password 2026`).
+  server migrate [--check]    apply the pending database migrations (the server also applies
+                              them at start); with --check, list them and exit 1 when any is
+                              pending, changing nothing
+  server --version            print the version of the server and of the score model
   server --help               show this help
 
 Configuration comes from environment variables (see server/README.md).";
@@ -33,6 +37,10 @@ Configuration comes from environment variables (see server/README.md).";
 pub enum Command {
     Serve,
     Help,
+    Version,
+    Migrate {
+        check: bool,
+    },
     Seed(crate::seed::SeedOptions),
     CreateAdmin {
         email: String,
@@ -46,6 +54,12 @@ pub fn parse(args: &[String]) -> Result<Command, String> {
     match args.first().map(String::as_str) {
         None | Some("serve") => Ok(Command::Serve),
         Some("-h" | "--help" | "help") => Ok(Command::Help),
+        Some("-V" | "--version" | "version") => Ok(Command::Version),
+        Some("migrate") => match args.get(1).map(String::as_str) {
+            None => Ok(Command::Migrate { check: false }),
+            Some("--check") if args.len() == 2 => Ok(Command::Migrate { check: true }),
+            Some(other) => Err(format!("unknown option {other}")),
+        },
         Some("create-admin") => {
             let mut email = None;
             let mut password = None;
@@ -99,6 +113,37 @@ pub fn parse(args: &[String]) -> Result<Command, String> {
             Ok(Command::Seed(opts))
         }
         Some(other) => Err(format!("unknown command {other}")),
+    }
+}
+
+/// `server migrate [--check]`: exit 0 when the database is up to date (after applying, or
+/// when checking finds nothing pending), 1 when checking finds pending migrations or on error.
+async fn migrate(config: &Config, check: bool) -> ExitCode {
+    let result = async {
+        let pool = db::connect(&config.database_url, 1).await?;
+        let pending = db::pending_migrations(&pool, &config.database_url).await?;
+        if !check && !pending.is_empty() {
+            db::migrate(&pool, &config.database_url).await?;
+        }
+        pool.close().await;
+        Ok::<_, sqlx::Error>(pending)
+    }
+    .await;
+    match result {
+        Ok(pending) if pending.is_empty() => {
+            println!("the database is up to date");
+            ExitCode::SUCCESS
+        }
+        Ok(pending) => {
+            for (version, description) in &pending {
+                println!("{} {version} {description}", if check { "pending" } else { "applied" });
+            }
+            if check { ExitCode::FAILURE } else { ExitCode::SUCCESS }
+        }
+        Err(e) => {
+            eprintln!("error: database: {e}");
+            ExitCode::FAILURE
+        }
     }
 }
 
@@ -168,6 +213,15 @@ pub async fn run(args: &[String]) -> ExitCode {
         println!("{}", USAGE);
         return ExitCode::SUCCESS;
     }
+    if command == Command::Version {
+        println!(
+            "server {} (score model {}, score-core {})",
+            env!("CARGO_PKG_VERSION"),
+            score_core::MODEL_VERSION,
+            score_core::VERSION
+        );
+        return ExitCode::SUCCESS;
+    }
     let config = match Config::from_env() {
         Ok(c) => c,
         Err(e) => {
@@ -176,7 +230,8 @@ pub async fn run(args: &[String]) -> ExitCode {
         }
     };
     match command {
-        Command::Help => ExitCode::SUCCESS,
+        Command::Help | Command::Version => ExitCode::SUCCESS,
+        Command::Migrate { check } => migrate(&config, check).await,
         Command::CreateAdmin {
             email,
             password,
@@ -266,6 +321,10 @@ mod tests {
         assert_eq!(parse(&args(&[])), Ok(Command::Serve));
         assert_eq!(parse(&args(&["serve"])), Ok(Command::Serve));
         assert_eq!(parse(&args(&["--help"])), Ok(Command::Help));
+        assert_eq!(parse(&args(&["--version"])), Ok(Command::Version));
+        assert_eq!(parse(&args(&["migrate"])), Ok(Command::Migrate { check: false }));
+        assert_eq!(parse(&args(&["migrate", "--check"])), Ok(Command::Migrate { check: true }));
+        assert!(parse(&args(&["migrate", "--dry"])).is_err());
         assert_eq!(
             parse(&args(&[
                 "create-admin",

@@ -8,6 +8,7 @@ pub mod cli;
 pub mod config;
 pub mod db;
 pub mod domain;
+pub mod files;
 pub mod http;
 pub mod mail;
 pub mod metrics;

@@ -163,16 +163,23 @@ impl Worker {
         dir: &std::path::Path,
         message: &Message,
     ) -> std::io::Result<PathBuf> {
-        tokio::fs::create_dir_all(dir).await?;
+        // The e-mails carry live verification and reset links: owner-only (crate::files).
         let name = format!(
             "{}-{}.eml",
             time::OffsetDateTime::now_utc().unix_timestamp_nanos(),
             uuid::Uuid::new_v4().simple()
         );
-        let path = dir.join(name);
+        let (dir, path) = (dir.to_path_buf(), dir.join(name));
         let tmp = path.with_extension("eml.tmp");
-        tokio::fs::write(&tmp, message.formatted()).await?;
-        tokio::fs::rename(&tmp, &path).await?;
+        let bytes = message.formatted();
+        let done = path.clone();
+        tokio::task::spawn_blocking(move || {
+            crate::files::create_private_dir(&dir)?;
+            crate::files::write_private(&tmp, &bytes)?;
+            std::fs::rename(&tmp, &done)
+        })
+        .await
+        .map_err(std::io::Error::other)??;
         Ok(path)
     }
 }

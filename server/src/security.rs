@@ -282,29 +282,13 @@ pub fn load_or_create_jwt_secret(cfg: &Config) -> std::io::Result<Vec<u8>> {
             return Ok(existing.as_bytes().to_vec());
         }
     }
-    std::fs::create_dir_all(&cfg.data_dir)?;
+    crate::files::create_private_dir(&cfg.data_dir)?;
     let secret = random_token();
-    write_private_file(&path, secret.as_bytes())?;
+    crate::files::write_private(&path, secret.as_bytes())?;
     tracing::warn!(path = %path.display(), "JWT_SECRET not set: generated a signing key and stored it in the data folder");
     Ok(secret.into_bytes())
 }
 
-#[cfg(unix)]
-fn write_private_file(path: &std::path::Path, content: &[u8]) -> std::io::Result<()> {
-    use std::{io::Write, os::unix::fs::OpenOptionsExt};
-    let mut f = std::fs::OpenOptions::new()
-        .write(true)
-        .create(true)
-        .truncate(true)
-        .mode(0o600)
-        .open(path)?;
-    f.write_all(content)
-}
-
-#[cfg(not(unix))]
-fn write_private_file(path: &std::path::Path, content: &[u8]) -> std::io::Result<()> {
-    std::fs::write(path, content)
-}
 
 #[cfg(test)]
 mod tests {

@@ -40,6 +40,43 @@ impl Backend {
 /// Connects (creating the SQLite file and its folder when needed), applies pragmas and runs
 /// the migrations.
 pub async fn connect_and_migrate(url: &str, max_connections: u32) -> Result<Db, sqlx::Error> {
+    let pool = connect(url, max_connections).await?;
+    migrator(url).run(&pool).await?;
+    Ok(pool)
+}
+
+fn migrator(url: &str) -> &'static Migrator {
+    match Backend::of_url(url) {
+        Backend::Sqlite => &SQLITE_MIGRATOR,
+        Backend::Postgres => &POSTGRES_MIGRATOR,
+    }
+}
+
+/// The migrations of this build not yet applied to the database: `(version, description)`.
+pub async fn pending_migrations(db: &Db, url: &str) -> Result<Vec<(i64, String)>, sqlx::Error> {
+    // No table yet: nothing applied.
+    let applied: Vec<(i64,)> =
+        sqlx::query_as("SELECT version FROM _sqlx_migrations WHERE success = TRUE")
+            .fetch_all(db)
+            .await
+            .unwrap_or_default();
+    Ok(migrator(url)
+        .iter()
+        .filter(|m| !m.migration_type.is_down_migration())
+        .filter(|m| !applied.iter().any(|(v,)| *v == m.version))
+        .map(|m| (m.version, m.description.to_string()))
+        .collect())
+}
+
+/// Applies the pending migrations.
+pub async fn migrate(db: &Db, url: &str) -> Result<(), sqlx::Error> {
+    migrator(url).run(db).await?;
+    Ok(())
+}
+
+/// Connects (creating the SQLite file and its folder when needed) and applies the pragmas,
+/// without migrating.
+pub async fn connect(url: &str, max_connections: u32) -> Result<Db, sqlx::Error> {
     sqlx::any::install_default_drivers();
     let backend = Backend::of_url(url);
     let mut url = url.to_string();
@@ -68,10 +105,6 @@ pub async fn connect_and_migrate(url: &str, max_connections: u32) -> Result<Db, 
         })
         .connect_with(options)
         .await?;
-    match backend {
-        Backend::Sqlite => SQLITE_MIGRATOR.run(&pool).await?,
-        Backend::Postgres => POSTGRES_MIGRATOR.run(&pool).await?,
-    }
     Ok(pool)
 }
 
@@ -89,9 +122,13 @@ fn ensure_sqlite_file(url: &str) -> Result<String, sqlx::Error> {
     }
     if let Some(parent) = Path::new(path).parent()
         && !parent.as_os_str().is_empty()
+        && !parent.exists()
     {
-        std::fs::create_dir_all(parent).map_err(sqlx::Error::Io)?;
+        crate::files::create_private_dir(parent).map_err(sqlx::Error::Io)?;
     }
+    // Owner-only from the first byte (SQLite gives -wal and -shm the same permissions).
+    crate::files::touch_private(Path::new(path)).map_err(sqlx::Error::Io)?;
+    crate::files::restrict_sqlite(Path::new(path)).map_err(sqlx::Error::Io)?;
     Ok(match query {
         Some(q) if q.contains("mode=") => url.to_string(),
         Some(q) => format!("sqlite://{path}?{q}&mode=rwc"),

@@ -5,11 +5,12 @@ mod helpers;
 
 mod agents;
 mod auth;
-mod hygiene;
 mod foundation;
+mod hygiene;
 mod mail;
 mod matching;
 mod oidc;
+mod ops;
 mod openapi;
 mod score;
 mod seeded;

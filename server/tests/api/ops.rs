@@ -1,0 +1,77 @@
+//! What an operator relies on (issue 21, items 3 and 4): owner-only data files and the
+//! migration check, on SQLite and PostgreSQL.
+
+#![allow(clippy::unwrap_used)]
+
+use serde_json::json;
+
+use crate::helpers::{PASSWORD, TestApp};
+
+#[cfg(unix)]
+fn mode(p: &std::path::Path) -> u32 {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::metadata(p).unwrap().permissions().mode() & 0o777
+}
+
+#[cfg(unix)]
+#[tokio::test]
+async fn database_wal_and_outbox_files_are_owner_only() {
+    let app = TestApp::spawn().await;
+    let r = app
+        .post_json(
+            "/api/auth/register",
+            &json!({"firstName": "Ana", "lastName": "López", "email": "perm@example.test",
+                    "password": PASSWORD, "role": "comprador", "acceptedTerms": true}),
+        )
+        .await;
+    assert_eq!(r.status(), 201);
+    // The verification e-mail lands in the outbox (no SMTP in this test): it holds a live link.
+    let outbox = app.config.mail_outbox_dir.clone();
+    let mut emls = Vec::new();
+    for _ in 0..100 {
+        emls = std::fs::read_dir(&outbox)
+            .map(|d| d.filter_map(Result::ok).map(|e| e.path()).collect())
+            .unwrap_or_default();
+        if !emls.is_empty() {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    assert!(!emls.is_empty(), "no e-mail in the outbox");
+    assert_eq!(mode(&outbox), 0o700);
+    for f in &emls {
+        assert_eq!(mode(f), 0o600, "{}", f.display());
+    }
+    // SQLite: the database and its -wal (PostgreSQL keeps its own files).
+    let url = app.config.database_url.clone();
+    if let Some(rest) = url.strip_prefix("sqlite://").or_else(|| url.strip_prefix("sqlite:")) {
+        let path = std::path::PathBuf::from(rest.split('?').next().unwrap());
+        if path.exists() {
+            assert_eq!(mode(&path), 0o600, "{}", path.display());
+            let wal = std::path::PathBuf::from(format!("{}-wal", path.display()));
+            if wal.exists() {
+                assert_eq!(mode(&wal), 0o600);
+            }
+        }
+    }
+}
+
+#[tokio::test]
+async fn the_migration_check_sees_a_pending_migration() {
+    let app = TestApp::spawn().await;
+    let url = app.config.database_url.clone();
+    assert!(server::db::pending_migrations(&app.db, &url).await.unwrap().is_empty());
+    // Forget the newest migration: the check reports it as pending.
+    let (newest,): (i64,) = sqlx::query_as("SELECT MAX(version) FROM _sqlx_migrations")
+        .fetch_one(&app.db)
+        .await
+        .unwrap();
+    sqlx::query("DELETE FROM _sqlx_migrations WHERE version = $1")
+        .bind(newest)
+        .execute(&app.db)
+        .await
+        .unwrap();
+    let pending = server::db::pending_migrations(&app.db, &url).await.unwrap();
+    assert_eq!(pending.len(), 1);
+    assert_eq!(pending[0].0, newest);
+}
