@@ -119,30 +119,34 @@ struct TreeSink<'b, B: TreeBuilder> {
 
 impl<B: TreeBuilder> TreeSink<'_, B> {
     /// True when the value at `at` is not built (another key than `only`, or inside one).
+    #[inline(always)]
     fn skipped(&self, at: Slot) -> bool {
         self.skipping > 0 || matches!((self.only, at), (Some(only), Slot::Key(key)) if self.open.len() == 1 && key != only)
     }
 
-    fn put(&mut self, at: Slot, value: Result<B::Value, B::Error>) {
-        let value = match value {
-            Ok(v) => v,
-            Err(e) => return self.fail(e),
-        };
-        let only_here = self.only.is_some() && self.open.len() == 1;
-        let result = match (self.open.last(), at) {
-            (_, Slot::Root) => {
+    #[inline(always)]
+    fn put(&mut self, at: Slot, value: B::Value) {
+        let result = match at {
+            Slot::Key(key) => {
+                if self.only.is_some() && self.open.len() == 1 {
+                    self.done = Some(value);
+                    return;
+                }
+                match self.open.last() {
+                    Some(Open { value: Some(object), .. }) => self.builder.set(object, key, value),
+                    _ => Ok(()),
+                }
+            }
+            Slot::Item(i) => match self.open.last() {
+                Some(Open { value: Some(array), .. }) => self.builder.push(array, i, value),
+                _ => Ok(()),
+            },
+            Slot::Root => {
                 if self.only.is_none() {
                     self.done = Some(value);
                 }
                 Ok(())
             }
-            (Some(_), Slot::Key(_)) if only_here => {
-                self.done = Some(value);
-                Ok(())
-            }
-            (Some(Open { value: Some(object), .. }), Slot::Key(key)) => self.builder.set(object, key, value),
-            (Some(Open { value: Some(array), .. }), Slot::Item(i)) => self.builder.push(array, i, value),
-            _ => Ok(()),
         };
         if let Err(e) = result {
             self.fail(e);
@@ -181,14 +185,18 @@ impl<B: TreeBuilder> TreeSink<'_, B> {
             return;
         }
         if let Some(Open { at, value: Some(value), .. }) = self.open.pop() {
-            self.put(at, Ok(value));
+            self.put(at, value);
         }
     }
 
+    #[inline(always)]
     fn leaf(&mut self, at: Slot, make: impl FnOnce(&mut B) -> Result<B::Value, B::Error>) {
-        if !self.skipped(at) {
-            let value = make(self.builder);
-            self.put(at, value);
+        if self.skipped(at) {
+            return;
+        }
+        match make(self.builder) {
+            Ok(value) => self.put(at, value),
+            Err(e) => self.fail(e),
         }
     }
 }
