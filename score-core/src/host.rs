@@ -92,6 +92,12 @@ pub fn not_json(field: Option<&str>, value: NotJson<'_>) -> ScoreError {
     ScoreError::new(ErrorCode::InvalidType, field, message)
 }
 
+/// INVALID_TYPE for a batch call (`function`: the host's name of it, such as `scoreMany`) given
+/// something that is not a list of profiles.
+pub fn not_a_list(function: &str) -> ScoreError {
+    ScoreError::new(ErrorCode::InvalidType, None, format!("{function} espera una lista de perfiles."))
+}
+
 /// The message of the exception a binding raises for `error`: `"<CODE>: <text>"`, prefixed
 /// with `profiles[i]: ` for item `i` of a batch. The same text in Python and JavaScript.
 pub fn error_message(error: &ScoreError, index: Option<usize>) -> String {
@@ -158,5 +164,6 @@ mod tests {
         assert_eq!(e.field, None);
         assert_eq!(e.message, "El perfil debe ser un objeto con los campos del comprador, no una función.");
         assert_eq!(error_message(&e, Some(3)), format!("profiles[3]: INVALID_TYPE: {}", e.message));
+        assert_eq!(not_a_list("scoreMany").message, "scoreMany espera una lista de perfiles.");
     }
 }
