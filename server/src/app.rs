@@ -104,10 +104,22 @@ pub fn router(state: AppState) -> Router {
                         .get("x-request-id")
                         .and_then(|v| v.to_str().ok())
                         .unwrap_or("-");
-                    tracing::info_span!("request", request_id = %id, method = %req.method(), path = %req.uri().path())
+                    let client = req
+                        .extensions()
+                        .get::<axum::extract::ConnectInfo<SocketAddr>>()
+                        .map(|c| c.0.ip().to_string())
+                        .unwrap_or_default();
+                    tracing::info_span!("request", request_id = %id, client = %client, method = %req.method(), path = %req.uri().path())
                 })
                 .on_response(
-                    tower_http::trace::DefaultOnResponse::new().level(tracing::Level::INFO),
+                    |resp: &Response, latency: std::time::Duration, _span: &tracing::Span| {
+                        // A number, so that log queries can compare and aggregate it.
+                        tracing::info!(
+                            status = resp.status().as_u16(),
+                            latency_ms = latency.as_secs_f64() * 1000.0,
+                            "finished processing request"
+                        );
+                    },
                 ),
         )
         .layer(SetRequestIdLayer::new(request_id, MakeRequestUuid))

@@ -1,6 +1,9 @@
 //! Structured logging (tracing). `RUST_LOG` sets the filter, `LOG_FORMAT=json` gives JSON lines.
 //! Request logs carry the request id, method, path (never the query string, which can hold
-//! tokens), status and latency; headers and bodies are never logged.
+//! tokens), client address, status and latency (`latency_ms`, a number); headers and bodies
+//! are never logged. Colours only when the output is a terminal (never in files or pipes).
+
+use std::io::IsTerminal;
 
 use tracing_subscriber::{EnvFilter, fmt, prelude::*};
 
@@ -16,7 +19,9 @@ pub fn init() {
             .with(fmt::layer().json().with_current_span(true))
             .try_init()
     } else {
-        registry.with(fmt::layer()).try_init()
+        registry
+            .with(fmt::layer().with_ansi(std::io::stdout().is_terminal()))
+            .try_init()
     };
     let _ = result;
 }
