@@ -20,9 +20,10 @@ Usage:
   server create-admin --email EMAIL [--password PASSWORD] [--first-name NAME] [--last-name NAME]
                               create a platform administrator (role admin, verified, active).
                               Without --password the password is read from ADMIN_PASSWORD.
-  server seed [--agents N] [--agencies N] [--properties-per-agent N] [--reviewers N] [--seed N]
+  server seed [--agents N] [--agencies N] [--properties-per-agent N] [--reviewers N] [--seed N] [--force]
                               fill the database with realistic offices, agents, properties and
-                              reviews across the 32 Mexican states (default 200 agents). Every
+                              reviews across the 32 Mexican states (default 200 agents). Refuses
+                              a database that already has accounts unless --force. Every
                               seeded account gets the password of SEED_PASSWORD (default
                               `seed password 2026`).
   server migrate [--check]    apply the pending database migrations (the server also applies
@@ -92,6 +93,10 @@ pub fn parse(args: &[String]) -> Result<Command, String> {
             let mut opts = crate::seed::SeedOptions::default();
             let mut it = args[1..].iter();
             while let Some(flag) = it.next() {
+                if flag == "--force" {
+                    opts.force = true;
+                    continue;
+                }
                 let value = it
                     .next()
                     .ok_or_else(|| format!("{flag} needs a value"))?;
@@ -191,6 +196,16 @@ pub async fn seed(config: &Config, opts: &crate::seed::SeedOptions, password: &s
     let pool = db::connect_and_migrate(&config.database_url, 2)
         .await
         .map_err(|e| format!("database: {e}"))?;
+    let (accounts,): (i64,) = sqlx::query_as("SELECT COUNT(*) FROM users")
+        .fetch_one(&pool)
+        .await
+        .map_err(|e| format!("database: {e}"))?;
+    if accounts > 0 && !opts.force {
+        pool.close().await;
+        return Err(format!(
+            "the database already has {accounts} accounts: seed only an empty database, or pass --force"
+        ));
+    }
     let passwords = PasswordService::new(&config.argon2, 1)?;
     let hash = passwords.hash(password).await.map_err(|e| e.message)?;
     let result = crate::seed::run(&pool, &hash, opts).await;
@@ -360,6 +375,10 @@ mod tests {
             other => panic!("{other:?}"),
         }
         assert!(parse(&args(&["seed", "--agents"])).is_err());
+        match parse(&args(&["seed", "--force", "--agents", "5"])) {
+            Ok(Command::Seed(o)) => assert!(o.force && o.agents == 5),
+            other => panic!("{other:?}"),
+        }
         assert!(parse(&args(&["seed", "--agents", "x"])).is_err());
     }
 }

@@ -26,6 +26,8 @@ pub struct SeedOptions {
     /// Buyers who write the reviews; default one per 10 agents (at least 10).
     pub reviewers: Option<usize>,
     pub seed: u64,
+    /// Seed a database that already has accounts (refused otherwise).
+    pub force: bool,
 }
 
 impl Default for SeedOptions {
@@ -36,6 +38,7 @@ impl Default for SeedOptions {
             properties_per_agent: 3,
             reviewers: None,
             seed: 42,
+            force: false,
         }
     }
 }

@@ -75,3 +75,16 @@ async fn the_migration_check_sees_a_pending_migration() {
     assert_eq!(pending.len(), 1);
     assert_eq!(pending[0].0, newest);
 }
+
+#[tokio::test]
+async fn seed_refuses_a_database_with_accounts_unless_forced() {
+    use server::seed::SeedOptions;
+    let app = TestApp::spawn().await;
+    app.create_user(server::domain::users::Role::Comprador).await;
+    let small = SeedOptions { agents: 3, reviewers: Some(1), ..Default::default() };
+    let refused = server::cli::seed(&app.config, &small, PASSWORD).await.unwrap_err();
+    assert!(refused.contains("already has 1 accounts"), "{refused}");
+    let forced = SeedOptions { force: true, ..small };
+    let done = server::cli::seed(&app.config, &forced, PASSWORD).await.unwrap();
+    assert_eq!(done.agents, 3);
+}
