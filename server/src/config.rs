@@ -93,6 +93,8 @@ pub struct Config {
     pub request_timeout: Duration,
     pub api_docs_enabled: bool,
     pub db_max_connections: u32,
+    /// `METRICS_TOKEN`: when set, `/metrics` answers only `Authorization: Bearer <token>`.
+    pub metrics_token: Option<Secret>,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -232,6 +234,7 @@ impl Config {
             request_timeout: Duration::from_secs(parse("REQUEST_TIMEOUT_SECONDS", 30)?),
             api_docs_enabled: parse_bool("API_DOCS_ENABLED", true)?,
             db_max_connections: parse("DB_MAX_CONNECTIONS", 10)?,
+            metrics_token: var("METRICS_TOKEN").map(|s| Secret(s.into_bytes())),
         };
         cfg.validate()?;
         Ok(cfg)
@@ -277,6 +280,7 @@ impl Config {
             request_timeout: Duration::from_secs(30),
             api_docs_enabled: true,
             db_max_connections: 5,
+            metrics_token: None,
         }
     }
 

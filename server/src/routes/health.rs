@@ -11,6 +11,7 @@ use utoipa_axum::{router::OpenApiRouter, routes};
 
 use crate::{
     http::{ApiError, ErrorBody},
+    security::hash_token,
     state::AppState,
 };
 
@@ -71,8 +72,25 @@ pub async fn readyz(State(state): State<AppState>) -> Response {
 
 /// Prometheus metrics (text format 0.0.4).
 #[utoipa::path(get, path = "/metrics", tag = "ops",
-    responses((status = 200, description = "Prometheus text exposition", content_type = "text/plain", body = String)))]
-pub async fn metrics(State(state): State<AppState>) -> Response {
+    description = "Public unless `METRICS_TOKEN` is set; then `Authorization: Bearer <METRICS_TOKEN>` is required (401 `TOKEN_INVALID` otherwise).",
+    responses(
+        (status = 200, description = "Prometheus text exposition", content_type = "text/plain", body = String),
+        (status = 401, description = "`METRICS_TOKEN` set and not given", body = ErrorBody),
+    ))]
+pub async fn metrics(State(state): State<AppState>, headers: axum::http::HeaderMap) -> Response {
+    if let Some(expected) = &state.config.metrics_token {
+        let given = headers
+            .get(header::AUTHORIZATION)
+            .and_then(|v| v.to_str().ok())
+            .and_then(|v| v.strip_prefix("Bearer "))
+            .unwrap_or("");
+        // Compared as SHA-256 digests: the time does not depend on how much of the token matches.
+        let expected = String::from_utf8_lossy(&expected.0);
+        if given.is_empty() || hash_token(given) != hash_token(&expected) {
+            return ApiError::unauthorized("TOKEN_INVALID", "Token de métricas inválido")
+                .into_response();
+        }
+    }
     (
         StatusCode::OK,
         [(

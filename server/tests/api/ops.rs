@@ -88,3 +88,20 @@ async fn seed_refuses_a_database_with_accounts_unless_forced() {
     let done = server::cli::seed(&app.config, &forced, PASSWORD).await.unwrap();
     assert_eq!(done.agents, 3);
 }
+
+#[tokio::test]
+async fn metrics_behind_a_token_when_one_is_configured() {
+    let app = TestApp::spawn_with(crate::helpers::TestOptions {
+        configure: Some(Box::new(|c| {
+            c.metrics_token = Some(server::config::Secret(b"metrics-token-0123456789".to_vec()))
+        })),
+        ..Default::default()
+    })
+    .await;
+    crate::helpers::assert_error(app.get("/metrics").await, 401, "TOKEN_INVALID").await;
+    let r = app.get_auth("/metrics", "wrong-token").await;
+    assert_eq!(r.status(), 401);
+    let r = app.get_auth("/metrics", "metrics-token-0123456789").await;
+    assert_eq!(r.status(), 200);
+    assert!(r.text().await.unwrap().contains("http_requests_total"));
+}
