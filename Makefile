@@ -21,7 +21,7 @@ test: $(TEST_TARGETS)
 	@echo "make test: all suites passed ($(TEST_TARGETS))"
 
 test-core:
-	$(CARGO) test -p score-core --locked
+	$(CARGO) test -p score-core --locked --features batch
 
 bless:
 	BLESS=1 $(CARGO) test -p score-core --locked --test fixtures
