@@ -134,9 +134,10 @@ pub struct Scored {
 
 /// Validates and scores a profile object through score-core.
 pub fn score_profile(profile: &Value) -> ApiResult<Scored> {
-    let parsed = score_core::Profile::from_json_value(profile)?;
-    let report = score_core::score(&parsed)?;
-    Ok(Scored { profile: parsed.to_json_value(), report })
+    // Read and validated once; scoring a `ValidProfile` cannot fail.
+    let valid = score_core::ValidProfile::from_json_value(profile)?;
+    let report = valid.score();
+    Ok(Scored { profile: valid.profile().to_json_value(), report })
 }
 
 /// Inserts a new profile in `phase` and returns it, once it is durably stored.

@@ -134,8 +134,7 @@ pub async fn score_stateless(
     // same codes as `ApiJson`: 415 without a JSON content type, 400 `INVALID_JSON`).
     let text = std::str::from_utf8(&body)
         .map_err(|_| ApiError::bad_request("INVALID_JSON", "El cuerpo de la solicitud no es un JSON válido"))?;
-    let profile = score_core::Profile::from_json_str(text)?;
-    let report = score_core::score(&profile)?;
+    let report = score_core::ValidProfile::from_json_str(text)?.score();
     let mut out = Vec::with_capacity(4096);
     out.extend_from_slice(br#"{"status":"success","data":{"platform_score":"#);
     report.write_json(&mut out);
