@@ -25,6 +25,10 @@ test('an agency admin creates, edits, assigns and deactivates an agent', async (
     body: { firstName: 'Elena', lastName: 'Garza', email: `elena-${tag}@example.test`, password: 'contraseña de agente 1', city: 'Monterrey' },
   });
 
+  // A third office with no agent yet: it is offered as the home of a new agent all the same.
+  const empty = (await apiJson('/api/agencies', { method: 'POST', token, body: { name: `Oficina Vacía ${tag}`, city: 'Puebla' } })).data;
+  assert.ok(empty.id);
+
   const page = await newPage(browser, 1280);
   await login(page, owner, SEED_PASSWORD);
   await page.waitForURL('**/office');
@@ -42,7 +46,8 @@ test('an agency admin creates, edits, assigns and deactivates an agent', async (
   await form.getByLabel('Ciudad').fill('Guadalajara');
   await form.getByLabel('Especialidad').selectOption('Residencial');
   const offices = await form.getByLabel('Oficina').locator('option').allTextContents();
-  assert.ok(offices.length >= 2, `both offices are offered: ${offices}`);
+  assert.ok(offices.length >= 3, `every managed office is offered: ${offices}`);
+  assert.ok(offices.includes(`Oficina Vacía ${tag}`), `the office without agents is offered: ${offices}`);
   const first = offices.find((o) => !o.includes('Oficina Norte'));
   await form.getByLabel('Oficina').selectOption({ label: first });
   await form.getByRole('button', { name: 'Crear agente' }).click();

@@ -59,6 +59,19 @@ pub async fn managed_offices(db: &Db, user_id: &str) -> ApiResult<(Vec<String>, 
     ))
 }
 
+/// The offices a user owns or co-administers, by name: every office they manage, including one
+/// with no agents yet (the office page offers it as the home of the first agent).
+pub async fn managed_briefs(db: &Db, user_id: &str) -> ApiResult<Vec<AgencyBrief>> {
+    let rows: Vec<(String, String, Option<String>, Option<String>)> = sqlx::query_as(
+        "SELECT id, name, logo, city FROM agencies WHERE owner_id = $1 \
+         OR id IN (SELECT agency_id FROM agency_admins WHERE user_id = $1) ORDER BY name, id",
+    )
+    .bind(user_id)
+    .fetch_all(db)
+    .await?;
+    Ok(rows.into_iter().map(|(id, name, logo, city)| AgencyBrief { id, name, logo, city }).collect())
+}
+
 /// A row of `agencies`.
 #[derive(Debug, Clone, sqlx::FromRow)]
 pub struct AgencyRow {

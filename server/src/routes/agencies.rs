@@ -333,6 +333,11 @@ pub struct CurrentAgentsData {
     pub agents: Vec<AgentListItem>,
     /// The offices of the agents on this page.
     pub agencies: Vec<AgencyBrief>,
+    /// Every office the caller owns or co-administers, by name, including offices without
+    /// agents (for the platform admin: the ones they own or co-administer themself).
+    #[serde(rename = "managedAgencies")]
+    #[schema(rename = "managedAgencies")]
+    pub managed_agencies: Vec<AgencyBrief>,
     pub pagination: Pagination,
 }
 
@@ -359,6 +364,7 @@ pub async fn current_agents(
     Ok(axum::Json(SuccessResponse::new(CurrentAgentsData {
         agents: rows.iter().map(|r| r.list_item()).collect(),
         agencies: agents::agencies_of(&rows),
+        managed_agencies: agencies::managed_briefs(&state.db, &auth.user_id).await?,
         pagination,
     })))
 }

@@ -669,3 +669,19 @@ async fn renaming_through_the_profile_keeps_search_in_step() {
     body(app.put_json_auth("/api/auth/profile", &json!({"firstName": "Zoé"}), &token).await, 200).await;
     assert_eq!(body(app.get("/api/agents?search=zoe").await, 200).await["data"]["pagination"]["total"], 1);
 }
+
+#[tokio::test]
+async fn the_managed_agents_list_names_every_managed_office_even_one_without_agents() {
+    let app = TestApp::spawn().await;
+    let owner = app.create_user(Role::AgencyAdmin).await;
+    let stranger = app.create_user(Role::AgencyAdmin).await;
+    let empty = create_office(&app, &owner, "Oficina Nueva").await;
+    let theirs = create_office(&app, &stranger, "Oficina Ajena").await;
+    let v = body(app.get_auth("/api/agencies/current/agents", &owner.token).await, 200).await;
+    assert_eq!(v["data"]["agents"], json!([]));
+    assert_eq!(v["data"]["agencies"], json!([]));
+    let managed: Vec<&str> =
+        v["data"]["managedAgencies"].as_array().unwrap().iter().map(|a| a["id"].as_str().unwrap()).collect();
+    assert_eq!(managed, vec![empty.as_str()], "only the caller's office, agents or not");
+    assert!(!managed.contains(&theirs.as_str()));
+}

@@ -76,9 +76,9 @@ export function Office() {
 }
 
 /**
- * The offices the user manages, as the server lists them with their agents (the API has no
- * "my offices" endpoint; an office without agents shows once it has one). Reads the whole
- * list in pages of 100, up to 2,000 agents.
+ * The offices the user manages: every office they own or co-administer (`managedAgencies`,
+ * offices without agents included) and, for the platform admin, the offices of the agents they
+ * see. Reads the list in pages of 100, up to 2,000 agents.
  */
 function useManagedOffices(user, version) {
   const [offices, setOffices] = useState([]);
@@ -89,7 +89,7 @@ function useManagedOffices(user, version) {
       const seen = new Map();
       for (let page = 1; page <= 20; page++) {
         const r = await api(`/api/agencies/current/agents${query({ page, limit: 100 })}`);
-        for (const a of r.data.agencies) seen.set(a.id, a);
+        for (const a of [...r.data.managedAgencies, ...r.data.agencies]) seen.set(a.id, a);
         if (page >= r.data.pagination.lastPage) break;
       }
       if (!cancelled) setOffices([...seen.values()].sort((a, b) => a.name.localeCompare(b.name, 'es')));
