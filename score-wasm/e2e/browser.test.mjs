@@ -209,3 +209,23 @@ test('the page works offline once loaded', async () => {
     await context.setOffline(false);
   }
 });
+
+test('on a phone (390 px) the page fits the screen and every component bar is visible', async () => {
+  const phone = await context.newPage();
+  try {
+    await phone.setViewportSize({ width: 390, height: 844 });
+    await phone.goto(url);
+    await phone.waitForSelector('body[data-ready="1"]', { timeout: 20000 });
+    await phone.waitForSelector('#componentes li .bar-track');
+    const layout = await phone.evaluate(() => ({
+      scrollWidth: document.documentElement.scrollWidth,
+      innerWidth: window.innerWidth,
+      bars: [...document.querySelectorAll('#componentes .bar-track')].map((t) => t.getBoundingClientRect().width),
+    }));
+    assert.ok(layout.scrollWidth <= layout.innerWidth, `no horizontal scroll: ${layout.scrollWidth} > ${layout.innerWidth}`);
+    assert.equal(layout.bars.length, 6);
+    for (const width of layout.bars) assert.ok(width >= 200, `a component bar is ${width}px wide`);
+  } finally {
+    await phone.close();
+  }
+});
