@@ -12,11 +12,57 @@ use score_core::{ErrorCode, FIELDS, IncomeType, Profile, ScoreError};
 /// to be rejected with their field).
 pub const MAX_DEPTH: u32 = 16;
 
-/// INVALID_TYPE (no field) for `scoreMany` given something other than an array, the same in
-/// both bindings. The one binding error score-core's `host` module has no constructor for yet
-/// (requested there; this is its only copy).
-pub fn not_a_list() -> ScoreError {
-    ScoreError { code: ErrorCode::InvalidType, field: None, message: "scoreMany espera una lista de perfiles.".to_owned() }
+/// What a batch (`scoreMany`, `scoreManyAsync`) does with a profile that fails: throw (or
+/// reject) at the first one, with its `index`, or return its error in its place.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Errors {
+    /// `errors: "throw"` (the default): the first bad profile throws, with its `index`.
+    Throw,
+    /// `errors: "return"`: each bad profile's `ScoreError` in its place in the result.
+    Return,
+}
+
+/// The `errors` option of a batch call as the binding found it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum OptionValue<'a> {
+    /// No options, or `errors` absent or `undefined`.
+    Absent,
+    /// A text.
+    Text(&'a str),
+    /// Any other value.
+    Other,
+}
+
+/// The [`Errors`] of a batch call named `function`, or the error its options are: a value of
+/// another type is INVALID_TYPE, a text other than `"throw"` or `"return"` VALUE_OUT_OF_RANGE
+/// (no profile field is at fault: `field` is null). The same in both bindings.
+pub fn errors_option(function: &str, value: OptionValue<'_>) -> Result<Errors, ScoreError> {
+    let bad = |code, what: String| ScoreError {
+        code,
+        field: None,
+        message: format!("La opción \"errors\" de {function} debe ser \"throw\" o \"return\", no {what}."),
+    };
+    match value {
+        OptionValue::Absent | OptionValue::Text("throw") => Ok(Errors::Throw),
+        OptionValue::Text("return") => Ok(Errors::Return),
+        OptionValue::Text(other) => Err(bad(ErrorCode::ValueOutOfRange, format!("\"{other}\""))),
+        OptionValue::Other => Err(bad(ErrorCode::InvalidType, "un valor de otro tipo".to_owned())),
+    }
+}
+
+/// INVALID_TYPE (no field) for the options of a batch call named `function` that are neither
+/// an object nor `undefined`/`null`.
+pub fn options_not_an_object(function: &str) -> ScoreError {
+    ScoreError {
+        code: ErrorCode::InvalidType,
+        field: None,
+        message: format!("Las opciones de {function} deben ser un objeto como {{ errors: \"return\" }}."),
+    }
+}
+
+/// INVALID_TYPE (no field) for `scoreJson` given something other than a text.
+pub fn not_a_text() -> ScoreError {
+    ScoreError { code: ErrorCode::InvalidType, field: None, message: "scoreJson espera el perfil como texto JSON.".to_owned() }
 }
 
 /// Doubles the gather function writes: per profile field a tag, a number and a byte length.
@@ -58,4 +104,25 @@ pub fn gathered(f: &[f64], bytes: &[u8]) -> Option<Profile> {
         cells.set(slot, cell);
     }
     cells.profile()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The `errors` option: absent and "throw" throw, "return" returns, anything else is a
+    /// ScoreError with a stable code, no field and a Spanish message naming the call.
+    #[test]
+    fn the_errors_option_reads_or_fails_with_a_code() {
+        assert_eq!(errors_option("scoreMany", OptionValue::Absent), Ok(Errors::Throw));
+        assert_eq!(errors_option("scoreMany", OptionValue::Text("throw")), Ok(Errors::Throw));
+        assert_eq!(errors_option("scoreMany", OptionValue::Text("return")), Ok(Errors::Return));
+        let Err(e) = errors_option("scoreManyAsync", OptionValue::Text("raise")) else { panic!("\"raise\" is refused") };
+        assert_eq!((e.code, e.field.as_deref()), (ErrorCode::ValueOutOfRange, None));
+        assert_eq!(e.message, "La opción \"errors\" de scoreManyAsync debe ser \"throw\" o \"return\", no \"raise\".");
+        let Err(e) = errors_option("scoreMany", OptionValue::Other) else { panic!("a non-text is refused") };
+        assert_eq!((e.code, e.field.as_deref()), (ErrorCode::InvalidType, None));
+        assert_eq!(options_not_an_object("scoreMany").code, ErrorCode::InvalidType);
+        assert_eq!(not_a_text().code, ErrorCode::InvalidType);
+    }
 }

@@ -1,23 +1,41 @@
 //! Payroll receipts (CFDI with the Nómina 1.2 complement): `readCfdi` and `profileFromCfdi`,
 //! conversions around score-docs. The facts and the profile are score-docs' serde shapes, parsed
 //! from their JSON text, so every key and number is the one in fixtures/documents/; a
-//! `score_docs::DocError` throws a JS `Error` with the stable `code` and the `field` at fault,
-//! the shape score errors have.
+//! `score_docs::DocError` throws a `ScoreError` with the stable `code` and the `field` at fault,
+//! as score errors do; an argument of the wrong type throws INVALID_TYPE and a malformed
+//! `referenceDate` VALUE_OUT_OF_RANGE (score-core's codes for the same misuse of a profile).
 
 use napi::bindgen_prelude::*;
-use napi::{Env, JsValue, Status, Unknown};
+use napi::{Env, JsValue, Unknown, ValueType};
+use score_core::ErrorCode;
 use napi_derive::napi;
 use score_docs::{Date, DocError};
 
+/// A thrown `ScoreError` with this code, field and message (`"<CODE>: <text>"`).
+fn thrown(env: &Env, code: &str, field: Option<&str>, text: &str) -> Error {
+    match crate::realm::new_error(env, &format!("{code}: {text}"), code, field, None) {
+        // SAFETY: the error was made in this env during this call.
+        Ok(value) => Error::from(unsafe { Unknown::from_raw_unchecked(env.raw(), value) }),
+        Err(err) => err,
+    }
+}
+
 fn doc_error(env: &Env, e: &DocError) -> Error {
-    let message = format!("{}: {}", e.code, e.message);
-    let build = || -> Result<Error> {
-        let mut obj = env.create_error(Error::new(Status::GenericFailure, message.clone()))?;
-        obj.set_named_property("code", e.code.as_str())?;
-        obj.set_named_property("field", e.field.as_deref())?;
-        Ok(Error::from(obj.to_unknown()))
-    };
-    build().unwrap_or_else(|err| err)
+    thrown(env, e.code.as_str(), e.field.as_deref(), &e.message)
+}
+
+/// A receipt's bytes: a `Uint8Array` (a `Buffer` is one) or a text; INVALID_TYPE otherwise.
+fn receipt(env: &Env, value: Unknown<'_>, what: &str) -> Result<Either<Uint8Array, String>> {
+    if value.get_type()? == ValueType::String {
+        return Ok(Either::B(value.coerce_to_string()?.into_utf8()?.into_owned()?));
+    }
+    if value.is_typedarray()? {
+        // SAFETY: `value` is a live value of this env, checked to be a typed array.
+        if let Ok(array) = unsafe { Uint8Array::from_napi_value(env.raw(), value.raw()) } {
+            return Ok(Either::A(array));
+        }
+    }
+    Err(thrown(env, ErrorCode::InvalidType.as_str(), None, &format!("{what} debe ser un Uint8Array (o Buffer) o un texto con el XML.")))
 }
 
 fn json_parse<'env>(env: &'env Env, text: String) -> Result<Unknown<'env>> {
@@ -35,7 +53,8 @@ fn bytes(data: &Either<Uint8Array, String>) -> &[u8] {
 
 /// The facts of one payroll receipt (the XML as bytes, or as text).
 #[napi(js_name = "readCfdi", ts_args_type = "data: Uint8Array | string", ts_return_type = "Record<string, any>")]
-pub fn read_cfdi<'env>(env: &'env Env, data: Either<Uint8Array, String>) -> Result<Unknown<'env>> {
+pub fn read_cfdi<'env>(env: &'env Env, data: Unknown<'env>) -> Result<Unknown<'env>> {
+    let data = receipt(env, data, "readCfdi: el recibo")?;
     let facts = score_docs::read_cfdi(bytes(&data)).map_err(|e| doc_error(env, &e))?;
     json_parse(env, facts.to_json())
 }
@@ -49,11 +68,28 @@ pub fn read_cfdi<'env>(env: &'env Env, data: Either<Uint8Array, String>) -> Resu
 )]
 pub fn profile_from_cfdi<'env>(
     env: &'env Env,
-    receipts: Vec<Either<Uint8Array, String>>,
-    reference_date: String,
+    receipts: Unknown<'env>,
+    reference_date: Unknown<'env>,
 ) -> Result<Unknown<'env>> {
+    let invalid = |text: &str| thrown(env, ErrorCode::InvalidType.as_str(), None, text);
+    if receipts.get_type()? != ValueType::Object || !receipts.is_array()? {
+        return Err(invalid("profileFromCfdi espera una lista de recibos (Uint8Array o texto)."));
+    }
+    let list = receipts.coerce_to_object()?;
+    let receipts = (0..list.get_array_length()?)
+        .map(|i| receipt(env, list.get_element::<Unknown>(i)?, &format!("profileFromCfdi: el recibo {i}")))
+        .collect::<Result<Vec<_>>>()?;
+    if reference_date.get_type()? != ValueType::String {
+        return Err(invalid("referenceDate debe ser un texto con una fecha AAAA-MM-DD."));
+    }
+    let reference_date = reference_date.coerce_to_string()?.into_utf8()?.into_owned()?;
     let reference = Date::parse(&reference_date).ok_or_else(|| {
-        Error::new(Status::InvalidArg, format!("referenceDate debe ser una fecha AAAA-MM-DD válida, no {reference_date:?}."))
+        thrown(
+            env,
+            ErrorCode::ValueOutOfRange.as_str(),
+            None,
+            &format!("referenceDate debe ser una fecha AAAA-MM-DD válida, no {reference_date:?}."),
+        )
     })?;
     let receipts: Vec<&[u8]> = receipts.iter().map(bytes).collect();
     let profile = score_docs::profile_from_cfdi_bytes(&receipts, reference).map_err(|e| doc_error(env, &e))?;

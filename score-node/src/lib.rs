@@ -15,9 +15,11 @@
 use napi::bindgen_prelude::*;
 use napi::{Env, JsValue, Status, Unknown, ValueType, sys};
 use napi_derive::napi;
+use score_core::batch::{self, Input, NoHost};
 use score_core::{Profile, ScoreError, ScoreReport};
+use score_js::input::{Errors, OptionValue, errors_option};
 
-mod docs;
+pub mod docs;
 mod read;
 mod realm;
 use read::read_profile;
@@ -30,20 +32,14 @@ pub const MODEL_VERSION: &str = score_core::MODEL_VERSION;
 #[napi]
 pub const VERSION: &str = score_core::VERSION;
 
-/// A JS `Error` with the score-core `code` and `field` (null when the whole input is at fault),
-/// plus `index` for batches; returned as an `Err` that throws (or rejects with) that object.
+/// The thrown (or rejected) form of a score-core error: a `ScoreError` of the helper module,
+/// with `index` for an item of a batch.
 fn js_error(env: &Env, e: &ScoreError, index: Option<usize>) -> Error {
-    let message = score_core::host::error_message(e, index);
-    let build = || -> Result<Error> {
-        let mut obj = env.create_error(Error::new(Status::GenericFailure, message.clone()))?;
-        obj.set_named_property("code", e.code.as_str())?;
-        obj.set_named_property("field", e.field.as_deref())?;
-        if let Some(i) = index {
-            obj.set_named_property("index", i as u32)?;
-        }
-        Ok(Error::from(obj.to_unknown()))
-    };
-    build().unwrap_or_else(|err| err)
+    match realm::score_error(env, e, index) {
+        // SAFETY: the error was made in this env during this call.
+        Ok(value) => Error::from(unsafe { Unknown::from_raw_unchecked(env.raw(), value) }),
+        Err(err) => err,
+    }
 }
 
 /// The report as a plain JS object with the keys and numbers of score-core's JSON: built by the
@@ -63,15 +59,21 @@ fn score_unknown(v: Unknown<'_>) -> Result<std::result::Result<ScoreReport, Scor
 }
 
 /// Hands the addon the helper functions of `score_helpers.mjs` (`makeReportBuilder`,
-/// `makeProfileGather`); index.js calls it once per realm as the package loads.
+/// `makeProfileGather`) and its `ScoreError` class; index.js calls it once per realm as the
+/// package loads.
 #[napi(skip_typescript, js_name = "installHelpers")]
-pub fn install_helpers(env: &Env, make_report_builder: Unknown<'_>, make_profile_gather: Unknown<'_>) -> Result<()> {
-    for f in [&make_report_builder, &make_profile_gather] {
+pub fn install_helpers(
+    env: &Env,
+    make_report_builder: Unknown<'_>,
+    make_profile_gather: Unknown<'_>,
+    score_error: Unknown<'_>,
+) -> Result<()> {
+    for f in [&make_report_builder, &make_profile_gather, &score_error] {
         if f.get_type()? != ValueType::Function {
-            return Err(Error::new(Status::InvalidArg, "installHelpers takes the two helper factories"));
+            return Err(Error::new(Status::InvalidArg, "installHelpers takes the two helper factories and ScoreError"));
         }
     }
-    realm::install(env, make_report_builder.raw(), make_profile_gather.raw())
+    realm::install(env, make_report_builder.raw(), make_profile_gather.raw(), score_error.raw())
 }
 
 /// Scores one buyer profile and returns the report. Throws an `Error` whose `code` is the
@@ -87,30 +89,157 @@ pub fn score<'env>(env: &'env Env, profile: Unknown<'env>) -> Result<Unknown<'en
 /// Scores a profile given as JSON text and returns the report as compact JSON text,
 /// byte-identical to score-core's `score_json` on every platform.
 #[napi(ts_args_type = "profileJson: string", ts_return_type = "string")]
-pub fn score_json(env: &Env, profile_json: String) -> Result<String> {
-    score_core::score_json(&profile_json).map_err(|e| js_error(env, &e, None))
+pub fn score_json(env: &Env, profile_json: Unknown<'_>) -> Result<String> {
+    if profile_json.get_type()? != ValueType::String {
+        return Err(js_error(env, &score_js::input::not_a_text(), None));
+    }
+    let text = profile_json.coerce_to_string()?.into_utf8()?;
+    score_core::score_json(text.as_str()?).map_err(|e| js_error(env, &e, None))
 }
 
-/// Scores an array of profiles in order. The first invalid profile throws, with `index` set to
-/// its position in the array; something other than an array throws INVALID_TYPE.
-#[napi(ts_args_type = "profiles: Profile[]", ts_return_type = "ScoreReport[]")]
-pub fn score_many<'env>(env: &'env Env, profiles: Unknown<'env>) -> Result<Array<'env>> {
-    let profiles = match profiles.get_type()? {
-        ValueType::Object => profiles.coerce_to_object()?,
-        _ => return Err(js_error(env, &score_js::input::not_a_list(), None)),
-    };
-    if !profiles.is_array()? {
-        return Err(js_error(env, &score_js::input::not_a_list(), None));
-    }
-    let len = profiles.get_array_length()?;
-    let mut out = env.create_array(len)?;
-    for i in 0..len {
-        match score_unknown(profiles.get_element::<Unknown>(i)?)? {
-            Ok(report) => out.set(i, report_js(env, &report)?)?,
-            Err(e) => return Err(js_error(env, &e, Some(i as usize))),
+/// The array and the [`Errors`] of a batch call named `function`, or the `ScoreError` its
+/// arguments are (not an array, bad options): thrown before any profile is read.
+fn batch_args<'env>(
+    env: &Env,
+    function: &str,
+    profiles: Unknown<'env>,
+    options: Unknown<'env>,
+) -> Result<(Object<'env>, Errors)> {
+    let errors = match options.get_type()? {
+        ValueType::Undefined | ValueType::Null => Ok(Errors::Throw),
+        ValueType::Object => {
+            let errors: Unknown = options.coerce_to_object()?.get_named_property("errors")?;
+            match errors.get_type()? {
+                ValueType::Undefined => errors_option(function, OptionValue::Absent),
+                ValueType::String => {
+                    let text = errors.coerce_to_string()?.into_utf8()?;
+                    errors_option(function, OptionValue::Text(text.as_str()?))
+                }
+                _ => errors_option(function, OptionValue::Other),
+            }
         }
+        _ => Err(score_js::input::options_not_an_object(function)),
     }
+    .map_err(|e| js_error(env, &e, None))?;
+    let not_a_list = || js_error(env, &score_core::host::not_a_list(function), None);
+    if profiles.get_type()? != ValueType::Object {
+        return Err(not_a_list());
+    }
+    let profiles = profiles.coerce_to_object()?;
+    if !profiles.is_array()? {
+        return Err(not_a_list());
+    }
+    Ok((profiles, errors))
+}
+
+/// The JS value of one result of a batch (item `index`): the report, or with
+/// [`Errors::Return`] the `ScoreError` in its place; with [`Errors::Throw`] an error throws.
+fn batch_item(env: &Env, result: &std::result::Result<ScoreReport, ScoreError>, index: usize, errors: Errors) -> Result<sys::napi_value> {
+    match (result, errors) {
+        (Ok(report), _) => Ok(report_js(env, report)?.raw()),
+        (Err(e), Errors::Return) => realm::score_error(env, e, Some(index)),
+        (Err(e), Errors::Throw) => Err(js_error(env, e, Some(index))),
+    }
+}
+
+/// Scores an array of profiles, in order, on every core: the calling thread reads the
+/// profiles and builds the reports while score-core's batch pipeline scores them on the
+/// others. `errors: "throw"` (the default): the first bad profile throws, with its `index`;
+/// `errors: "return"`: each bad profile's `ScoreError` in its place.
+#[napi(skip_typescript)]
+pub fn score_many<'env>(env: &'env Env, profiles: Unknown<'env>, options: Unknown<'env>) -> Result<Array<'env>> {
+    let (profiles, errors) = batch_args(env, "scoreMany", profiles, options)?;
+    let len = profiles.get_array_length()?;
+    let mut out = env.create_array(0)?;
+    let mut next = 0u32;
+    let mut read = |n: usize| -> Result<Vec<Input>> {
+        let end = len.min(next.saturating_add(u32::try_from(n).unwrap_or(u32::MAX)));
+        let block = realm::in_scope(env, || (next..end).map(|i| read_profile(profiles.get_element::<Unknown>(i)?)).collect());
+        next = end;
+        block
+    };
+    let emit = |results: Vec<std::result::Result<ScoreReport, ScoreError>>, start: usize| -> Result<()> {
+        realm::in_scope(env, || {
+            for (k, result) in results.iter().enumerate() {
+                let value = batch_item(env, result, start + k, errors)?;
+                // SAFETY: made in this env during this call.
+                out.set(u32::try_from(start + k).unwrap_or(u32::MAX), unsafe { Unknown::from_raw_unchecked(env.raw(), value) })?;
+            }
+            Ok(())
+        })
+    };
+    batch::pipeline(&NoHost, &mut read, batch::score_input, emit, || {
+        Error::new(Status::GenericFailure, "scoreMany: the scoring threads stopped")
+    })?;
     Ok(out)
+}
+
+/// One part of `scoreManyAsync` (index.js drives the parts, two in flight): profiles `from..to`
+/// of the array, read now on the JS thread and scored on libuv's thread pool; resolves to the
+/// part's results (reports, or `ScoreError`s in place), or rejects with the first error.
+#[napi(skip_typescript, js_name = "scoreManyPart")]
+pub fn score_many_part(
+    env: &Env,
+    profiles: Unknown<'_>,
+    options: Unknown<'_>,
+    from: u32,
+    to: u32,
+) -> Result<AsyncTask<ScoreManyTask>> {
+    let (profiles, errors) = batch_args(env, "scoreManyAsync", profiles, options)?;
+    let to = to.min(profiles.get_array_length()?);
+    let mut inputs = Vec::with_capacity(to.saturating_sub(from) as usize);
+    for i in from..to {
+        inputs.push(read_profile(profiles.get_element::<Unknown>(i)?)?);
+    }
+    Ok(AsyncTask::new(ScoreManyTask { inputs, from: from as usize, errors }))
+}
+
+/// The work of one part of `scoreManyAsync`.
+#[derive(Debug)]
+pub struct ScoreManyTask {
+    inputs: Vec<Input>,
+    from: usize,
+    errors: Errors,
+}
+
+/// A JS value made while resolving a task, handed to napi-rs as it is.
+#[derive(Debug)]
+pub struct Made(sys::napi_value);
+
+impl TypeName for Made {
+    fn type_name() -> &'static str {
+        "Array"
+    }
+    fn value_type() -> ValueType {
+        ValueType::Object
+    }
+}
+
+impl ToNapiValue for Made {
+    /// # Safety
+    /// The value was made in `env` during the callback that converts it.
+    unsafe fn to_napi_value(_env: sys::napi_env, val: Self) -> Result<sys::napi_value> {
+        Ok(val.0)
+    }
+}
+
+impl Task for ScoreManyTask {
+    type Output = Vec<std::result::Result<ScoreReport, ScoreError>>;
+    type JsValue = Made;
+
+    fn compute(&mut self) -> Result<Self::Output> {
+        Ok(self.inputs.iter().map(batch::score_input).collect())
+    }
+
+    fn resolve(&mut self, env: Env, output: Self::Output) -> Result<Self::JsValue> {
+        let mut out = env.create_array(0)?;
+        for (k, result) in output.iter().enumerate() {
+            let value = batch_item(&env, result, self.from + k, self.errors)?;
+            // SAFETY: made in this env during this callback.
+            out.set(u32::try_from(k).unwrap_or(u32::MAX), unsafe { Unknown::from_raw_unchecked(env.raw(), value) })?;
+        }
+        Ok(Made(out.raw()))
+    }
 }
 
 /// A report on its way to JS (converted exactly as `score` converts it).

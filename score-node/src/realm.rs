@@ -3,7 +3,7 @@
 //! and write, kept as the env's instance data (each realm, e.g. a worker thread, has its own).
 
 use napi::{Env, Error, Result, Status, check_status, sys};
-use score_core::{Profile, ScoreReport};
+use score_core::{Profile, ScoreError, ScoreReport};
 use score_js::flat::{CAPACITY, Flat};
 use score_js::input::{GATHER_BYTES, GATHER_DOUBLES, gathered};
 
@@ -22,6 +22,8 @@ pub(crate) struct Realm {
     /// doubles, then [`GATHER_BYTES`] bytes).
     gather: sys::napi_ref,
     input: *mut u8,
+    /// The `ScoreError` class of the helper module (what the package throws).
+    error_class: sys::napi_ref,
 }
 
 /// Runs one N-API call that reports through `napi_status`.
@@ -76,7 +78,12 @@ fn buffer_holder(env: sys::napi_env, len: usize) -> Result<(*mut u8, sys::napi_v
 
 impl Realm {
     /// The realm of the helper factories `makeReportBuilder` and `makeProfileGather`.
-    pub(crate) fn new(env: sys::napi_env, make_builder: sys::napi_value, make_gather: sys::napi_value) -> Result<Realm> {
+    pub(crate) fn new(
+        env: sys::napi_env,
+        make_builder: sys::napi_value,
+        make_gather: sys::napi_value,
+        error_class: sys::napi_value,
+    ) -> Result<Realm> {
         let mut strings = std::ptr::null_mut();
         napi_call!(sys::napi_create_array(env, &mut strings))?;
         let (data, holder) = buffer_holder(env, CAPACITY * 8)?;
@@ -93,6 +100,7 @@ impl Realm {
             data: data.cast(),
             gather: reference(env, gather)?,
             input,
+            error_class: reference(env, error_class)?,
         })
     }
 
@@ -104,10 +112,7 @@ impl Realm {
         if !self.flat.texts.pending.is_empty() {
             let strings = deref(env, self.strings)?;
             for s in std::mem::take(&mut self.flat.texts.pending) {
-                let mut v = std::ptr::null_mut();
-                #[allow(clippy::cast_possible_wrap)] // a text of a few hundred bytes
-                napi_call!(sys::napi_create_string_utf8(env, s.as_ptr().cast(), s.len() as isize, &mut v))?;
-                napi_call!(sys::napi_set_element(env, strings, self.strings_len, v))?;
+                napi_call!(sys::napi_set_element(env, strings, self.strings_len, text(env, s)?))?;
                 self.strings_len += 1;
             }
         }
@@ -129,11 +134,63 @@ fn realm(env: &Env) -> Result<&'static mut Realm> {
 }
 
 /// Makes the env's realm (once: a second call keeps the first).
-pub(crate) fn install(env: &Env, make_builder: sys::napi_value, make_gather: sys::napi_value) -> Result<()> {
+pub(crate) fn install(
+    env: &Env,
+    make_builder: sys::napi_value,
+    make_gather: sys::napi_value,
+    error_class: sys::napi_value,
+) -> Result<()> {
     if env.get_instance_data::<Realm>()?.is_none() {
-        env.set_instance_data(Realm::new(env.raw(), make_builder, make_gather)?, (), |_| {})?;
+        env.set_instance_data(Realm::new(env.raw(), make_builder, make_gather, error_class)?, (), |_| {})?;
     }
     Ok(())
+}
+
+fn text(env: sys::napi_env, s: &str) -> Result<sys::napi_value> {
+    let mut v = std::ptr::null_mut();
+    #[allow(clippy::cast_possible_wrap)] // a message of a few hundred bytes
+    napi_call!(sys::napi_create_string_utf8(env, s.as_ptr().cast(), s.len() as isize, &mut v))?;
+    Ok(v)
+}
+
+/// A new `ScoreError` (the helper module's class) for `error`, with `index` for an item of a
+/// batch: the message is score-core's (`host::error_message`).
+pub(crate) fn score_error(env: &Env, error: &ScoreError, index: Option<usize>) -> Result<sys::napi_value> {
+    let message = score_core::host::error_message(error, index);
+    new_error(env, &message, error.code.as_str(), error.field.as_deref(), index)
+}
+
+/// A new `ScoreError` with these `message`, `code`, `field` (null when `None`) and `index`
+/// (absent when `None`).
+pub(crate) fn new_error(
+    env: &Env,
+    message: &str,
+    code: &str,
+    field: Option<&str>,
+    index: Option<usize>,
+) -> Result<sys::napi_value> {
+    let class = realm(env)?.error_class;
+    let raw = env.raw();
+    let mut missing = std::ptr::null_mut();
+    let field = match field {
+        Some(f) => text(raw, f)?,
+        None => {
+            napi_call!(sys::napi_get_null(raw, &mut missing))?;
+            missing
+        }
+    };
+    #[allow(clippy::cast_precision_loss)] // an array index (< 2^32)
+    let index = match index {
+        Some(i) => number(raw, i as f64)?,
+        None => {
+            napi_call!(sys::napi_get_undefined(raw, &mut missing))?;
+            missing
+        }
+    };
+    let args = [text(raw, message)?, text(raw, code)?, field, index];
+    let mut out = std::ptr::null_mut();
+    napi_call!(sys::napi_new_instance(raw, deref(raw, class)?, args.len(), args.as_ptr(), &mut out))?;
+    Ok(out)
 }
 
 /// The report as a plain JS object built by the realm's builder, or `None` for a report the
@@ -168,4 +225,15 @@ pub(crate) fn gather(env: &Env, v: sys::napi_value) -> Result<Option<Profile>> {
         )
     };
     Ok(gathered(doubles, bytes))
+}
+
+/// Runs `f` in a handle scope of its own, so that the handles a batch makes for one chunk are
+/// released when the chunk is done (the result array holds the values).
+pub(crate) fn in_scope<T>(env: &Env, f: impl FnOnce() -> Result<T>) -> Result<T> {
+    let raw = env.raw();
+    let mut scope = std::ptr::null_mut();
+    napi_call!(sys::napi_open_handle_scope(raw, &mut scope))?;
+    let out = f();
+    napi_call!(sys::napi_close_handle_scope(raw, scope))?;
+    out
 }

@@ -30,6 +30,8 @@ const skip = IMPL === 'wasm' && typeof api.readCfdi !== 'function' ? 'score-docs
 function assertDocError(fn, code, field) {
   assert.throws(fn, (err) => {
     assert.ok(err instanceof Error, 'a real Error');
+    // score-node's ScoreError (score-docs/wasm has its own errors).
+    if (IMPL === 'node') assert.ok(err instanceof api.ScoreError, `a ScoreError: ${err}`);
     assert.equal(err.code, code, err.message);
     if (field !== undefined) assert.equal(err.field, field, err.message);
     assert.ok(err.message.startsWith(`${code}: `), err.message);
@@ -79,5 +81,13 @@ test('refusals and bad arguments', { skip }, () => {
   );
   assertDocError(() => api.readCfdi(Buffer.alloc(1024 * 1024 + 1, 32)), 'DOCUMENT_TOO_LARGE');
   assert.throws(() => api.profileFromCfdi([], '10/04/2025'), /referenceDate/);
+  if (IMPL === 'node') {
+    // Misuse throws score-core's codes for the same misuse of a profile, never a raw napi error.
+    assertDocError(() => api.profileFromCfdi([], '10/04/2025'), 'VALUE_OUT_OF_RANGE', null);
+    assertDocError(() => api.profileFromCfdi('recibo', '2025-04-10'), 'INVALID_TYPE', null);
+    assertDocError(() => api.profileFromCfdi([42], '2025-04-10'), 'INVALID_TYPE', null);
+    assertDocError(() => api.profileFromCfdi([], 20250410), 'INVALID_TYPE', null);
+    assertDocError(() => api.readCfdi(42), 'INVALID_TYPE', null);
+  }
   assertDocError(() => api.profileFromCfdi([], '2025-04-10'), 'DOCUMENT_NOT_PAYROLL', null);
 });

@@ -32,13 +32,21 @@ const valid = cases.filter((c) => 'expected' in c && 'input' in c);
 /** Asserts that `fn` throws a score error with the fixture's code and field. */
 function assertScoreError(fn, { code, field }, extra = {}) {
   assert.throws(fn, (err) => {
-    assert.ok(err instanceof Error, 'a real Error');
-    assert.equal(err.code, code, err.message);
-    assert.equal(err.field, field ?? null, err.message);
-    assert.ok(err.message.includes(`${code}: `), err.message);
+    assertScoreErrorShape(err, { code, field });
     for (const [k, v] of Object.entries(extra)) assert.equal(err[k], v);
     return true;
   });
+}
+
+/** `err` is the package's ScoreError with this code and field. */
+function assertScoreErrorShape(err, { code, field }) {
+  assert.ok(err instanceof api.ScoreError, `a ScoreError: ${err}`);
+  assert.ok(err instanceof Error, 'a real Error');
+  assert.equal(err.name, 'ScoreError');
+  assert.equal(err.code, code, err.message);
+    assert.equal(err.field, field ?? null, err.message);
+  assert.ok(err.message.includes(`${code}: `), err.message);
+  assert.match(err.code, /^[A-Z]+(_[A-Z]+)*$/);
 }
 
 /** The report's JSON text is the fixture's, byte for byte: the fixtures keep the report's key
@@ -108,7 +116,83 @@ describe(`API (${IMPL})`, () => {
     const bad = cases.find((c) => c.error && 'input' in c && c.error.field);
     const profiles = [sample.input, sample.input, bad.input, { estado: 'nowhere' }];
     assertScoreError(() => api.scoreMany(profiles), bad.error, { index: 2 });
-    assert.throws(() => api.scoreMany(profiles), /^Error: profiles\[2\]: /);
+    assert.throws(() => api.scoreMany(profiles), /^ScoreError: profiles\[2\]: /);
+  });
+
+  test('scoreMany with errors: "return" puts each error in its place', () => {
+    const bad = cases.filter((c) => c.error && 'input' in c);
+    const profiles = valid.flatMap((c, i) => [c.input, bad[i % bad.length].input]);
+    const out = api.scoreMany(profiles, { errors: 'return' });
+    assert.equal(out.length, profiles.length);
+    valid.forEach((c, i) => {
+      assert.deepStrictEqual(out[2 * i], c.expected);
+      const err = out[2 * i + 1];
+      const want = bad[i % bad.length].error;
+      assertScoreErrorShape(err, want);
+      assert.equal(err.index, 2 * i + 1);
+      assert.ok(err.message.startsWith(`profiles[${2 * i + 1}]: ${want.code}: `), err.message);
+    });
+    assert.deepStrictEqual(api.scoreMany(profiles.slice(0, 1), { errors: 'throw' }), [valid[0].expected]);
+    assert.deepStrictEqual(api.scoreMany(profiles.slice(0, 1), {}), [valid[0].expected]);
+    assert.deepStrictEqual(api.scoreMany(profiles.slice(0, 1), null), [valid[0].expected]);
+  });
+
+  test('batch misuse throws a ScoreError with a stable code, never a raw binding error', () => {
+    assertScoreError(() => api.scoreMany([sample.input], 'return'), { code: 'INVALID_TYPE', field: null });
+    assertScoreError(() => api.scoreMany([sample.input], { errors: 'ignore' }), { code: 'VALUE_OUT_OF_RANGE', field: null });
+    assertScoreError(() => api.scoreMany([sample.input], { errors: true }), { code: 'INVALID_TYPE', field: null });
+    assertScoreError(() => api.scoreJson(42), { code: 'INVALID_TYPE', field: null });
+    assertScoreError(() => api.scoreJson({}), { code: 'INVALID_TYPE', field: null });
+  });
+
+  test('scoreManyAsync gives scoreMany\'s results, errors in place, over many parts', async () => {
+    const bad = cases.filter((c) => c.error && 'input' in c);
+    // 10,000 profiles: several of score-node's parts of 4,096, each with bad profiles.
+    const profiles = Array.from({ length: 10000 }, (_, i) => (i % 97 === 5 ? bad[i % bad.length].input : valid[i % valid.length].input));
+    const sync = api.scoreMany(profiles, { errors: 'return' });
+    const out = await api.scoreManyAsync(profiles, { errors: 'return' });
+    assert.equal(out.length, profiles.length);
+    out.forEach((r, i) => {
+      if (i % 97 === 5) {
+        assertScoreErrorShape(r, bad[i % bad.length].error);
+        assert.equal(r.index, i);
+        assert.equal(r.message, sync[i].message);
+      } else {
+        assert.deepStrictEqual(r, sync[i]);
+      }
+    });
+    assert.deepStrictEqual(await api.scoreManyAsync(valid.map((c) => c.input)), valid.map((c) => c.expected));
+    assert.deepStrictEqual(await api.scoreManyAsync([]), []);
+  });
+
+  test('scoreManyAsync rejects with the first bad profile, its index, and on misuse', async () => {
+    const bad = cases.find((c) => c.error && 'input' in c && c.error.field);
+    const profiles = Array.from({ length: 9000 }, () => sample.input);
+    profiles[8500] = bad.input; // in a later part than the next one
+    profiles[5000] = bad.input;
+    const check = (want, extra = {}) => (err) => {
+      assertScoreErrorShape(err, want);
+      for (const [k, v] of Object.entries(extra)) assert.equal(err[k], v);
+      return true;
+    };
+    await assert.rejects(api.scoreManyAsync(profiles), check(bad.error, { index: 5000 }));
+    for (const notAList of [5, 'perfiles', null, undefined, { 0: sample.input, length: 1 }]) {
+      await assert.rejects(api.scoreManyAsync(notAList), check({ code: 'INVALID_TYPE', field: null }));
+    }
+    await assert.rejects(api.scoreManyAsync([sample.input], 'return'), check({ code: 'INVALID_TYPE', field: null }));
+    await assert.rejects(api.scoreManyAsync([sample.input], { errors: 'ignore' }), check({ code: 'VALUE_OUT_OF_RANGE', field: null }));
+  });
+
+  test('scoreManyAsync lets the event loop run while it works (score-node)', { skip: IMPL !== 'node' && 'score-wasm has no threads' }, async () => {
+    let immediates = 0;
+    const spin = () => { immediates++; if (!done) setImmediate(spin); };
+    let done = false;
+    setImmediate(spin);
+    const out = await api.scoreManyAsync(Array.from({ length: 30000 }, (_, i) => valid[i % valid.length].input));
+    done = true;
+    assert.equal(out.length, 30000);
+    // Parts of 4,096 profiles: the loop turned between them (a synchronous call lets it turn 0 times).
+    assert.ok(immediates >= 3, `the event loop turned ${immediates} times`);
   });
 
   test('scoreAsync resolves to the same reports, concurrently', async () => {
@@ -119,7 +203,7 @@ describe(`API (${IMPL})`, () => {
   test('scoreAsync rejects with the same error shape', async () => {
     for (const c of cases.filter((c) => c.error && 'input' in c)) {
       await assert.rejects(api.scoreAsync(c.input), (err) => {
-        assert.ok(err instanceof Error);
+        assert.ok(err instanceof api.ScoreError);
         assert.equal(err.code, c.error.code);
         assert.equal(err.field, c.error.field ?? null);
         return true;

@@ -4,14 +4,18 @@
 import * as node from '../index';
 import * as wasmNode from '../../score-wasm/pkg-node/score_wasm';
 import initWeb, * as wasmWeb from '../../score-wasm/pkg-web/score_wasm';
-import type { Profile, ScoreReport, ScoreError, Nivel, Componente, CodigoRecomendacion } from '../index';
+import type { Profile, ScoreReport, ScoreError, Nivel, Componente, CodigoRecomendacion, ErrorCode, DocumentErrorCode } from '../index';
 
 /** The API both packages share, stated once; each package must satisfy it. */
 interface ScoreApi {
   score(profile: Profile): ScoreReport;
   scoreJson(profileJson: string): string;
-  scoreMany(profiles: Profile[]): ScoreReport[];
+  scoreMany(profiles: Profile[], options?: { errors?: 'throw' }): ScoreReport[];
+  scoreMany(profiles: Profile[], options: { errors: 'return' }): Array<ScoreReport | ScoreError>;
+  scoreManyAsync(profiles: Profile[], options?: { errors?: 'throw' }): Promise<ScoreReport[]>;
+  scoreManyAsync(profiles: Profile[], options: { errors: 'return' }): Promise<Array<ScoreReport | ScoreError>>;
   scoreAsync(profile: Profile): Promise<ScoreReport>;
+  readonly ScoreError: typeof ScoreError;
   readonly MODEL_VERSION: string;
   readonly VERSION: string;
 }
@@ -43,13 +47,18 @@ export async function main(): Promise<void> {
     api.scoreMany([profile, { ...profile, estado: 'Jalisco' }]).map(describe);
     const fromText: ScoreReport = JSON.parse(api.scoreJson(JSON.stringify(profile)));
     describe(fromText);
+    (await api.scoreManyAsync([profile])).map(describe);
+    for (const item of await api.scoreManyAsync([profile, { ...profile, estado: 'XX' }], { errors: 'return' })) {
+      if (item instanceof api.ScoreError) console.log(item.code, item.index ?? -1);
+      else describe(item);
+    }
     try {
       api.score({ ...profile, estado: 'XX' });
     } catch (e) {
-      const err = e as ScoreError;
-      const code: 'UNKNOWN_STATE' | string = err.code;
-      const field: string | null = err.field;
-      console.log(code, field, err.index ?? -1);
+      if (!(e instanceof api.ScoreError)) throw e;
+      const code: ErrorCode | DocumentErrorCode = e.code;
+      const field: string | null = e.field;
+      console.log(code, field, e.index ?? -1, e.message);
     }
   }
 }
@@ -67,3 +76,9 @@ const wrongWebLevel: 'mediano' = wasmWeb.score(profile).nivel;
 // @ts-expect-error: scoreMany takes profiles.
 wasmWeb.scoreMany([1, 2]);
 void [wrongScore, wrongComponent, incomplete, wrongWasmScore, wrongWebLevel];
+// @ts-expect-error: with errors: "return" an item may be a ScoreError, which has no score.
+const wrongItem: number = node.scoreMany([profile], { errors: 'return' })[0].score;
+// @ts-expect-error: errors is "throw" or "return".
+node.scoreMany([profile], { errors: 'ignore' });
+// @ts-expect-error: ScoreError's code is one of the stable codes.
+const wrongCode: 'OOPS' = (null as unknown as ScoreError).code;

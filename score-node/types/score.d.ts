@@ -125,6 +125,9 @@ export interface ScoreReport {
 
 /** Stable error codes of score-core. */
 export type ErrorCode = 'INVALID_JSON' | 'INVALID_TYPE' | 'MISSING_FIELD' | 'UNKNOWN_FIELD' | 'UNKNOWN_STATE' | 'UNKNOWN_INCOME_TYPE' | 'NEGATIVE_AMOUNT' | 'AMOUNT_TOO_LARGE' | 'NOT_AN_INTEGER' | 'VALUE_OUT_OF_RANGE';
+
+/** Stable error codes of score-docs (payroll receipts). */
+export type DocumentErrorCode = 'DOCUMENT_INVALID_XML' | 'DOCUMENT_UNSAFE_XML' | 'DOCUMENT_NOT_PAYROLL' | 'DOCUMENT_UNSUPPORTED_VERSION' | 'DOCUMENT_TOO_LARGE' | 'DOCUMENT_MIXED_WORKERS';
 // ---- end of the generated part ----
 
 /** Score level: 0..400 bajo, 401..600 medio, 601..800 alto, 801..1000 excelente. */
@@ -145,12 +148,35 @@ export type CodigoRecomendacion = Recomendacion['codigo'];
 /** The state scored (`clave` is the INEGI key, `codigo` the ISO code). */
 export type EstadoReporte = ScoreReport['estado'];
 
-/** What `score`, `scoreJson`, `scoreMany` throw and `scoreAsync` rejects with. */
-export interface ScoreError extends Error {
-  code: ErrorCode;
+/**
+ * The class of every error the package throws (and its promises reject with): a misused call
+ * (`scoreMany(notAnArray)`: INVALID_TYPE, bad options), a bad profile (score-core's codes) or
+ * a bad payroll receipt (`readCfdi`, `profileFromCfdi`: the DOCUMENT_* codes). `message` is
+ * `"<CODE>: <Spanish explanation>"`, prefixed with `profiles[i]: ` for an item of a batch.
+ */
+export declare class ScoreError extends Error {
+  private constructor();
+  readonly name: 'ScoreError';
+  /** Stable UPPER_SNAKE_CASE code. */
+  code: ErrorCode | DocumentErrorCode;
   /** The profile field at fault, or null when the whole input is at fault. */
   field: keyof Profile | (string & {}) | null;
-  /** Position of the failing profile (scoreMany only). */
+  /** Position of the failing profile (batches only). */
   index?: number;
 }
 
+/** Options of `scoreMany` and `scoreManyAsync`. */
+export interface ScoreManyOptions {
+  /** `"throw"` (default): the first bad profile throws (or rejects), with its `index`.
+   * `"return"`: each bad profile's `ScoreError` in its place in the result. */
+  errors?: 'throw' | 'return';
+}
+
+/** Scores an array of profiles, in order; the first bad profile throws with its `index`. */
+export declare function scoreMany(profiles: Profile[], options?: ScoreManyOptions & { errors?: 'throw' }): ScoreReport[];
+/** Scores an array of profiles, in order, each bad profile's `ScoreError` in its place. */
+export declare function scoreMany(profiles: Profile[], options: { errors: 'return' }): Array<ScoreReport | ScoreError>;
+/** `scoreMany` off the calling thread (score-node: scored on libuv's thread pool, in parts,
+ * the event loop running between them; score-wasm: no threads, so run it in a Worker). */
+export declare function scoreManyAsync(profiles: Profile[], options?: ScoreManyOptions & { errors?: 'throw' }): Promise<ScoreReport[]>;
+export declare function scoreManyAsync(profiles: Profile[], options: { errors: 'return' }): Promise<Array<ScoreReport | ScoreError>>;

@@ -45,10 +45,13 @@ for target in web bundler nodejs; do
   "$PKG/node_modules/.bin/wasm-opt" -O3 "$out/score_wasm_bg.wasm" -o "$out/score_wasm_bg.wasm"
   # The constants of the shared API (wasm-bindgen exports functions only); the test suite
   # checks them against modelVersion()/version() and the report's modelo_version.
+  # ScoreError, the class of every error the package throws, is the helper module's.
   if [ "$target" = nodejs ]; then
-    printf 'exports.MODEL_VERSION = "%s";\nexports.VERSION = "%s";\n' "$MODEL_VERSION" "$VERSION" >> "$out/score_wasm.js"
+    printf 'exports.MODEL_VERSION = "%s";\nexports.VERSION = "%s";\nexports.ScoreError = require("./score_helpers.mjs").ScoreError;\n' \
+      "$MODEL_VERSION" "$VERSION" >> "$out/score_wasm.js"
   else
-    printf 'export const MODEL_VERSION = "%s";\nexport const VERSION = "%s";\n' "$MODEL_VERSION" "$VERSION" >> "$out/score_wasm.js"
+    printf 'export const MODEL_VERSION = "%s";\nexport const VERSION = "%s";\nexport { ScoreError } from "./score_helpers.mjs";\n' \
+      "$MODEL_VERSION" "$VERSION" >> "$out/score_wasm.js"
   fi
   printf '/** Version of the score model ("%s"). */\nexport const MODEL_VERSION: string;\n/** Version of score-core. */\nexport const VERSION: string;\n' \
     "$MODEL_VERSION" >> "$out/score_wasm.d.ts"

@@ -13,7 +13,8 @@
 use js_sys::{Array, Error, JSON, JsString, Object, Promise, Reflect};
 use score_core::host::{NotJson, error_message, not_json, number_value};
 use score_core::{Profile, ScoreError, ScoreReport};
-use score_js::input::{MAX_DEPTH, not_a_list};
+use score_core::host::not_a_list;
+use score_js::input::{Errors, MAX_DEPTH, OptionValue, errors_option, not_a_text, options_not_an_object};
 use serde_json::{Map, Value};
 use wasm_bindgen::prelude::*;
 
@@ -29,15 +30,9 @@ extern "C" {
     /// A buyer profile (see `Profile` in the TypeScript types).
     #[wasm_bindgen(typescript_type = "Profile")]
     pub type JsProfile;
-    /// An array of buyer profiles.
-    #[wasm_bindgen(typescript_type = "Profile[]")]
-    pub type JsProfiles;
     /// A report (see `ScoreReport`).
     #[wasm_bindgen(typescript_type = "ScoreReport")]
     pub type JsReport;
-    /// An array of reports.
-    #[wasm_bindgen(typescript_type = "ScoreReport[]")]
-    pub type JsReports;
     /// A promise of a report.
     #[wasm_bindgen(typescript_type = "Promise<ScoreReport>")]
     pub type JsReportPromise;
@@ -46,27 +41,23 @@ extern "C" {
 // ---------------------------------------------------------------------------------------------
 // Errors
 
-/// A JS `Error` with `code`, `field` (null when the whole input is at fault) and, for batches,
-/// `index`: the same shape score-node throws.
+#[wasm_bindgen(raw_module = "./score_helpers.mjs")]
+extern "C" {
+    /// The class of every error the package throws (score-js's helper module, which the
+    /// package re-exports): the same class and shape as score-node's.
+    #[wasm_bindgen(extends = Error)]
+    type ScoreErrorClass;
+    #[wasm_bindgen(constructor, js_class = "ScoreError")]
+    fn new(message: &str, code: &str, field: &JsValue, index: &JsValue) -> ScoreErrorClass;
+}
+
+/// A `ScoreError` with `code`, `field` (null when the whole input is at fault) and, for
+/// batches, `index`: the same shape score-node throws.
 fn js_error(e: &ScoreError, index: Option<usize>) -> JsValue {
-    let message = error_message(e, index);
-    let err = Error::new(&message);
     let field = e.field.as_deref().map_or(JsValue::NULL, JsValue::from_str);
-    // Setting a data property on a fresh Error object cannot fail.
-    let _ = Reflect::set(
-        &err,
-        &JsValue::from_str("code"),
-        &JsValue::from_str(e.code.as_str()),
-    );
-    let _ = Reflect::set(&err, &JsValue::from_str("field"), &field);
-    if let Some(i) = index {
-        let _ = Reflect::set(
-            &err,
-            &JsValue::from_str("index"),
-            &JsValue::from_f64(i as f64),
-        );
-    }
-    err.into()
+    #[allow(clippy::cast_precision_loss)] // an array index (< 2^32)
+    let at = index.map_or(JsValue::UNDEFINED, |i| JsValue::from_f64(i as f64));
+    ScoreErrorClass::new(&error_message(e, index), e.code.as_str(), &field, &at).into()
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -158,30 +149,68 @@ pub fn score(profile: &JsProfile) -> Result<JsReport, JsValue> {
 /// Scores a profile given as JSON text and returns the report as compact JSON text,
 /// byte-identical to score-core's `score_json` on every platform.
 #[wasm_bindgen(js_name = scoreJson)]
-pub fn score_json(profile_json: &str) -> Result<JsString, JsValue> {
-    let report = Profile::from_json_str(profile_json)
+pub fn score_json(profile_json: &JsValue) -> Result<JsString, JsValue> {
+    let Some(profile_json) = profile_json.as_string() else {
+        return Err(js_error(&not_a_text(), None));
+    };
+    let report = Profile::from_json_str(&profile_json)
         .and_then(|profile| score_core::score(&profile))
         .map_err(|e| js_error(&e, None))?;
     Ok(realm::json_text(&report)
         .unwrap_or_else(|| JsString::from(report.to_json_string())))
 }
 
-/// Scores an array of profiles in order. The first invalid profile throws, with `index` set to
-/// its position in the array.
-#[wasm_bindgen(js_name = scoreMany)]
-pub fn score_many(profiles: &JsProfiles) -> Result<JsReports, JsValue> {
-    let profiles: &Array = profiles.unchecked_ref();
+/// The [`Errors`] of a batch call's options (`undefined`/`null` or `{ errors }`).
+fn errors_of(function: &str, options: &JsValue) -> Result<Errors, ScoreError> {
+    if options.is_undefined() || options.is_null() {
+        return Ok(Errors::Throw);
+    }
+    if !options.is_object() || options.is_function() {
+        return Err(options_not_an_object(function));
+    }
+    let errors = Reflect::get(options, &JsValue::from_str("errors")).unwrap_or(JsValue::UNDEFINED);
+    match errors.as_string() {
+        Some(text) => errors_option(function, OptionValue::Text(&text)),
+        None if errors.is_undefined() => errors_option(function, OptionValue::Absent),
+        None => errors_option(function, OptionValue::Other),
+    }
+}
+
+/// Scores an array of profiles in order (score-node's contract): `errors: "throw"` (the
+/// default) throws the first bad profile's error, with its `index`; `errors: "return"` puts
+/// each bad profile's `ScoreError` in its place. Typed in score.d.ts (overloads).
+fn score_many_named(function: &str, profiles: &JsValue, options: &JsValue) -> Result<Array, JsValue> {
+    let errors = errors_of(function, options).map_err(|e| js_error(&e, None))?;
     if !Array::is_array(profiles) {
-        return Err(js_error(&not_a_list(), None));
+        return Err(js_error(&not_a_list(function), None));
     }
-    let out = Array::new_with_length(profiles.length());
+    let profiles: &Array = profiles.unchecked_ref();
+    let out = Array::new();
     for (i, profile) in profiles.iter().enumerate() {
-        match score_js(&profile) {
-            Ok(report) => out.set(i as u32, report_js(&report)),
-            Err(e) => return Err(js_error(&e, Some(i))),
-        }
+        match (score_js(&profile), errors) {
+            (Ok(report), _) => out.push(&report_js(&report)),
+            (Err(e), Errors::Return) => out.push(&js_error(&e, Some(i))),
+            (Err(e), Errors::Throw) => return Err(js_error(&e, Some(i))),
+        };
     }
-    Ok(out.unchecked_into())
+    Ok(out)
+}
+
+/// Scores an array of profiles in order; see score.d.ts.
+#[wasm_bindgen(js_name = scoreMany, skip_typescript)]
+pub fn score_many(profiles: &JsValue, options: &JsValue) -> Result<Array, JsValue> {
+    score_many_named("scoreMany", profiles, options)
+}
+
+/// Same contract as score-node's `scoreManyAsync`: a promise of `scoreMany`'s result, rejected
+/// with the same errors. WebAssembly here has no threads, so the work runs on the calling
+/// thread when the function is called; run it in a Worker to keep a page's main thread free.
+#[wasm_bindgen(js_name = scoreManyAsync, skip_typescript)]
+pub fn score_many_async(profiles: &JsValue, options: &JsValue) -> Promise {
+    match score_many_named("scoreManyAsync", profiles, options) {
+        Ok(out) => Promise::resolve(&JsValue::from(out)),
+        Err(e) => Promise::reject(&e),
+    }
 }
 
 /// Same contract as score-node's `scoreAsync`: a promise of the report, rejected with the
