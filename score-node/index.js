@@ -45,14 +45,15 @@ async function scoreManyAsync(profiles, options) {
   return out;
 }
 
-module.exports = {
-  MODEL_VERSION: native.MODEL_VERSION,
-  VERSION: native.VERSION,
-  ScoreError,
-  score: native.score,
-  scoreJson: native.scoreJson,
-  scoreMany: native.scoreMany,
-  scoreManyAsync,
-  scoreAsync: native.scoreAsync,
-  readCfdi: native.readCfdi, profileFromCfdi: native.profileFromCfdi, // payroll receipts (score-docs)
-};
+// One `exports.name =` per export (not `module.exports = {...}`), so that Node finds the
+// named exports of `import { score } from '@platform-score/node'` (cjs-module-lexer).
+exports.MODEL_VERSION = native.MODEL_VERSION;
+exports.VERSION = native.VERSION;
+exports.ScoreError = ScoreError;
+exports.score = native.score;
+exports.scoreJson = native.scoreJson;
+exports.scoreMany = native.scoreMany;
+exports.scoreManyAsync = scoreManyAsync;
+exports.scoreAsync = native.scoreAsync;
+exports.readCfdi = native.readCfdi; // payroll receipts (score-docs)
+exports.profileFromCfdi = native.profileFromCfdi;

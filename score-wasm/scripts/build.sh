@@ -55,6 +55,9 @@ for target in web bundler nodejs; do
   fi
   printf '/** Version of the score model ("%s"). */\nexport const MODEL_VERSION: string;\n/** Version of score-core. */\nexport const VERSION: string;\n' \
     "$MODEL_VERSION" >> "$out/score_wasm.d.ts"
+  # A package.json of its own, so that npm can install the folder alone
+  # (`npm install score-wasm/pkg-web`); the package of score-wasm/package.json holds all three.
+  node "$PKG/scripts/folder-package.mjs" "$target" "$out"
 done
 # The page serves its own copy of the web package (www/ is the whole site).
 rm -rf "$PKG/www/pkg" && cp -r "$PKG/pkg-web" "$PKG/www/pkg"

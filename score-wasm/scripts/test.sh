@@ -18,4 +18,6 @@ SCORE_IMPL=wasm node --disallow-code-generation-from-strings --test score-node/t
 score-node/scripts/build.sh
 (cd score-node && node_modules/.bin/tsc -p types/tsconfig.json)
 echo "tsc: shared types OK over score-node and score-wasm"
+# The package (and each pkg-* folder) as npm publishes it, installed in a fresh folder and used.
+score-node/scripts/pack-test.sh score-wasm
 node --test score-wasm/e2e/
