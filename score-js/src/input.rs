@@ -22,6 +22,12 @@ pub enum Errors {
     Return,
 }
 
+impl Errors {
+    /// Every value of the `errors` option and its text (score.d.ts's `BatchErrors` is generated
+    /// from this list).
+    pub const ALL: [(&'static str, Errors); 2] = [("throw", Errors::Throw), ("return", Errors::Return)];
+}
+
 /// The `errors` option of a batch call as the binding found it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum OptionValue<'a> {
@@ -37,15 +43,18 @@ pub enum OptionValue<'a> {
 /// another type is INVALID_TYPE, a text other than `"throw"` or `"return"` VALUE_OUT_OF_RANGE
 /// (no profile field is at fault: `field` is null). The same in both bindings.
 pub fn errors_option(function: &str, value: OptionValue<'_>) -> Result<Errors, ScoreError> {
-    let bad = |code, what: String| ScoreError {
-        code,
-        field: None,
-        message: format!("La opción \"errors\" de {function} debe ser \"throw\" o \"return\", no {what}."),
+    let bad = |code, what: String| {
+        let texts: Vec<String> = Errors::ALL.iter().map(|(text, _)| format!("\"{text}\"")).collect();
+        let message = format!("La opción \"errors\" de {function} debe ser {}, no {what}.", texts.join(" o "));
+        ScoreError { code, field: None, message }
     };
     match value {
-        OptionValue::Absent | OptionValue::Text("throw") => Ok(Errors::Throw),
-        OptionValue::Text("return") => Ok(Errors::Return),
-        OptionValue::Text(other) => Err(bad(ErrorCode::ValueOutOfRange, format!("\"{other}\""))),
+        OptionValue::Absent => Ok(Errors::Throw),
+        OptionValue::Text(text) => Errors::ALL
+            .iter()
+            .find(|(name, _)| *name == text)
+            .map(|&(_, errors)| errors)
+            .ok_or_else(|| bad(ErrorCode::ValueOutOfRange, format!("\"{text}\""))),
         OptionValue::Other => Err(bad(ErrorCode::InvalidType, "un valor de otro tipo".to_owned())),
     }
 }

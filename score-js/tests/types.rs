@@ -1,14 +1,15 @@
 //! The TypeScript types of both JavaScript packages (score-node/types/score.d.ts, which
 //! score-node's `napi build` and score-wasm's typescript section include) follow score-core's
 //! definitions: the report's types are generated here from the report's walk
-//! (`schema::report_shape`) and the error codes from `ErrorCode::ALL` (and score-docs'
-//! `DocErrorCode::ALL`), between the markers of
+//! (`schema::report_shape`), the error codes from `ErrorCode::ALL` (and score-docs'
+//! `DocErrorCode::ALL`) and the batch calls' `errors` option from score-js's `Errors::ALL`, between the markers of
 //! the file; the hand-written `Profile` interface must list `schema::profile_fields()` in
 //! order, each optional exactly when it is not required. The test fails on any drift;
 //! `SCORE_JS_BLESS=1 cargo test -p score-js --test types` rewrites the generated part.
 
 use score_core::ErrorCode;
 use score_docs::DocErrorCode;
+use score_js::input::Errors;
 use score_core::schema::{Shape, profile_fields, report_shape};
 use std::path::PathBuf;
 
@@ -45,6 +46,7 @@ fn union(names: &[&str]) -> String {
 fn generated() -> String {
     let codes: Vec<&str> = ErrorCode::ALL.iter().map(|c| c.as_str()).collect();
     let document_codes: Vec<&str> = DocErrorCode::ALL.iter().map(|c| c.as_str()).collect();
+    let batch_errors: Vec<&str> = Errors::ALL.iter().map(|(text, _)| *text).collect();
     format!(
         "{BEGIN}/** The full report (`platform_score`), exactly score-core's JSON: its keys, their order and\n \
          * types are those of score-core's walk over the report. Amounts have 2 decimals, ratios 4. */\n\
@@ -52,10 +54,13 @@ fn generated() -> String {
          /** Stable error codes of score-core. */\n\
          export type ErrorCode = {};\n\n\
          /** Stable error codes of score-docs (payroll receipts). */\n\
-         export type DocumentErrorCode = {};\n{END}",
+         export type DocumentErrorCode = {};\n\n\
+         /** The values of the `errors` option of `scoreMany` and `scoreManyAsync`. */\n\
+         export type BatchErrors = {};\n{END}",
         &ts_type(&report_shape(), 0)[..].trim_end(),
         union(&codes),
         union(&document_codes),
+        union(&batch_errors),
     )
 }
 

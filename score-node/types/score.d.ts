@@ -128,6 +128,9 @@ export type ErrorCode = 'INVALID_JSON' | 'INVALID_TYPE' | 'MISSING_FIELD' | 'UNK
 
 /** Stable error codes of score-docs (payroll receipts). */
 export type DocumentErrorCode = 'DOCUMENT_INVALID_XML' | 'DOCUMENT_UNSAFE_XML' | 'DOCUMENT_NOT_PAYROLL' | 'DOCUMENT_UNSUPPORTED_VERSION' | 'DOCUMENT_TOO_LARGE' | 'DOCUMENT_MIXED_WORKERS';
+
+/** The values of the `errors` option of `scoreMany` and `scoreManyAsync`. */
+export type BatchErrors = 'throw' | 'return';
 // ---- end of the generated part ----
 
 /** Score level: 0..400 bajo, 401..600 medio, 601..800 alto, 801..1000 excelente. */
@@ -169,7 +172,7 @@ export declare class ScoreError extends Error {
 export interface ScoreManyOptions {
   /** `"throw"` (default): the first bad profile throws (or rejects), with its `index`.
    * `"return"`: each bad profile's `ScoreError` in its place in the result. */
-  errors?: 'throw' | 'return';
+  errors?: BatchErrors;
 }
 
 /** Scores an array of profiles, in order; the first bad profile throws with its `index`. */
