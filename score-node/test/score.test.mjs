@@ -306,20 +306,29 @@ describe(`API (${IMPL})`, () => {
     assert.equal(api.scoreJson(JSON.stringify(p)), text);
   });
 
-  test('a worker thread loads its own copy and gives the same reports', async () => {
+  test('a worker thread loads its own copy and gives the same reports, scoreManyAsync too', async () => {
     // Each realm (here a worker's) sets up its own helper functions and buffers.
     const inputs = valid.slice(0, 5).map((c) => c.input);
     const worker = new Worker(
       `const { parentPort, workerData } = require('node:worker_threads');
        const api = require(workerData.path);
-       parentPort.postMessage(workerData.inputs.map((p) => api.score(p)));`,
+       const many = Array.from({ length: 5000 }, (_, i) => workerData.inputs[i % workerData.inputs.length]);
+       many[4321] = { estado: 'XX' };
+       api.scoreManyAsync(many, { errors: 'return' }).then((out) => parentPort.postMessage([
+         workerData.inputs.map((p) => api.score(p)),
+         out.every((r, i) => i === 4321 || JSON.stringify(r) === JSON.stringify(api.score(many[i]))),
+         out[4321] instanceof api.ScoreError && out[4321].index === 4321,
+       ]));`,
       { eval: true, workerData: { path: paths[IMPL], inputs } },
     );
-    const [reports] = await Promise.all([
+    const [[reports, batchAgrees, errorInPlace]] = await Promise.all([
       new Promise((ok, fail) => worker.once('message', ok).once('error', fail)),
       new Promise((ok) => worker.once('exit', ok)),
     ]);
     assert.deepStrictEqual(reports, valid.slice(0, 5).map((c) => c.expected));
+    // scoreManyAsync in the worker's realm: its own thread-pool tasks and its own ScoreError.
+    assert.ok(batchAgrees, 'the worker\'s scoreManyAsync gives the same reports');
+    assert.ok(errorInPlace, 'the worker\'s ScoreError is in place, with its index');
     assert.deepStrictEqual(inputs.map((p) => api.score(p)), reports);
   });
 
