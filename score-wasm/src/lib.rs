@@ -149,7 +149,7 @@ pub fn score(profile: &JsProfile) -> Result<JsReport, JsValue> {
 /// Scores a profile given as JSON text and returns the report as compact JSON text,
 /// byte-identical to score-core's `score_json` on every platform.
 #[wasm_bindgen(js_name = scoreJson)]
-pub fn score_json(profile_json: &JsValue) -> Result<JsString, JsValue> {
+pub fn score_json(#[wasm_bindgen(unchecked_param_type = "string", js_name = "profileJson")] profile_json: &JsValue) -> Result<JsString, JsValue> {
     let Some(profile_json) = profile_json.as_string() else {
         return Err(js_error(&not_a_text(), None));
     };
