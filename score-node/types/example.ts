@@ -82,3 +82,7 @@ const wrongItem: number = node.scoreMany([profile], { errors: 'return' })[0].sco
 node.scoreMany([profile], { errors: 'ignore' });
 // @ts-expect-error: ScoreError's code is one of the stable codes.
 const wrongCode: 'OOPS' = (null as unknown as ScoreError).code;
+// @ts-expect-error: scoreJson takes the profile's JSON text (score-node).
+node.scoreJson(42);
+// @ts-expect-error: scoreJson takes the profile's JSON text (score-wasm).
+wasmNode.scoreJson(42);
