@@ -10,7 +10,7 @@ use axum::{
     middleware::{self, Next},
     response::{IntoResponse, Response},
 };
-use tokio::{net::TcpListener, task::JoinHandle};
+use tokio::net::TcpListener;
 use tower_http::{
     catch_panic::CatchPanicLayer,
     cors::{AllowOrigin, CorsLayer},
@@ -25,7 +25,7 @@ use crate::{
     db,
     domain::oidc::OidcState,
     http::error::{ApiError, EnvelopeMarker},
-    mail,
+    mail::{self, worker::WorkerHandle},
     metrics::Metrics,
     ratelimit::RateLimiter,
     routes,
@@ -43,12 +43,14 @@ pub enum StartupError {
     Io(#[from] std::io::Error),
 }
 
-/// Connects and migrates the database, loads keys and starts the mail worker.
-pub async fn build_state(config: Config) -> Result<(AppState, JoinHandle<()>), StartupError> {
+/// Connects and migrates the database, loads keys and starts the mail delivery worker.
+pub async fn build_state(config: Config) -> Result<(AppState, WorkerHandle), StartupError> {
     let db = db::connect_and_migrate(&config.database_url, config.db_max_connections).await?;
     let secret = load_or_create_jwt_secret(&config)?;
     let metrics = Arc::new(Metrics::default());
-    let (mailer, mail_task) = mail::start(&config, metrics.clone()).map_err(StartupError::Other)?;
+    let mailer = mail::Mailer::new(db.clone());
+    let mail_worker = mail::worker::start(&config, db.clone(), mailer.waker(), metrics.clone())
+        .map_err(StartupError::Other)?;
     let passwords = PasswordService::new(&config.argon2, config.hash_concurrency)
         .map_err(StartupError::Other)?;
     let oidc = OidcState::new(config.oidc.clone()).map_err(StartupError::Other)?;
@@ -64,7 +66,7 @@ pub async fn build_state(config: Config) -> Result<(AppState, JoinHandle<()>), S
         metrics,
         oidc: Arc::new(oidc),
     });
-    Ok((state, mail_task))
+    Ok((state, mail_worker))
 }
 
 /// The full router: API routes, docs, fallbacks and every middleware.
@@ -199,7 +201,7 @@ async fn response_policies(State(state): State<AppState>, req: Request, next: Ne
 pub struct Application {
     listener: TcpListener,
     router: Router,
-    mail_task: JoinHandle<()>,
+    mail_worker: WorkerHandle,
     pub state: AppState,
 }
 
@@ -215,12 +217,12 @@ impl Application {
         config: Config,
         listener: TcpListener,
     ) -> Result<Self, StartupError> {
-        let (state, mail_task) = build_state(config).await?;
+        let (state, mail_worker) = build_state(config).await?;
         let router = router(state.clone());
         Ok(Self {
             listener,
             router,
-            mail_task,
+            mail_worker,
             state,
         })
     }
@@ -232,7 +234,8 @@ impl Application {
     }
 
     /// Serves until `shutdown` resolves, finishes in-flight requests, then lets the mail
-    /// worker deliver what is queued (up to 30 s).
+    /// worker finish the deliveries in flight (up to 30 s); the rest stays queued in the
+    /// database for the next start.
     pub async fn run_until(
         self,
         shutdown: impl Future<Output = ()> + Send + 'static,
@@ -240,7 +243,7 @@ impl Application {
         let Application {
             listener,
             router,
-            mail_task,
+            mail_worker,
             state,
         } = self;
         drop(state);
@@ -250,12 +253,7 @@ impl Application {
         )
         .with_graceful_shutdown(shutdown)
         .await?;
-        if tokio::time::timeout(std::time::Duration::from_secs(30), mail_task)
-            .await
-            .is_err()
-        {
-            tracing::warn!("mail queue not drained within 30 s");
-        }
+        mail_worker.shutdown(mail::SHUTDOWN_GRACE).await;
         Ok(())
     }
 }

@@ -83,6 +83,8 @@ pub struct Config {
     pub mail_outbox_dir: PathBuf,
     pub mail_max_attempts: u32,
     pub mail_retry_base: Duration,
+    /// How often the delivery worker looks for due e-mails besides being woken by a request.
+    pub mail_poll_interval: Duration,
     pub oidc: Option<OidcConfig>,
     pub auth_rate_limit_per_minute: u32,
     /// Requests per minute per client IP on the public score endpoints (`/api/v1/*`).
@@ -218,6 +220,7 @@ impl Config {
             mail_from: var("MAIL_FROM").unwrap_or_else(|| "Plataforma <no-reply@localhost>".into()),
             mail_max_attempts: parse("MAIL_MAX_ATTEMPTS", 5)?,
             mail_retry_base: Duration::from_millis(parse("MAIL_RETRY_BASE_MS", 1000)?),
+            mail_poll_interval: Duration::from_millis(parse("MAIL_POLL_INTERVAL_MS", 1000)?),
             oidc,
             auth_rate_limit_per_minute: parse("AUTH_RATE_LIMIT_PER_MINUTE", 10)?,
             score_rate_limit_per_minute: parse("SCORE_RATE_LIMIT_PER_MINUTE", 120)?,
@@ -271,6 +274,7 @@ impl Config {
             mail_from: "Plataforma <no-reply@example.test>".into(),
             mail_max_attempts: 5,
             mail_retry_base: Duration::from_millis(100),
+            mail_poll_interval: Duration::from_millis(100),
             oidc: None,
             auth_rate_limit_per_minute: 10_000,
             score_rate_limit_per_minute: 10_000,

@@ -113,7 +113,7 @@ impl Metrics {
             ),
             (
                 "emails_dead_lettered_total",
-                "E-mails kept in the outbox failed/ folder after all retries.",
+                "E-mails this process turned into dead letters (mail_outbox status dead) after the last attempt.",
                 &self.emails_dead_lettered,
             ),
         ] {
@@ -123,6 +123,13 @@ impl Metrics {
         }
         out
     }
+}
+
+/// Appends one gauge in the text format (values read at scrape time, e.g. from the database).
+pub fn write_gauge(out: &mut String, name: &str, help: &str, value: impl std::fmt::Display) {
+    let _ = writeln!(out, "# HELP {name} {help}");
+    let _ = writeln!(out, "# TYPE {name} gauge");
+    let _ = writeln!(out, "{name} {value}");
 }
 
 fn esc(s: &str) -> String {

@@ -108,17 +108,31 @@ where
     }
 }
 
-/// Creates a one-time token for `user_id` and returns it (the only time it exists in clear).
-/// Earlier unused tokens of the same kind for that user are invalidated.
+/// Creates a one-time token for `user_id` in its own transaction and returns it (the only
+/// time it exists in clear). See [`issue_one_time_token_in`].
 pub async fn issue_one_time_token(
     db: &Db,
     user_id: &str,
     kind: TokenKind,
     ttl: Duration,
 ) -> Result<String, ApiError> {
+    let mut tx = db.begin().await?;
+    let token = issue_one_time_token_in(&mut tx, user_id, kind, ttl).await?;
+    tx.commit().await?;
+    Ok(token)
+}
+
+/// Creates a one-time token for `user_id` on `conn` (a transaction: the e-mail that carries
+/// the token is queued in the same one). Earlier unused tokens of the same kind for that user
+/// are invalidated.
+pub async fn issue_one_time_token_in(
+    conn: &mut sqlx::AnyConnection,
+    user_id: &str,
+    kind: TokenKind,
+    ttl: Duration,
+) -> Result<String, ApiError> {
     let now = db::now();
     let token = random_token();
-    let mut tx = db.begin().await?;
     if kind != TokenKind::IdpLogin {
         sqlx::query(
             "UPDATE one_time_tokens SET used_at = $1 \
@@ -127,14 +141,14 @@ pub async fn issue_one_time_token(
         .bind(now)
         .bind(user_id)
         .bind(kind.as_str())
-        .execute(&mut *tx)
+        .execute(&mut *conn)
         .await?;
     }
     // Housekeeping: drop long-expired rows of this user.
     sqlx::query("DELETE FROM one_time_tokens WHERE user_id = $1 AND expires_at < $2")
         .bind(user_id)
         .bind(now - 7 * 86_400)
-        .execute(&mut *tx)
+        .execute(&mut *conn)
         .await?;
     sqlx::query(
         "INSERT INTO one_time_tokens (token_hash, user_id, kind, created_at, expires_at) \
@@ -145,9 +159,8 @@ pub async fn issue_one_time_token(
     .bind(kind.as_str())
     .bind(now)
     .bind(now + ttl.as_secs() as i64)
-    .execute(&mut *tx)
+    .execute(&mut *conn)
     .await?;
-    tx.commit().await?;
     Ok(token)
 }
 

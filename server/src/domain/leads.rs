@@ -254,10 +254,14 @@ pub async fn document_interest(
     .bind(&property.id)
     .fetch_one(&mut *tx)
     .await?;
-    tx.commit().await?;
-
     if inserted {
-        mailer.send(lead_email(frontend_url, &agent, &property, profile, name.as_deref(), &lead));
+        // The agent's e-mail commits with the lead (durable outbox).
+        let email = lead_email(frontend_url, &agent, &property, profile, name.as_deref(), &lead);
+        mail::outbox::enqueue(&mut *tx, &email).await?;
+    }
+    tx.commit().await?;
+    if inserted {
+        mailer.wake();
     }
     Ok((
         inserted,

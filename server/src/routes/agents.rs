@@ -33,7 +33,7 @@ use crate::{
         },
         properties::{self, PropertiesCount, PropertyRow, PropertyView},
         reviews::{self, ReviewView},
-        users::Role,
+        users::{Role, normalize_email},
     },
     http::{
         ApiJson, ApiPath, ApiQuery, AuthUser, DataResponse, ErrorBody, Pagination, Paging,
@@ -137,13 +137,15 @@ pub async fn create_in(
         phone,
         profile,
     };
-    let (user, id) = profile::create(&state.db, agency.as_ref(), &new).await?;
-    state.mailer.send(welcome_email(
+    // The welcome e-mail is queued in the transaction that creates the account.
+    let welcome = welcome_email(
         state,
-        &user.email,
+        &normalize_email(&new.email),
         &new.first_name,
         agency.as_ref().map(|a| a.name.as_str()),
-    ));
+    );
+    let (user, id) = profile::create(&state.db, agency.as_ref(), &new, &welcome).await?;
+    state.mailer.wake();
     let data = CreatedAgent {
         id,
         user_id: user.id.clone(),

@@ -194,9 +194,17 @@ pub async fn register(
         role,
         verified: false,
     };
-    match accounts::create_user(&state.db, &new).await {
-        Ok(user) => send_verification(&state, &user).await?,
+    // The account, its verification token and the e-mail commit together (durable outbox).
+    let mut tx = state.db.begin().await?;
+    match accounts::create_user(&mut *tx, &new).await {
+        Ok(user) => {
+            queue_verification(&state, &mut tx, &user).await?;
+            tx.commit().await?;
+            state.mailer.wake();
+        }
         Err(CreateUserError::EmailTaken) => {
+            // PostgreSQL has aborted the transaction at the unique violation.
+            tx.rollback().await?;
             if let Some(existing) = UserRow::find_by_email(&state.db, &email).await? {
                 if existing.status == "pending" {
                     send_verification(&state, &existing).await?;
@@ -204,11 +212,14 @@ pub async fn register(
                     let login = state
                         .config
                         .frontend_link("/login", "email", &existing.email);
-                    state.mailer.send(mail::account_exists_email(
-                        &existing.email,
-                        &existing.first_name,
-                        &login,
-                    ));
+                    state
+                        .mailer
+                        .send(&mail::account_exists_email(
+                            &existing.email,
+                            &existing.first_name,
+                            &login,
+                        ))
+                        .await?;
                 }
             }
             tracing::info!("registration attempted for an existing e-mail");
@@ -228,19 +239,29 @@ pub async fn register(
     ))
 }
 
+/// A new verification token for `user` and its e-mail, committed together.
 async fn send_verification(state: &AppState, user: &UserRow) -> ApiResult<()> {
+    let mut tx = state.db.begin().await?;
+    queue_verification(state, &mut tx, user).await?;
+    tx.commit().await?;
+    state.mailer.wake();
+    Ok(())
+}
+
+/// Issues a verification token for `user` and queues its e-mail on `conn` (a transaction).
+async fn queue_verification(
+    state: &AppState,
+    conn: &mut sqlx::AnyConnection,
+    user: &UserRow,
+) -> ApiResult<()> {
     let ttl = state.config.verification_token_ttl;
     let token =
-        accounts::issue_one_time_token(&state.db, &user.id, TokenKind::VerifyEmail, ttl).await?;
+        accounts::issue_one_time_token_in(&mut *conn, &user.id, TokenKind::VerifyEmail, ttl).await?;
     let link = state
         .config
         .frontend_link(&state.config.frontend_verify_path, "token", &token);
-    state.mailer.send(mail::verification_email(
-        &user.email,
-        &user.first_name,
-        &link,
-        ttl,
-    ));
+    let email = mail::verification_email(&user.email, &user.first_name, &link, ttl);
+    mail::outbox::enqueue(&mut *conn, &email).await?;
     Ok(())
 }
 
@@ -529,15 +550,17 @@ pub async fn forgot_password(
                 && user.status != "disabled"
             {
                 let ttl = state.config.reset_token_ttl;
+                let mut tx = state.db.begin().await?;
                 let token =
-                    accounts::issue_one_time_token(&state.db, &user.id, TokenKind::ResetPassword, ttl)
+                    accounts::issue_one_time_token_in(&mut tx, &user.id, TokenKind::ResetPassword, ttl)
                         .await?;
                 let link = state
                     .config
                     .frontend_link(&state.config.frontend_reset_path, "token", &token);
-                state
-                    .mailer
-                    .send(mail::reset_email(&user.email, &user.first_name, &link, ttl));
+                let email = mail::reset_email(&user.email, &user.first_name, &link, ttl);
+                mail::outbox::enqueue(&mut *tx, &email).await?;
+                tx.commit().await?;
+                state.mailer.wake();
             }
             Ok(())
         });

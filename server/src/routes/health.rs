@@ -11,6 +11,7 @@ use utoipa_axum::{router::OpenApiRouter, routes};
 
 use crate::{
     http::{ApiError, ErrorBody},
+    metrics::write_gauge,
     security::hash_token,
     state::AppState,
 };
@@ -91,13 +92,22 @@ pub async fn metrics(State(state): State<AppState>, headers: axum::http::HeaderM
                 .into_response();
         }
     }
+    let mut body = state.metrics.render();
+    match crate::mail::outbox::depth(&state.db).await {
+        Ok((pending, dead)) => {
+            write_gauge(&mut body, "mail_queue_depth", "E-mails queued for delivery (mail_outbox, all instances).", pending);
+            write_gauge(&mut body, "mail_dead_letters", "E-mails kept as dead letters after their last attempt (mail_outbox).", dead);
+        }
+        // The rest of the page is still worth scraping; the gauges are left out.
+        Err(e) => tracing::warn!(error = %e, "metrics: could not read the mail queue"),
+    }
     (
         StatusCode::OK,
         [(
             header::CONTENT_TYPE,
             "text/plain; version=0.0.4; charset=utf-8",
         )],
-        state.metrics.render(),
+        body,
     )
         .into_response()
 }

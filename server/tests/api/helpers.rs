@@ -135,7 +135,7 @@ async fn wait_for_port(port: u16, what: &str) {
 }
 
 /// Creates a fresh database and returns its URL.
-async fn fresh_database(dir: &Path) -> String {
+pub async fn fresh_database(dir: &Path) -> String {
     match std::env::var("TEST_DATABASE_URL")
         .ok()
         .filter(|u| !u.is_empty())

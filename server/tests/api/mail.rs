@@ -1,11 +1,14 @@
-//! E-mail delivery: never blocks the request, retries, keeps undeliverable mail.
+//! E-mail delivery: queued in the database with what causes it, never blocks the request,
+//! retries, keeps undeliverable mail, survives kill -9 and is sent once by several instances.
 #![allow(clippy::unwrap_used)]
 
 use std::time::{Duration, Instant};
 
 use serde_json::json;
 
-use crate::helpers::{PASSWORD, SmtpSink, TestApp, TestOptions, free_port};
+use server::{Application, Config, db::Db};
+
+use crate::helpers::{PASSWORD, SmtpSink, TestApp, TestOptions, free_port, fresh_database};
 
 fn body(email: &str) -> serde_json::Value {
     json!({"firstName": "Luis", "lastName": "Pérez", "email": email, "password": PASSWORD,
@@ -75,7 +78,7 @@ async fn failed_delivery_is_retried_until_the_server_is_back() {
 }
 
 #[tokio::test]
-async fn undeliverable_mail_is_kept_in_the_outbox() {
+async fn undeliverable_mail_becomes_a_dead_letter() {
     let port = free_port();
     let app = TestApp::spawn_with(TestOptions {
         configure: Some(Box::new(move |c| {
@@ -92,32 +95,13 @@ async fn undeliverable_mail_is_kept_in_the_outbox() {
             .status(),
         201
     );
-    let failed = app.config.mail_outbox_dir.join("failed");
-    let deadline = Instant::now() + Duration::from_secs(10);
-    loop {
-        let files: Vec<_> = std::fs::read_dir(&failed)
-            .map(|d| d.filter_map(|e| e.ok()).collect())
-            .unwrap_or_default();
-        if let Some(f) = files
-            .iter()
-            .find(|f| f.path().extension().is_some_and(|e| e == "eml"))
-        {
-            let raw = std::fs::read_to_string(f.path()).unwrap();
-            assert!(raw.contains("lost@example.test"));
-            break;
-        }
-        assert!(
-            Instant::now() < deadline,
-            "no dead-lettered e-mail in {}",
-            failed.display()
-        );
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
+    let row = wait_for_row(&app.db, "lost@example.test", |r| r.status == "dead").await;
+    assert_eq!(row.attempts, 2);
+    assert!(row.last_error.is_some_and(|e| !e.is_empty()));
+    // The dead letter keeps its message so that an operator can requeue it (README).
+    assert!(row.body_text.contains("Hola Luis"));
     let metrics = app.get("/metrics").await.text().await.unwrap();
-    assert!(
-        metrics.contains("emails_dead_lettered_total 1\n"),
-        "{metrics}"
-    );
+    assert!(metrics.contains("emails_dead_lettered_total 1\n"), "{metrics}");
 }
 
 #[tokio::test]
@@ -135,4 +119,173 @@ async fn outbox_mode_writes_eml_files() {
     assert!(mail.text.contains("Hola Luis"));
     assert!(mail.html.contains("<html lang=\"es\">"));
     assert!(mail.link().contains("/verify-email?token="));
+}
+
+/// A row of the `mail_outbox` table.
+#[derive(Debug, sqlx::FromRow)]
+struct OutboxRow {
+    status: String,
+    attempts: i64,
+    last_error: Option<String>,
+    body_text: String,
+    claim_id: Option<String>,
+}
+
+async fn outbox_row(db: &Db, to: &str) -> Option<OutboxRow> {
+    sqlx::query_as(
+        "SELECT status, attempts, last_error, body_text, claim_id FROM mail_outbox \
+         WHERE recipient = $1 ORDER BY created_ms DESC LIMIT 1",
+    )
+    .bind(to)
+    .fetch_optional(db)
+    .await
+    .unwrap()
+}
+
+/// Waits (up to 20 s) until the newest outbox row to `to` satisfies `done`.
+async fn wait_for_row(db: &Db, to: &str, done: impl Fn(&OutboxRow) -> bool) -> OutboxRow {
+    let deadline = Instant::now() + Duration::from_secs(20);
+    loop {
+        let row = outbox_row(db, to).await;
+        match row {
+            Some(r) if done(&r) => return r,
+            other => assert!(Instant::now() < deadline, "outbox row to {to} still {other:?}"),
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+#[tokio::test]
+async fn the_email_is_queued_in_the_transaction_of_the_account() {
+    let port = free_port(); // nothing listens: the row stays pending
+    let app = TestApp::spawn_with(TestOptions {
+        configure: Some(Box::new(move |c| {
+            c.smtp_url = Some(format!("smtp://127.0.0.1:{port}"));
+            c.mail_retry_base = Duration::from_secs(60);
+        })),
+        ..Default::default()
+    })
+    .await;
+    assert_eq!(app.post_json("/api/auth/register", &body("queued@example.test")).await.status(), 201);
+    let row = outbox_row(&app.db, "queued@example.test").await.expect("queued with the account");
+    assert_eq!(row.status, "pending");
+    assert!(row.body_text.contains("/verify-email?token="));
+    // A refused registration queues nothing.
+    let mut bad = body("refused@example.test");
+    bad["acceptedTerms"] = json!(false);
+    assert_eq!(app.post_json("/api/auth/register", &bad).await.status(), 422);
+    assert!(outbox_row(&app.db, "refused@example.test").await.is_none());
+    let metrics = app.get("/metrics").await.text().await.unwrap();
+    assert!(metrics.contains("mail_queue_depth 1\n"), "{metrics}");
+}
+
+/// The real `server` binary on `port`, configured by environment like an operator would.
+fn start_server(dir: &std::path::Path, database_url: &str, port: u16, smtp_port: u16) -> std::process::Child {
+    let log = std::fs::File::create(dir.join(format!("server-{}.log", uuid::Uuid::new_v4().simple()))).unwrap();
+    std::process::Command::new(env!("CARGO_BIN_EXE_server"))
+        .env_clear()
+        .env("DATABASE_URL", database_url)
+        .env("DATA_DIR", dir.join("data"))
+        .env("HOST", "127.0.0.1")
+        .env("PORT", port.to_string())
+        .env("SMTP_URL", format!("smtp://127.0.0.1:{smtp_port}"))
+        .env("MAIL_RETRY_BASE_MS", "100")
+        .env("MAIL_POLL_INTERVAL_MS", "100")
+        .env("MAIL_MAX_ATTEMPTS", "50")
+        .env("ARGON2_MEMORY_KIB", "1024")
+        .env("ARGON2_ITERATIONS", "1")
+        .env("JWT_SECRET", "kill-test-secret-kill-test-secret-0123456789")
+        .stdout(log.try_clone().unwrap())
+        .stderr(log)
+        .spawn()
+        .expect("start the server binary")
+}
+
+async fn wait_until_listening(port: u16) {
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while tokio::net::TcpStream::connect(("127.0.0.1", port)).await.is_err() {
+        assert!(Instant::now() < deadline, "the server did not listen on {port}");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+#[tokio::test]
+async fn a_registration_mailed_while_smtp_is_down_arrives_once_after_kill_9_and_restart() {
+    let dir = tempfile::tempdir().unwrap();
+    let database_url = fresh_database(dir.path()).await;
+    let (port, smtp_port) = (free_port(), free_port());
+    let mut first = start_server(dir.path(), &database_url, port, smtp_port);
+    wait_until_listening(port).await;
+    let client = reqwest::Client::new();
+    let r = client
+        .post(format!("http://127.0.0.1:{port}/api/auth/register"))
+        .json(&body("crash@example.test"))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status(), 201);
+    let db = server::db::connect(&database_url, 2).await.unwrap();
+    // SMTP is down: the first attempt fails and is recorded; then the process dies hard.
+    wait_for_row(&db, "crash@example.test", |r| r.attempts >= 1 && r.claim_id.is_none()).await;
+    first.kill().unwrap(); // SIGKILL: no shutdown of any kind
+    first.wait().unwrap();
+
+    let sink = SmtpSink::start_on(dir.path(), smtp_port).await;
+    let mut second = start_server(dir.path(), &database_url, port, smtp_port);
+    wait_until_listening(port).await;
+    wait_for_row(&db, "crash@example.test", |r| r.status == "sent").await;
+    let row = outbox_row(&db, "crash@example.test").await.unwrap();
+    assert!(row.body_text.is_empty(), "a sent row keeps no live link");
+    let delivered: Vec<_> = std::fs::read_dir(sink.maildir.join("new")).unwrap().collect();
+    assert_eq!(delivered.len(), 1, "the e-mail arrives once");
+    let raw = std::fs::read(delivered[0].as_ref().unwrap().path()).unwrap();
+    let msg = mail_parser::MessageParser::default().parse(&raw).unwrap();
+    let text = msg.body_text(0).unwrap().into_owned();
+    let start = text.find("token=").unwrap() + "token=".len();
+    let token: String = text[start..].chars().take_while(|c| c.is_ascii_alphanumeric() || *c == '-' || *c == '_').collect();
+    // The link of the e-mail that survived the crash verifies the account.
+    let r = client
+        .get(format!("http://127.0.0.1:{port}/api/auth/verify-email?token={token}"))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status(), 200);
+    second.kill().unwrap();
+    second.wait().unwrap();
+}
+
+#[tokio::test]
+async fn two_instances_on_one_database_send_each_email_once() {
+    let app = TestApp::spawn_with(TestOptions { smtp: true, ..Default::default() }).await;
+    let smtp_port = app.smtp.as_ref().unwrap().port;
+    // A second instance on the same database and SMTP server.
+    let other_dir = tempfile::tempdir().unwrap();
+    let mut config = Config::for_tests(app.config.database_url.clone(), other_dir.path().join("data"));
+    config.smtp_url = Some(format!("smtp://127.0.0.1:{smtp_port}"));
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let other = Application::build_with_listener(config, listener).await.unwrap();
+    let other_address = format!("http://{}", other.local_addr());
+    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+    let serving = tokio::spawn(other.run_until(async {
+        let _ = stopped.await;
+    }));
+
+    let recipients: Vec<String> = (0..24).map(|i| format!("twice-{i}@example.test")).collect();
+    let mut registrations = tokio::task::JoinSet::new();
+    for (i, to) in recipients.iter().enumerate() {
+        let url = if i % 2 == 0 { app.url("/api/auth/register") } else { format!("{other_address}/api/auth/register") };
+        let (client, payload) = (app.client.clone(), body(to));
+        registrations.spawn(async move { client.post(url).json(&payload).send().await.unwrap().status() });
+    }
+    while let Some(status) = registrations.join_next().await {
+        assert_eq!(status.unwrap(), 201);
+    }
+    for to in &recipients {
+        wait_for_row(&app.db, to, |r| r.status == "sent").await;
+    }
+    for to in &recipients {
+        assert_eq!(app.count_emails_to(to), 1, "{to}");
+    }
+    let _ = stop.send(());
+    serving.await.unwrap().unwrap();
 }

@@ -193,7 +193,12 @@ pub struct NewAgent {
 
 /// Stores the user and the profile of `new` in `agency` (already authorized by the caller);
 /// returns the user and the profile id. A taken e-mail is 400 `EMAIL_ALREADY_EXISTS`.
-pub async fn create(db: &Db, agency: Option<&AgencyRow>, new: &NewAgent) -> ApiResult<(UserRow, String)> {
+pub async fn create(
+    db: &Db,
+    agency: Option<&AgencyRow>,
+    new: &NewAgent,
+    welcome: &crate::mail::Email,
+) -> ApiResult<(UserRow, String)> {
     let mut tx = db.begin().await?;
     let user = accounts::create_user(
         &mut *tx,
@@ -228,6 +233,7 @@ pub async fn create(db: &Db, agency: Option<&AgencyRow>, new: &NewAgent) -> ApiR
         db::now(),
     )
     .await?;
+    crate::mail::outbox::enqueue(&mut *tx, welcome).await?;
     tx.commit().await?;
     Ok((user, id))
 }

@@ -1,22 +1,26 @@
-//! Outgoing e-mail. Requests only enqueue a message; a background worker delivers it so a slow
-//! or failing SMTP server never blocks the request path.
+//! Outgoing e-mail, durable: a request writes its e-mail to the `mail_outbox` table in the same
+//! transaction as the account, token or lead that causes it ([`outbox::enqueue`]), and a
+//! background worker per server instance ([`worker`]) delivers the queued rows. A committed
+//! e-mail survives a crash or a restart, a slow or failing SMTP server never blocks a request,
+//! and the queue lives in the database instead of memory.
 //!
 //! - `SMTP_URL` set (`smtp://host:port`, `smtp://user:pass@host:587?tls=required`,
-//!   `smtps://...`): delivery with lettre, retried `MAIL_MAX_ATTEMPTS` times with exponential
-//!   backoff; a message that still fails is written to `<MAIL_OUTBOX_DIR>/failed/` and logged,
-//!   so it is never lost.
+//!   `smtps://...`): delivery with lettre, `MAIL_MAX_ATTEMPTS` attempts with exponential
+//!   backoff from `MAIL_RETRY_BASE_MS`; a message that still fails (or that the server refuses
+//!   for good) stays in the table as a dead letter (`status = 'dead'`, `last_error`).
 //! - `SMTP_URL` unset (development): each message is written as an `.eml` file to
 //!   `MAIL_OUTBOX_DIR` and its link is logged.
+//!
+//! The templates below build the messages (Spanish, plain text and HTML).
 
-use std::{path::PathBuf, sync::Arc, time::Duration};
+pub mod outbox;
+pub mod worker;
 
-use lettre::{
-    AsyncSmtpTransport, AsyncTransport, Message, Tokio1Executor,
-    message::{Mailbox, MultiPart},
-};
-use tokio::{sync::mpsc, task::JoinSet};
+use std::{sync::Arc, time::Duration};
 
-use crate::{config::Config, metrics::Metrics};
+use tokio::sync::Notify;
+
+use crate::db::Db;
 
 /// One message to send.
 #[derive(Debug, Clone)]
@@ -31,158 +35,40 @@ pub struct Email {
     pub link: Option<String>,
 }
 
-/// Handle to the delivery queue.
+/// The request side of the queue: wakes this instance's worker after a commit.
 #[derive(Clone, Debug)]
 pub struct Mailer {
-    tx: mpsc::UnboundedSender<Email>,
+    db: Db,
+    wake: Arc<Notify>,
 }
 
 impl Mailer {
-    /// Enqueues a message; never blocks.
-    pub fn send(&self, email: Email) {
-        if self.tx.send(email).is_err() {
-            tracing::error!("mail queue closed; message not enqueued");
-        }
+    pub fn new(db: Db) -> Mailer {
+        Mailer { db, wake: Arc::new(Notify::new()) }
+    }
+
+    /// What the worker waits on.
+    pub fn waker(&self) -> Arc<Notify> {
+        self.wake.clone()
+    }
+
+    /// Tells the worker that rows were committed (it also polls, so a missed wake only delays).
+    pub fn wake(&self) {
+        self.wake.notify_one();
+    }
+
+    /// Queues an e-mail that goes with no other write (its own one-statement transaction) and
+    /// wakes the worker. E-mails caused by a write go through [`outbox::enqueue`] in its
+    /// transaction instead.
+    pub async fn send(&self, email: &Email) -> Result<(), sqlx::Error> {
+        outbox::enqueue(&self.db, email).await?;
+        self.wake();
+        Ok(())
     }
 }
 
-#[derive(Debug)]
-struct Worker {
-    from: Mailbox,
-    smtp: Option<AsyncSmtpTransport<Tokio1Executor>>,
-    outbox: PathBuf,
-    max_attempts: u32,
-    retry_base: Duration,
-    metrics: Arc<Metrics>,
-}
-
-/// Starts the delivery worker. The returned task ends after every `Mailer` clone is dropped
-/// and the queued messages are delivered (graceful shutdown).
-pub fn start(
-    cfg: &Config,
-    metrics: Arc<Metrics>,
-) -> Result<(Mailer, tokio::task::JoinHandle<()>), String> {
-    let from: Mailbox = cfg
-        .mail_from
-        .parse()
-        .map_err(|e| format!("MAIL_FROM: {e}"))?;
-    let smtp = match &cfg.smtp_url {
-        Some(url) => Some(
-            AsyncSmtpTransport::<Tokio1Executor>::from_url(url)
-                .map_err(|e| format!("SMTP_URL: {e}"))?
-                .timeout(Some(Duration::from_secs(15)))
-                .build(),
-        ),
-        None => None,
-    };
-    let worker = Arc::new(Worker {
-        from,
-        smtp,
-        outbox: cfg.mail_outbox_dir.clone(),
-        max_attempts: cfg.mail_max_attempts.max(1),
-        retry_base: cfg.mail_retry_base,
-        metrics,
-    });
-    let (tx, mut rx) = mpsc::unbounded_channel::<Email>();
-    let handle = tokio::spawn(async move {
-        let mut inflight = JoinSet::new();
-        while let Some(email) = rx.recv().await {
-            let w = worker.clone();
-            inflight.spawn(async move { w.deliver(email).await });
-            while inflight.try_join_next().is_some() {}
-        }
-        while inflight.join_next().await.is_some() {}
-    });
-    Ok((Mailer { tx }, handle))
-}
-
-impl Worker {
-    async fn deliver(&self, email: Email) {
-        let message = match self.build(&email) {
-            Ok(m) => m,
-            Err(e) => {
-                tracing::error!(kind = email.kind, error = %e, "could not build e-mail");
-                return;
-            }
-        };
-        let Some(smtp) = &self.smtp else {
-            match self.write_eml(&self.outbox, &message).await {
-                Ok(path) => {
-                    Metrics::inc(&self.metrics.emails_sent);
-                    tracing::info!(kind = email.kind, file = %path.display(),
-                        link = email.link.as_deref().unwrap_or(""),
-                        "e-mail written to outbox (SMTP_URL not set)");
-                }
-                Err(e) => {
-                    tracing::error!(kind = email.kind, error = %e, "could not write e-mail to outbox")
-                }
-            }
-            return;
-        };
-        for attempt in 1..=self.max_attempts {
-            match smtp.send(message.clone()).await {
-                Ok(_) => {
-                    Metrics::inc(&self.metrics.emails_sent);
-                    tracing::info!(kind = email.kind, attempt, "e-mail sent");
-                    return;
-                }
-                Err(e) => {
-                    Metrics::inc(&self.metrics.emails_failed_attempts);
-                    tracing::warn!(kind = email.kind, attempt, error = %e, "e-mail delivery failed");
-                    if attempt < self.max_attempts {
-                        let factor = 2u32.saturating_pow(attempt - 1).min(64);
-                        tokio::time::sleep(self.retry_base * factor).await;
-                    }
-                }
-            }
-        }
-        Metrics::inc(&self.metrics.emails_dead_lettered);
-        match self.write_eml(&self.outbox.join("failed"), &message).await {
-            Ok(path) => tracing::error!(kind = email.kind, file = %path.display(),
-                "e-mail not delivered after all retries; kept in the outbox failed/ folder"),
-            Err(e) => tracing::error!(kind = email.kind, error = %e,
-                "e-mail not delivered after all retries and could not be saved"),
-        }
-    }
-
-    fn build(&self, email: &Email) -> Result<Message, String> {
-        let to: Mailbox = email.to.parse().map_err(|e| format!("recipient: {e}"))?;
-        Message::builder()
-            .from(self.from.clone())
-            .to(to)
-            .subject(email.subject.clone())
-            .multipart(MultiPart::alternative_plain_html(
-                email.text.clone(),
-                email.html.clone(),
-            ))
-            .map_err(|e| e.to_string())
-    }
-
-    async fn write_eml(
-        &self,
-        dir: &std::path::Path,
-        message: &Message,
-    ) -> std::io::Result<PathBuf> {
-        // The e-mails carry live verification and reset links: owner-only (crate::files).
-        let name = format!(
-            "{}-{}.eml",
-            time::OffsetDateTime::now_utc().unix_timestamp_nanos(),
-            uuid::Uuid::new_v4().simple()
-        );
-        let (dir, path) = (dir.to_path_buf(), dir.join(name));
-        let tmp = path.with_extension("eml.tmp");
-        let bytes = message.formatted();
-        let done = path.clone();
-        tokio::task::spawn_blocking(move || {
-            crate::files::create_private_dir(&dir)?;
-            crate::files::write_private(&tmp, &bytes)?;
-            std::fs::rename(&tmp, &done)
-        })
-        .await
-        .map_err(std::io::Error::other)??;
-        Ok(path)
-    }
-}
+/// How long a stopping server waits for the deliveries in flight.
+pub const SHUTDOWN_GRACE: Duration = Duration::from_secs(30);
 
 fn escape_html(s: &str) -> String {
     s.replace('&', "&amp;")
