@@ -24,8 +24,11 @@ Usage:
                               fill the database with realistic offices, agents, properties and
                               reviews across the 32 Mexican states (default 200 agents). Refuses
                               a database that already has accounts unless --force. Every
-                              seeded account gets the password of SEED_PASSWORD (default
-                              `seed password 2026`).
+                              seeded account gets the password of SEED_PASSWORD, or else a
+                              random one printed once at the end (stored nowhere).
+  server backup --to FILE     write a consistent copy of the SQLite database to FILE while
+                              the server runs (owner-only; FILE must not exist). PostgreSQL:
+                              use pg_dump (server/README.md)
   server migrate [--check]    apply the pending database migrations (the server also applies
                               them at start); with --check, list them and exit 1 when any is
                               pending, changing nothing
@@ -41,6 +44,9 @@ pub enum Command {
     Version,
     Migrate {
         check: bool,
+    },
+    Backup {
+        to: std::path::PathBuf,
     },
     Seed(crate::seed::SeedOptions),
     CreateAdmin {
@@ -60,6 +66,10 @@ pub fn parse(args: &[String]) -> Result<Command, String> {
             None => Ok(Command::Migrate { check: false }),
             Some("--check") if args.len() == 2 => Ok(Command::Migrate { check: true }),
             Some(other) => Err(format!("unknown option {other}")),
+        },
+        Some("backup") => match &args[1..] {
+            [flag, to] if flag == "--to" && !to.is_empty() => Ok(Command::Backup { to: to.into() }),
+            _ => Err("backup needs --to FILE".into()),
         },
         Some("create-admin") => {
             let mut email = None;
@@ -152,6 +162,21 @@ async fn migrate(config: &Config, check: bool) -> ExitCode {
     }
 }
 
+/// `server backup --to FILE` on SQLite; on PostgreSQL it points to `pg_dump`.
+pub async fn backup(config: &Config, to: &std::path::Path) -> Result<(), String> {
+    if db::Backend::of_url(&config.database_url) == db::Backend::Postgres {
+        return Err("backup copies SQLite databases; for PostgreSQL use pg_dump, e.g. \
+             pg_dump --format=custom --file=backup.dump \"$DATABASE_URL\" (server/README.md)"
+            .into());
+    }
+    let pool = db::connect(&config.database_url, 1)
+        .await
+        .map_err(|e| format!("database: {e}"))?;
+    let result = db::backup_sqlite(&pool, to).await;
+    pool.close().await;
+    result
+}
+
 /// Creates an administrator account. Returns its id.
 pub async fn create_admin(
     config: &Config,
@@ -213,6 +238,17 @@ pub async fn seed(config: &Config, opts: &crate::seed::SeedOptions, password: &s
     result.map_err(|e| format!("database: {e}"))
 }
 
+/// A random password for seeded accounts: 24 characters of an unambiguous alphabet (about
+/// 129 bits), within the password rules.
+fn random_password() -> String {
+    use rand::Rng;
+    const ALPHABET: &[u8] = b"abcdefghijkmnpqrstuvwxyzABCDEFGHJKLMNPQRSTUVWXYZ23456789";
+    let mut rng = rand::rng();
+    (0..24)
+        .map(|_| ALPHABET[rng.random_range(0..ALPHABET.len())] as char)
+        .collect()
+}
+
 /// Runs the command of `args` (the process arguments without the program name) and gives the
 /// process exit code: 2 for a usage or configuration error, 1 for a failure.
 pub async fn run(args: &[String]) -> ExitCode {
@@ -247,6 +283,16 @@ pub async fn run(args: &[String]) -> ExitCode {
     match command {
         Command::Help | Command::Version => ExitCode::SUCCESS,
         Command::Migrate { check } => migrate(&config, check).await,
+        Command::Backup { to } => match backup(&config, &to).await {
+            Ok(()) => {
+                println!("backup written to {}", to.display());
+                ExitCode::SUCCESS
+            }
+            Err(e) => {
+                eprintln!("error: {e}");
+                ExitCode::FAILURE
+            }
+        },
         Command::CreateAdmin {
             email,
             password,
@@ -272,8 +318,9 @@ pub async fn run(args: &[String]) -> ExitCode {
             }
         }
         Command::Seed(opts) => {
-            let password =
-                std::env::var("SEED_PASSWORD").unwrap_or_else(|_| "seed password 2026".into());
+            // No password anyone could know: the operator's, or a random one shown once.
+            let given = std::env::var("SEED_PASSWORD").ok().filter(|p| !p.is_empty());
+            let password = given.clone().unwrap_or_else(random_password);
             let started = std::time::Instant::now();
             match seed(&config, &opts, &password).await {
                 Ok(s) => {
@@ -288,8 +335,14 @@ pub async fn run(args: &[String]) -> ExitCode {
                         s.reviews,
                         s.reviewers
                     );
+                    match given {
+                        Some(_) => println!("every seeded account has the password of SEED_PASSWORD;"),
+                        None => println!(
+                            "password of every seeded account (shown only now, stored nowhere): {password}"
+                        ),
+                    }
                     println!(
-                        "every seeded account has the password of SEED_PASSWORD (default `seed password 2026`);\n  e.g. office owner: {}\n  agent: {}",
+                        "  e.g. office owner: {}\n  agent: {}",
                         s.first_owner_email, s.first_agent_email
                     );
                     ExitCode::SUCCESS
@@ -370,6 +423,15 @@ mod tests {
             .is_err()
         );
         assert!(parse(&args(&["frobnicate"])).is_err());
+        assert_eq!(
+            parse(&args(&["backup", "--to", "copy.db"])),
+            Ok(Command::Backup { to: "copy.db".into() })
+        );
+        assert!(parse(&args(&["backup"])).is_err());
+        assert!(parse(&args(&["backup", "--to"])).is_err());
+        let (a, b) = (random_password(), random_password());
+        assert_ne!(a, b);
+        assert!(check_password_rules(&a).is_ok());
         match parse(&args(&["seed", "--agents", "10000", "--seed", "7"])) {
             Ok(Command::Seed(o)) => assert_eq!((o.agents, o.seed), (10_000, 7)),
             other => panic!("{other:?}"),

@@ -26,7 +26,12 @@ pub struct Metrics {
     pub emails_sent: AtomicU64,
     pub emails_failed_attempts: AtomicU64,
     pub emails_dead_lettered: AtomicU64,
+    /// Score reports produced, by level (index in [`LEVELS`]).
+    scores: [AtomicU64; LEVELS.len()],
 }
+
+/// The levels of score-core's `Nivel`, in order (their wire names).
+pub const LEVELS: [&str; 4] = ["bajo", "medio", "alto", "excelente"];
 
 fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     match m.lock() {
@@ -50,6 +55,13 @@ impl Metrics {
         }
         h.count += 1;
         h.sum += secs;
+    }
+
+    /// Counts one score report of level `nivel` (a wire name of `score_core::Nivel`).
+    pub fn record_score(&self, nivel: &str) {
+        if let Some(i) = LEVELS.iter().position(|l| *l == nivel) {
+            Self::inc(&self.scores[i]);
+        }
     }
 
     pub fn inc(counter: &AtomicU64) {
@@ -120,6 +132,11 @@ impl Metrics {
             let _ = writeln!(out, "# HELP {name} {help}");
             let _ = writeln!(out, "# TYPE {name} counter");
             let _ = writeln!(out, "{name} {}", c.load(Ordering::Relaxed));
+        }
+        let _ = writeln!(out, "# HELP scores_total Score reports produced (calculator, profiles, batches), by level.");
+        let _ = writeln!(out, "# TYPE scores_total counter");
+        for (level, n) in LEVELS.iter().zip(&self.scores) {
+            let _ = writeln!(out, "scores_total{{nivel=\"{level}\"}} {}", n.load(Ordering::Relaxed));
         }
         out
     }

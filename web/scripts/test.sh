@@ -81,6 +81,8 @@ export OIDC_ISSUER_URL="http://127.0.0.1:$OP_PORT" OIDC_CLIENT_ID=platform-web O
 export DATA_DIR="$WORK/data" PORT HOST=127.0.0.1 SMTP_URL="smtp://127.0.0.1:$SMTP_PORT" \
   AUTH_RATE_LIMIT_PER_MINUTE=1000 SCORE_RATE_LIMIT_PER_MINUTE=10000 MAIL_RETRY_BASE_MS=200 \
   WEB_DIST_DIR="$ROOT/web/dist" RUST_LOG=warn
+# Seeded accounts get no known password: this run's own, which the browser suite reads.
+export SEED_PASSWORD="e2e-$(python3 -c 'import secrets; print(secrets.token_urlsafe(18))')"
 SEED_OUT="$("$SERVER" seed --agents 60 --agencies 2 --properties-per-agent 4)"
 echo "$SEED_OUT"
 SEED_OWNER="$(sed -n 's/.*office owner: \([^ ]*\).*/\1/p' <<<"$SEED_OUT")"

@@ -136,6 +136,34 @@ fn ensure_sqlite_file(url: &str) -> Result<String, sqlx::Error> {
     })
 }
 
+/// Writes a consistent copy of a SQLite database to `to` while the server keeps running
+/// (`VACUUM INTO`: one read transaction, so the copy is a snapshot; writers are not blocked in
+/// WAL mode). The copy is owner-only and appears under its name only when complete; an
+/// existing `to` is refused. PostgreSQL is backed up with `pg_dump` (README).
+pub async fn backup_sqlite(db: &Db, to: &Path) -> Result<(), String> {
+    if to.exists() {
+        return Err(format!("{} already exists", to.display()));
+    }
+    let folder = match to.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+        _ => std::path::PathBuf::from("."),
+    };
+    let name = to.file_name().ok_or_else(|| format!("{} is not a file name", to.display()))?;
+    let mut partial = folder.join(".");
+    partial.as_mut_os_string().push(name);
+    partial.as_mut_os_string().push(".partial");
+    let _ = std::fs::remove_file(&partial);
+    // VACUUM INTO accepts an empty file: created first, so it is owner-only from the start.
+    crate::files::touch_private(&partial).map_err(|e| format!("{}: {e}", partial.display()))?;
+    let target = partial.to_str().ok_or("the backup path must be UTF-8")?.to_string();
+    let result = sqlx::query("VACUUM INTO $1").bind(target).execute(db).await;
+    if let Err(e) = result {
+        let _ = std::fs::remove_file(&partial);
+        return Err(format!("backup: {e}"));
+    }
+    std::fs::rename(&partial, to).map_err(|e| format!("{}: {e}", to.display()))
+}
+
 /// One round trip to the database (readiness).
 pub async fn ping(db: &Db) -> Result<(), sqlx::Error> {
     sqlx::query_scalar::<_, i64>("SELECT 1").fetch_one(db).await.map(|_| ())

@@ -93,6 +93,10 @@ pub async fn metrics(State(state): State<AppState>, headers: axum::http::HeaderM
         }
     }
     let mut body = state.metrics.render();
+    let (open, idle) = (state.db.size(), state.db.num_idle() as u32);
+    write_gauge(&mut body, "db_pool_connections_in_use", "Database connections lent to a request or task now.", open.saturating_sub(idle));
+    write_gauge(&mut body, "db_pool_connections_idle", "Open database connections waiting in the pool.", idle);
+    write_gauge(&mut body, "db_pool_max_connections", "Largest size of the pool (DB_MAX_CONNECTIONS).", state.config.db_max_connections);
     match crate::mail::outbox::depth(&state.db).await {
         Ok((pending, dead)) => {
             write_gauge(&mut body, "mail_queue_depth", "E-mails queued for delivery (mail_outbox, all instances).", pending);

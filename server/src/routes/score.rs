@@ -135,6 +135,7 @@ pub async fn score_stateless(
     let text = std::str::from_utf8(&body)
         .map_err(|_| ApiError::bad_request("INVALID_JSON", "El cuerpo de la solicitud no es un JSON válido"))?;
     let report = score_core::ValidProfile::from_json_str(text)?.score();
+    state.metrics.record_score(report.nivel.as_str());
     let mut out = Vec::with_capacity(4096);
     out.extend_from_slice(br#"{"status":"success","data":{"platform_score":"#);
     report.write_json(&mut out);
@@ -147,6 +148,7 @@ async fn create(state: &AppState, ip: &str, body: Value, phase: i64) -> ApiResul
     limit(state, ip)?;
     let (profile, contact) = buyers::split_body(body)?;
     let scored = buyers::score_profile(&profile)?;
+    state.metrics.record_score(scored.report.nivel.as_str());
     buyers::insert(&state.profile_writer, &scored, &contact, phase).await
 }
 
@@ -195,6 +197,7 @@ pub async fn refine_profile(
     let current = buyers::find(&state.db, &id).await?;
     let (changes, contact) = buyers::split_body(body)?;
     let row = buyers::refine(&state.db, &current, changes, &contact).await?;
+    state.metrics.record_score(&row.nivel);
     Ok(axum::Json(DataResponse::new(row.view()?)))
 }
 

@@ -105,3 +105,84 @@ async fn metrics_behind_a_token_when_one_is_configured() {
     assert_eq!(r.status(), 200);
     assert!(r.text().await.unwrap().contains("http_requests_total"));
 }
+
+#[tokio::test]
+async fn metrics_count_scores_by_level_and_show_the_pool() {
+    let app = TestApp::spawn().await;
+    let profile = json!({"estado": "Jalisco", "ingreso_mensual": 42000, "tipo_ingreso": "asalariado",
+        "antiguedad_meses": 30, "ahorro": 150000, "edad": 33, "personas_hogar": 3});
+    let r = app.post_json("/api/v1/score", &profile).await;
+    assert_eq!(r.status(), 200);
+    let body: serde_json::Value = r.json().await.unwrap();
+    let nivel = body["data"]["platform_score"]["nivel"].as_str().unwrap().to_string();
+    assert_eq!(app.post_json("/api/v1/onboarding/perfil", &profile).await.status(), 201);
+    let metrics = app.get("/metrics").await.text().await.unwrap();
+    assert!(metrics.contains(&format!("scores_total{{nivel=\"{nivel}\"}} 2\n")), "{metrics}");
+    for other in server::metrics::LEVELS.iter().filter(|l| **l != nivel) {
+        assert!(metrics.contains(&format!("scores_total{{nivel=\"{other}\"}} 0\n")), "{metrics}");
+    }
+    assert!(metrics.contains("db_pool_max_connections 5\n"), "{metrics}");
+    assert!(metrics.contains("db_pool_connections_idle "), "{metrics}");
+    assert!(metrics.contains("mail_dead_letters 0\n"), "{metrics}");
+}
+
+#[tokio::test]
+async fn backup_copies_a_live_sqlite_database_and_points_postgresql_to_pg_dump() {
+    let app = TestApp::spawn().await;
+    let user = app.create_user(server::domain::users::Role::Comprador).await;
+    let dir = tempfile::tempdir().unwrap();
+    let to = dir.path().join("copy.db");
+    let result = server::cli::backup(&app.config, &to).await;
+    if app.config.database_url.starts_with("postgres") {
+        let e = result.unwrap_err();
+        assert!(e.contains("pg_dump"), "{e}");
+        return;
+    }
+    result.unwrap();
+    #[cfg(unix)]
+    assert_eq!(mode(&to), 0o600);
+    // The copy is a database with the account, readable on its own.
+    let copy = server::db::connect(&format!("sqlite://{}", to.display()), 1).await.unwrap();
+    let (email,): (String,) = sqlx::query_as("SELECT email FROM users WHERE id = $1")
+        .bind(&user.id)
+        .fetch_one(&copy)
+        .await
+        .unwrap();
+    assert_eq!(email, user.email);
+    copy.close().await;
+    // An existing file is never overwritten.
+    let again = server::cli::backup(&app.config, &to).await.unwrap_err();
+    assert!(again.contains("already exists"), "{again}");
+}
+
+#[tokio::test]
+async fn seed_gives_a_random_password_printed_once() {
+    let app = TestApp::spawn().await;
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_server"))
+        .args(["seed", "--agents", "2", "--reviewers", "1"])
+        .env_clear()
+        .env("DATABASE_URL", &app.config.database_url)
+        .env("DATA_DIR", &app.config.data_dir)
+        .env("ARGON2_MEMORY_KIB", "1024")
+        .env("ARGON2_ITERATIONS", "1")
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    let after = |prefix: &str| {
+        let start = stdout.find(prefix).unwrap_or_else(|| panic!("no {prefix:?} in {stdout}")) + prefix.len();
+        stdout[start..].split_whitespace().next().unwrap().to_string()
+    };
+    let password = after("stored nowhere): ");
+    let owner = after("office owner: ");
+    assert_eq!(password.len(), 24);
+    assert!(!stdout.contains("seed password 2026"));
+    // The printed password is the owner's.
+    assert!(!app.login(&owner, &password).await.is_empty());
+    // Only its Argon2 hash is stored.
+    let stored: Vec<(Option<String>,)> = sqlx::query_as("SELECT password_hash FROM users")
+        .fetch_all(&app.db)
+        .await
+        .unwrap();
+    assert!(stored.iter().all(|(h,)| h.as_deref().is_some_and(|h| h.starts_with("$argon2id$") && !h.contains(&password))));
+}
