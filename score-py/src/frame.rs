@@ -7,7 +7,7 @@ use crate::input::to_value;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
-use score_core::batch::{self, Column, Frame, Kind};
+use score_core::batch::{self, Column, Extra, Frame, Kind, TableSpec};
 
 /// Creates one `bytes` object per length of `lens` and calls `fill` once with all their
 /// buffers, in order, before Python can see any of them (`PyBytes::new_with` nested), so that
@@ -35,15 +35,39 @@ fn bytes_with<'py>(
 
 /// An output column as Python receives it: (name, kind, data, categories).
 type ColumnOut<'py> = (String, &'static str, Bound<'py, PyBytes>, Option<Vec<String>>);
-/// A failed row: (row, code, field, message).
-type RowError = (usize, &'static str, Option<String>, String);
+/// A failed row: (row, index of the code in ERROR_CODES, field, message).
+type RowError = (usize, usize, Option<String>, String);
+/// A column of the published schema: (name, kind, categories).
+type SchemaColumn = (String, &'static str, Option<Vec<&'static str>>);
+
+/// _plan(names, keep, extra, return_errors) -> (read, schema)
+///
+/// score-core's [`TableSpec`] for a table whose columns are `names`: which columns the profiles
+/// are read from (one bool per name) and the output schema, (name, kind, categories) with kind
+/// "i64" | "f64" | "cat" | "str" | "kept". ValueError (Spanish message) for a bad `keep` or
+/// `extra`.
+#[pyfunction]
+pub(crate) fn _plan(
+    names: Vec<String>,
+    keep: Vec<String>,
+    extra: &str,
+    return_errors: bool,
+) -> PyResult<(Vec<bool>, Vec<SchemaColumn>)> {
+    let extra = Extra::from_name(extra).map_err(PyValueError::new_err)?;
+    let spec = TableSpec { keep, extra, return_errors };
+    let names: Vec<&str> = names.iter().map(String::as_str).collect();
+    let read = spec.read_columns(&names).map_err(PyValueError::new_err)?;
+    let schema = spec.schema().into_iter().map(|c| (c.name, c.kind.host_name(), c.categories)).collect();
+    Ok((read, schema))
+}
 
 /// _score_columns(n_rows, columns) -> (ok_mask, output_columns, errors)
 ///
 /// `columns`: list of (name, kind, data, categories) with kind "f64" | "i64" | "cat" | "bool"
 /// (data: little-endian bytes) or "obj" (data: a sequence of Python values).
 /// Returns a uint8 mask of scored rows, a list of (name, kind, data, categories) output columns
-/// and a list of (row, code, field, message) for the rows that failed.
+/// (the report's, in schema order) and a list of (row, code index, field, message) for the
+/// rows that failed.
 #[pyfunction]
 #[allow(clippy::type_complexity)]
 pub(crate) fn _score_columns<'py>(
@@ -91,6 +115,8 @@ pub(crate) fn _score_columns<'py>(
         })?;
         out.push((column.name, column.kind.host_name(), codes, Some(names)));
     }
-    let errors = extras.errors.into_iter().map(|(row, e)| (row, e.code.as_str(), e.field, e.message)).collect();
+    let errors = batch::error_cells(&extras.errors)
+        .map(|(row, code, field, message)| (row, code, field.map(str::to_owned), message.to_owned()))
+        .collect();
     Ok((ok, out, errors))
 }

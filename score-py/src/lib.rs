@@ -176,6 +176,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(score_json, m)?)?;
     m.add_function(wrap_pyfunction!(score_many, m)?)?;
     m.add_function(wrap_pyfunction!(frame::_score_columns, m)?)?;
+    m.add_function(wrap_pyfunction!(frame::_plan, m)?)?;
     m.add_class::<Report>()?;
     docs::register(m)?;
     m.add("ScoreError", py.get_type::<ScoreError>())?;
@@ -184,5 +185,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("MODEL_VERSION", score_core::MODEL_VERSION)?;
     m.add("PROFILE_FIELDS", PyTuple::new(py, score_core::FIELDS)?)?;
     m.add("ERROR_CODES", PyTuple::new(py, ErrorCode::ALL.iter().map(|c| c.as_str()))?)?;
+    m.add("ERROR_COLUMNS", PyTuple::new(py, batch::ERROR_COLUMNS)?)?;
     Ok(())
 }

@@ -1,5 +1,5 @@
 """score_frame: a pandas DataFrame or a pyarrow Table in, the report columns out, and the same
-numbers as score() row by row."""
+numbers as score() row by row (other libraries, keep and extra: test_tables.py)."""
 
 from __future__ import annotations
 
@@ -162,7 +162,7 @@ def test_many_chunks_with_errors_in_each_keep_every_row_in_place() -> None:
     assert out["score"].isna().sum() == len(errors) and out["valor_realista"].isna().sum() == len(errors)
     assert out["nivel"].isna().sum() == len(errors) and out["recomendaciones_codigos"].isna().sum() == len(errors)
     good = [i for i in range(len(profiles)) if i not in errors]
-    rows = out.drop(columns=["error_code", "error_field"]).iloc[good[::97] + good[-3:]]
+    rows = out.drop(columns=list(platform_score.ERROR_COLUMNS)).iloc[good[::97] + good[-3:]]
     check_rows(rows.to_dict("records"), [profiles[i] for i in good[::97] + good[-3:]])
     with pytest.raises(platform_score.ScoreError) as info:
         platform_score.score_frame(pd.DataFrame(profiles))

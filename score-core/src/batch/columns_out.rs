@@ -28,23 +28,32 @@ pub enum Kind {
     /// `recomendaciones_codigos` while scoring: a 64-bit key per row ([`pack_codes`]), turned
     /// into categories by [`Categories`] once every row is scored.
     Codes,
+    /// Text, null where absent: the error field and message ([`super::TableSpec`]), which the
+    /// host fills from the failed rows (never written while scoring).
+    Text,
+    /// An input column carried through untouched, of the input's own type ([`super::TableSpec`]);
+    /// never written while scoring.
+    Kept,
 }
 
 impl Kind {
-    /// Bytes a row takes while scoring.
+    /// Bytes a row takes while scoring (0: the host fills the column).
     pub const fn width(self) -> usize {
         match self {
             Kind::I64 | Kind::F64 | Kind::Codes => 8,
             Kind::Cat => 4,
+            Kind::Text | Kind::Kept => 0,
         }
     }
 
-    /// The kind a host sees once the codes are categories ("i64", "f64", "cat").
+    /// The kind a host sees once the codes are categories ("i64", "f64", "cat", "str", "kept").
     pub const fn host_name(self) -> &'static str {
         match self {
             Kind::I64 => "i64",
             Kind::F64 => "f64",
             Kind::Cat | Kind::Codes => "cat",
+            Kind::Text => "str",
+            Kind::Kept => "kept",
         }
     }
 }
@@ -310,6 +319,7 @@ impl RowSink {
                 Kind::F64 => put(column, row, f64::NAN.to_le_bytes()),
                 Kind::Cat => put(column, row, (-1i32).to_le_bytes()),
                 Kind::Codes => put(column, row, CODES_FAILED.to_le_bytes()),
+                Kind::Text | Kind::Kept => {}
             }
         }
     }

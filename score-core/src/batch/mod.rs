@@ -1,6 +1,7 @@
 //! Batch and columnar scoring (feature `batch`): many profiles at once over all cores, with
 //! each profile's error in its place, and tables of profiles in columns with the report
-//! flattened into columns. Bindings call these and only convert: Python's `score_many` and
+//! flattened into columns, in the published shape of [`TableSpec`] (kept columns, the
+//! report's, the error columns). Bindings call these and only convert: Python's `score_many` and
 //! `score_frame` are [`pipeline`] and [`score_frame`] with the GIL released in
 //! [`Host::detach`].
 //!
@@ -11,11 +12,13 @@ mod columns_in;
 mod columns_out;
 mod frame;
 mod pipeline;
+mod table;
 
 pub use columns_in::{Column, Frame};
 pub use columns_out::{CODES_FAILED, CODES_LONG, Kind, OutColumn, layout, pack_codes, unpack_codes};
 pub use frame::{FrameExtras, ends_with_codes, output_lengths, recommendation_categories, score_frame};
 pub use pipeline::{BLOCK, CHUNK, IN_FLIGHT, pipeline};
+pub use table::{ERROR_COLUMNS, Extra, TableSpec, error_cells};
 
 use crate::{Profile, ScoreError, ScoreReport};
 

@@ -15,6 +15,7 @@ from collections.abc import Mapping as _Mapping
 from ._core import (
     CORE_VERSION,
     ERROR_CODES,
+    ERROR_COLUMNS,
     MODEL_VERSION,
     PROFILE_FIELDS,
     Report,
@@ -24,7 +25,7 @@ from ._core import (
     score_json,
     score_many,
 )
-from ._frame import score_frame
+from ._frame import arrow_schema, output_schema, score_frame
 from ._core import DOCUMENT_ERROR_CODES, profile_from_cfdi, read_cfdi  # payroll receipts (score-docs)
 from ._types import (
     Amount,
@@ -45,6 +46,7 @@ _Mapping.register(Report)
 __all__ = [
     "CORE_VERSION",
     "ERROR_CODES",
+    "ERROR_COLUMNS",
     "MODEL_VERSION",
     "PROFILE_FIELDS",
     "Amount",
@@ -59,6 +61,8 @@ __all__ = [
     "ScoreError",
     "ScoreReport",
     "__version__",
+    "arrow_schema",
+    "output_schema",
     "score",
     "score_frame",
     "score_json",

@@ -28,6 +28,7 @@ __all__ = [
     "score_json",
     "score_many",
     "_score_columns",
+    "_plan",
     "Report",
     "ScoreError",
     "__version__",
@@ -35,12 +36,14 @@ __all__ = [
     "MODEL_VERSION",
     "PROFILE_FIELDS",
     "ERROR_CODES",
+    "ERROR_COLUMNS",
 ]
 
 __version__: str
 CORE_VERSION: str
 MODEL_VERSION: str
 ERROR_CODES: Tuple[str, ...]
+ERROR_COLUMNS: Tuple[str, ...]
 PROFILE_FIELDS: Tuple[str, ...]
 
 class ScoreError(ValueError):
@@ -134,7 +137,10 @@ _Column = Tuple[str, str, Any, Optional[List[str]]]
 
 def _score_columns(
     n_rows: int, columns: Sequence[_Column]
-) -> Tuple[bytes, List[Tuple[str, str, bytes, Optional[List[str]]]], List[Tuple[int, str, Optional[str], str]]]: ...
+) -> Tuple[bytes, List[Tuple[str, str, bytes, Optional[List[str]]]], List[Tuple[int, int, Optional[str], str]]]: ...
+def _plan(
+    names: Sequence[str], keep: Sequence[str], extra: str, return_errors: bool
+) -> Tuple[List[bool], List[Tuple[str, str, Optional[List[str]]]]]: ...
 
 # Payroll receipts (CFDI with the Nómina 1.2 complement), from score-docs: the facts and the
 # profile are the JSON objects of fixtures/documents/ (see score-docs/README.md).

@@ -1,61 +1,151 @@
 # mypy: disable-error-code="import-untyped"
-"""Columnar scoring of a pandas DataFrame or a pyarrow Table (both optional dependencies,
-imported only when such an object is passed)."""
+"""Columnar scoring of any table: a pandas DataFrame (read column by column with numpy), or any
+object with the Arrow PyCapsule interface (pyarrow, polars, DuckDB, ...), read through pyarrow.
+The result is of the caller's library. Every library is imported only when such an object is
+passed. Which columns are read, kept or ignored, and the output schema, are score-core's
+(`score_core::batch::TableSpec`); this module only converts."""
 
 from __future__ import annotations
 
-from typing import Any, List, Literal, Optional, Tuple
+from typing import Any, Callable, Iterable, List, Literal, Optional, Sequence, Tuple, Union
 
 from . import _core
 
 _Column = Tuple[str, str, Any, Optional[List[str]]]
+_SchemaColumn = Tuple[str, str, Optional[List[str]]]
 
 
-def score_frame(data: Any, *, errors: Literal["raise", "return"] = "raise") -> Any:
-    """Score every row of a pandas DataFrame or a pyarrow Table (or RecordBatch).
+def score_frame(
+    data: Any,
+    *,
+    keep: Union[str, Sequence[str]] = (),
+    extra: Literal["error", "ignore"] = "error",
+    errors: Literal["raise", "return"] = "raise",
+) -> Any:
+    """Score every row of a table: a pandas DataFrame, or any object with the Arrow PyCapsule
+    interface (a pyarrow Table or RecordBatch, a polars DataFrame, a DuckDB relation, ...).
 
-    The columns are profile fields (``PROFILE_FIELDS``); a missing value (None, NaN, NA) is an
-    absent field, and a column that is not a profile field fails every row with
-    UNKNOWN_FIELD, as an unknown key does in ``score()``. Returns the same kind of object with
-    one row per input row (a DataFrame keeps the input's index) and the report flattened into
-    columns, in the report's order: ``score``, ``nivel``, the ``capacidad_compra_estimada``
-    values under their own names (``valor_realista``, ``evaluacion_m2``, ``plazo_anios``, ...),
-    ``salud_financiera_*``, ``estado_{clave,codigo,nombre}``,
-    ``componente_<name>_{valor,peso,puntos}`` and ``recomendaciones_codigos`` (the
-    recommendation codes joined by ``|``). Text columns are categorical.
+    Returns an object of the caller's library (pandas in, pandas out with the input's index;
+    polars in, polars out; a DuckDB relation in, a DuckDB relation out; pyarrow otherwise) with
+    one row per input row, in this fixed order (``output_schema()`` publishes it):
 
-    ``errors="raise"`` raises ScoreError for the first bad row (``.index`` is its position);
-    ``errors="return"`` scores the others and adds ``error_code`` and ``error_field`` columns
-    (null for scored rows; the report columns are null for failed rows).
+    - the ``keep`` columns, carried through untouched (ids);
+    - the report flattened into columns: ``score``, ``nivel``, the
+      ``capacidad_compra_estimada`` values under their own names (``valor_realista``,
+      ``evaluacion_m2``, ``plazo_anios``, ...), ``salud_financiera_*``,
+      ``estado_{clave,codigo,nombre}``, ``componente_<name>_{valor,peso,puntos}`` and
+      ``recomendaciones_codigos`` (the recommendation codes joined by ``|``). Text columns are
+      categorical;
+    - with ``errors="return"``: ``error_code``, ``error_field`` and ``error_message``, always
+      present, null for the rows that scored (the report columns are null for the rows that
+      failed).
+
+    The other columns are profile fields (``PROFILE_FIELDS``); a missing value (None, NaN, NA)
+    is an absent field. A column that is neither a field nor kept fails every row with
+    UNKNOWN_FIELD, as an unknown key does in ``score()``, unless ``extra="ignore"``.
+    ``errors="raise"`` raises ScoreError for the first bad row (``.index`` is its position).
+    A bad ``keep`` (a column the table lacks, or one named like an output column) or
+    ``extra`` raises ValueError.
     """
+    return_errors = _errors_flag(errors)
+    keep = [keep] if isinstance(keep, str) else list(keep)
+    table = _Table.of(data)
+    read, schema = _core._plan(table.names, keep, extra, return_errors)
+    columns = [table.column(name) for name, wanted in zip(table.names, read) if wanted]
+    ok, report_columns, failed = _core._score_columns(table.n_rows, columns)
+    if failed and not return_errors:
+        row, code, field, message = failed[0]
+        err = _core.ScoreError(f"rows[{row}]: {_core.ERROR_CODES[code]}: {message}")
+        err.code, err.field, err.index = _core.ERROR_CODES[code], field, row
+        raise err
+    return table.result(schema, ok, iter(report_columns), failed, return_errors)
+
+
+def output_schema(
+    keep: Union[str, Sequence[str]] = (), *, errors: Literal["raise", "return"] = "raise"
+) -> List[Tuple[str, str, Optional[List[str]]]]:
+    """The columns ``score_frame`` returns, in order, as (name, kind, categories): kind is
+    ``"i64"`` (64-bit integers), ``"f64"`` (doubles), ``"cat"`` (text from ``categories``, or
+    from the rows when None), ``"str"`` (text) or ``"kept"`` (a ``keep`` column, of the input's
+    type). It depends only on the options, never on the rows."""
+    keep = [keep] if isinstance(keep, str) else list(keep)
+    return _core._plan(keep, keep, "error", _errors_flag(errors))[1]
+
+
+def arrow_schema(
+    keep_fields: Iterable[Any] = (), *, errors: Literal["raise", "return"] = "raise", dictionary: bool = True
+) -> Any:
+    """``output_schema`` as a ``pyarrow.Schema``; ``keep_fields``: the kept columns'
+    ``pyarrow.Field``s. ``dictionary=False`` gives plain strings for the categorical columns
+    (engines without dictionary types, such as Spark)."""
+    import pyarrow as pa
+
+    kept = {f.name: f for f in keep_fields}
+    fields = []
+    for name, kind, _ in output_schema(list(kept), errors=errors):
+        if kind == "kept":
+            fields.append(kept[name])
+        else:
+            fields.append(pa.field(name, _arrow_type(kind, dictionary)))
+    return pa.schema(fields)
+
+
+def _arrow_type(kind: str, dictionary: bool) -> Any:
+    import pyarrow as pa
+
+    if kind == "i64":
+        return pa.int64()
+    if kind == "f64":
+        return pa.float64()
+    if kind == "cat" and dictionary:
+        return pa.dictionary(pa.int32(), pa.string())
+    return pa.string()
+
+
+def _errors_flag(errors: str) -> bool:
     if errors not in ("raise", "return"):
         raise ValueError(f'errors must be "raise" or "return", not {errors!r}')
-    module = type(data).__module__.split(".")[0]
-    if module == "pandas":
-        n_rows, columns = len(data), [_pandas_column(str(name), data[name]) for name in data.columns]
-    elif module == "pyarrow":
-        n_rows = data.num_rows
-        columns = [_arrow_column(name, data.column(i)) for i, name in enumerate(data.schema.names)]
-    else:
-        raise TypeError(f"score_frame expects a pandas DataFrame or a pyarrow Table, not {type(data).__name__}")
-    ok, columns_out, failed = _core._score_columns(n_rows, columns)
-    out: List[Any] = list(columns_out)
-    if failed and errors == "raise":
-        row, code, field, message = failed[0]
-        err = _core.ScoreError(f"rows[{row}]: {code}: {message}")
-        err.code, err.field, err.index = code, field, row
-        raise err
-    if failed:
-        rows = [f[0] for f in failed]
-        codes = list(_core.ERROR_CODES)
-        out.append(("error_code", "err", [(r, codes.index(f[1])) for r, f in zip(rows, failed)], codes))
-        out.append(("error_field", "err", [(r, f[2]) for r, f in zip(rows, failed)], None))
-    if module == "pandas":
-        return _to_pandas(data, ok, out, bool(failed))
-    return _to_arrow(ok, out, n_rows)
+    return errors == "return"
 
 
-# ---- input -------------------------------------------------------------------------------
+class _Table:
+    """A caller's table as score_frame reads it and rebuilds it."""
+
+    names: List[str]
+    n_rows: int
+
+    @staticmethod
+    def of(data: Any) -> "_Table":
+        module = type(data).__module__.split(".")[0]
+        if module == "pandas" and hasattr(data, "columns"):
+            return _PandasTable(data)
+        if hasattr(data, "__arrow_c_stream__") or hasattr(data, "__arrow_c_array__"):
+            return _ArrowTable(data, module)
+        raise TypeError(
+            "score_frame expects a pandas DataFrame or a table with the Arrow PyCapsule interface "
+            f"(pyarrow, polars, DuckDB, ...), not {type(data).__name__}"
+        )
+
+    def column(self, name: str) -> _Column:
+        raise NotImplementedError
+
+    def result(self, schema: List[_SchemaColumn], ok: bytes, report: Any, failed: List[Any], nullable: bool) -> Any:
+        raise NotImplementedError
+
+
+def _error_values(failed: List[Tuple[int, int, Optional[str], str]], n_rows: int) -> Callable[[str], List[Any]]:
+    """The error columns' values, row by row (None for the rows that scored)."""
+
+    def values(name: str) -> List[Any]:
+        cells: List[Any] = [None] * n_rows
+        for row, code, field, message in failed:
+            cells[row] = {"error_code": code, "error_field": field, "error_message": message}[name]
+        return cells
+
+    return values
+
+
+# ---- pandas ------------------------------------------------------------------------------
 
 
 def _strings(uniques: Any) -> Optional[List[str]]:
@@ -63,110 +153,155 @@ def _strings(uniques: Any) -> Optional[List[str]]:
     return values if all(isinstance(v, str) for v in values) else None
 
 
-def _pandas_column(name: str, series: Any) -> _Column:
-    import numpy as np
-    import pandas as pd
+class _PandasTable(_Table):
+    def __init__(self, data: Any) -> None:
+        self.data = data
+        self.names = [str(c) for c in data.columns]
+        self.n_rows = len(data)
 
-    dtype = series.dtype
-    api = pd.api.types
-    if api.is_bool_dtype(dtype):
-        codes = np.where(series.isna().to_numpy(), 2, series.fillna(False).to_numpy(dtype=bool)).astype("<u1")
-        return (name, "bool", codes.tobytes(), None)
-    if api.is_integer_dtype(dtype) and not series.hasnans:
-        values = series.to_numpy()
-        if values.dtype != np.uint64 or (len(values) and values.max() < 2**63):
-            return (name, "i64", values.astype("<i8").tobytes(), None)
-    if api.is_integer_dtype(dtype) or api.is_float_dtype(dtype):
-        return (name, "f64", series.to_numpy(dtype="<f8", na_value=np.nan).tobytes(), None)
-    if isinstance(dtype, pd.CategoricalDtype):
-        categories = _strings(dtype.categories)
-        if categories is not None:
-            return (name, "cat", series.cat.codes.to_numpy().astype("<i4").tobytes(), categories)
-    elif api.is_string_dtype(dtype) or dtype == object:
-        codes, uniques = pd.factorize(series, use_na_sentinel=True)
-        categories = _strings(uniques)
-        if categories is not None:
-            return (name, "cat", codes.astype("<i4").tobytes(), categories)
-    # Mixed or other values: read one by one, exactly as score() reads a dict's values.
-    return (name, "obj", [None if v is pd.NA or v is pd.NaT else v for v in series.tolist()], None)
+    def column(self, name: str) -> _Column:
+        import numpy as np
+        import pandas as pd
 
-
-def _arrow_column(name: str, column: Any) -> _Column:
-    import pyarrow as pa
-    import pyarrow.compute as pc
-
-    kind = column.type
-    if isinstance(column, pa.ChunkedArray):
-        column = column.combine_chunks()
-    if pa.types.is_boolean(kind):
-        codes = pc.fill_null(pc.cast(column, pa.uint8()), 2)
-        return (name, "bool", codes.to_numpy(zero_copy_only=False).astype("<u1").tobytes(), None)
-    if pa.types.is_integer(kind) and column.null_count == 0 and not pa.types.is_uint64(kind):
-        return (name, "i64", column.to_numpy(zero_copy_only=False).astype("<i8").tobytes(), None)
-    if pa.types.is_integer(kind) or pa.types.is_floating(kind) or pa.types.is_decimal(kind):
-        values = pc.fill_null(pc.cast(column, pa.float64()), float("nan"))
-        return (name, "f64", values.to_numpy(zero_copy_only=False).astype("<f8").tobytes(), None)
-    if pa.types.is_string(kind) or pa.types.is_large_string(kind) or pa.types.is_dictionary(kind):
-        encoded = column if pa.types.is_dictionary(kind) else column.dictionary_encode()
-        categories = _strings(encoded.dictionary.to_pylist())
-        if categories is not None:
-            codes = pc.fill_null(pc.cast(encoded.indices, pa.int32()), -1)
-            return (name, "cat", codes.to_numpy(zero_copy_only=False).astype("<i4").tobytes(), categories)
-    return (name, "obj", column.to_pylist(), None)
-
-
-# ---- output ------------------------------------------------------------------------------
-
-
-def _to_pandas(data: Any, ok_bytes: bytes, out: List[Any], failed: bool) -> Any:
-    import numpy as np
-    import pandas as pd
-
-    ok = np.frombuffer(ok_bytes, dtype=np.uint8).astype(bool)
-    result = {}
-    for name, kind, values, categories in out:
-        if kind == "f64":
-            result[name] = np.frombuffer(values, dtype="<f8")
-        elif kind == "i64":
-            ints = np.frombuffer(values, dtype="<i8")
-            result[name] = pd.arrays.IntegerArray(ints.copy(), ~ok) if failed else ints
-        elif kind == "cat":
-            result[name] = pd.Categorical.from_codes(np.frombuffer(values, dtype="<i4"), categories=categories)
-        else:  # "err": (row, value) pairs of the failed rows
+        series = self.data[name]
+        dtype = series.dtype
+        api = pd.api.types
+        if api.is_bool_dtype(dtype):
+            codes = np.where(series.isna().to_numpy(), 2, series.fillna(False).to_numpy(dtype=bool)).astype("<u1")
+            return (name, "bool", codes.tobytes(), None)
+        if api.is_integer_dtype(dtype) and not series.hasnans:
+            values = series.to_numpy()
+            if values.dtype != np.uint64 or (len(values) and values.max() < 2**63):
+                return (name, "i64", values.astype("<i8").tobytes(), None)
+        if api.is_integer_dtype(dtype) or api.is_float_dtype(dtype):
+            return (name, "f64", series.to_numpy(dtype="<f8", na_value=np.nan).tobytes(), None)
+        if isinstance(dtype, pd.CategoricalDtype):
+            categories = _strings(dtype.categories)
             if categories is not None:
-                codes = np.full(len(ok), -1, dtype=np.int32)
-                for row, code in values:
-                    codes[row] = code
-                result[name] = pd.Categorical.from_codes(codes, categories=categories)
+                return (name, "cat", series.cat.codes.to_numpy().astype("<i4").tobytes(), categories)
+        elif api.is_string_dtype(dtype) or dtype == object:
+            codes, uniques = pd.factorize(series, use_na_sentinel=True)
+            categories = _strings(uniques)
+            if categories is not None:
+                return (name, "cat", codes.astype("<i4").tobytes(), categories)
+        # Mixed or other values: read one by one, exactly as score() reads a dict's values.
+        return (name, "obj", [None if v is pd.NA or v is pd.NaT else v for v in series.tolist()], None)
+
+    def result(self, schema: List[_SchemaColumn], ok_bytes: bytes, report: Any, failed: List[Any], nullable: bool) -> Any:
+        import numpy as np
+        import pandas as pd
+
+        bad = np.frombuffer(ok_bytes, dtype=np.uint8) == 0
+        errors = _error_values(failed, self.n_rows)
+        result = {}
+        for name, kind, categories in schema:
+            if kind == "kept":
+                result[name] = self.data[name].to_numpy(copy=False)
+                continue
+            if name in _core.ERROR_COLUMNS:
+                values = errors(name)
+                if kind == "cat":
+                    codes = np.array([-1 if v is None else v for v in values], dtype=np.int32)
+                    result[name] = pd.Categorical.from_codes(codes, categories=categories)
+                else:
+                    # pandas' text dtype ("str": strings with NaN for missing from pandas 3 on,
+                    # object before), whether or not a row failed.
+                    result[name] = pd.Series(values, dtype="str").array
+                continue
+            _, _, data, row_categories = next(report)
+            if kind == "f64":
+                result[name] = np.frombuffer(data, dtype="<f8")
+            elif kind == "i64":
+                ints = np.frombuffer(data, dtype="<i8")
+                # With errors="return" the column is nullable whether or not a row failed.
+                result[name] = pd.arrays.IntegerArray(ints.copy(), bad) if nullable else ints
             else:
-                fields: List[Optional[str]] = [None] * len(ok)
-                for row, field in values:
-                    fields[row] = field
-                result[name] = pd.array(fields, dtype=object)
-    return pd.DataFrame(result, index=data.index, copy=False)
+                result[name] = pd.Categorical.from_codes(np.frombuffer(data, dtype="<i4"), categories=row_categories)
+        return pd.DataFrame(result, index=self.data.index, copy=False)
 
 
-def _to_arrow(ok_bytes: bytes, out: List[Any], n_rows: int) -> Any:
-    import numpy as np
-    import pyarrow as pa
+# ---- Arrow (pyarrow, polars, DuckDB, any PyCapsule table) ---------------------------------
 
-    bad = np.frombuffer(ok_bytes, dtype=np.uint8) == 0
-    mask = bad if bad.any() else None
-    arrays, names = [], []
-    for name, kind, values, categories in out:
-        if kind == "f64":
-            array = pa.array(np.frombuffer(values, dtype="<f8"), mask=mask)
-        elif kind == "i64":
-            array = pa.array(np.frombuffer(values, dtype="<i8"), mask=mask)
-        elif kind == "cat":
-            codes = np.frombuffer(values, dtype="<i4")
-            indices = pa.array(codes, mask=codes < 0)
-            array = pa.DictionaryArray.from_arrays(indices, pa.array(categories, type=pa.string()))
+
+class _ArrowTable(_Table):
+    def __init__(self, data: Any, module: str) -> None:
+        import pyarrow as pa
+
+        self.module = module
+        if isinstance(data, pa.RecordBatch):
+            self.table = pa.Table.from_batches([data])
+        elif isinstance(data, pa.Table):
+            self.table = data
         else:
-            cells: List[Any] = [None] * n_rows
-            for row, value in values:
-                cells[row] = categories[value] if categories is not None else value
-            array = pa.array(cells, type=pa.string()).dictionary_encode() if categories else pa.array(cells, type=pa.string())
-        arrays.append(array)
-        names.append(name)
-    return pa.Table.from_arrays(arrays, names=names)
+            self.table = pa.table(data)
+        self.names = list(self.table.schema.names)
+        self.n_rows = self.table.num_rows
+
+    def column(self, name: str) -> _Column:
+        import pyarrow as pa
+        import pyarrow.compute as pc
+
+        column = self.table.column(name)
+        kind = column.type
+        column = column.combine_chunks()
+        if pa.types.is_boolean(kind):
+            codes = pc.fill_null(pc.cast(column, pa.uint8()), 2)
+            return (name, "bool", codes.to_numpy(zero_copy_only=False).astype("<u1").tobytes(), None)
+        if pa.types.is_integer(kind) and column.null_count == 0 and not pa.types.is_uint64(kind):
+            return (name, "i64", column.to_numpy(zero_copy_only=False).astype("<i8").tobytes(), None)
+        if pa.types.is_integer(kind) or pa.types.is_floating(kind) or pa.types.is_decimal(kind):
+            values = pc.fill_null(pc.cast(column, pa.float64()), float("nan"))
+            return (name, "f64", values.to_numpy(zero_copy_only=False).astype("<f8").tobytes(), None)
+        if pa.types.is_string_view(kind):
+            # polars' strings: dictionary-encoded as plain strings.
+            column, kind = pc.cast(column, pa.large_string()), pa.large_string()
+        if pa.types.is_string(kind) or pa.types.is_large_string(kind) or pa.types.is_dictionary(kind):
+            encoded = column if pa.types.is_dictionary(kind) else column.dictionary_encode()
+            categories = _strings(encoded.dictionary.to_pylist())
+            if categories is not None:
+                codes = pc.fill_null(pc.cast(encoded.indices, pa.int32()), -1)
+                return (name, "cat", codes.to_numpy(zero_copy_only=False).astype("<i4").tobytes(), categories)
+        return (name, "obj", column.to_pylist(), None)
+
+    def result(self, schema: List[_SchemaColumn], ok_bytes: bytes, report: Any, failed: List[Any], nullable: bool) -> Any:
+        table = self.arrow_result(schema, ok_bytes, report, failed)
+        if self.module == "polars":
+            import polars as pl
+
+            return pl.from_arrow(table)
+        if self.module == "duckdb":
+            import duckdb
+
+            return duckdb.from_arrow(table)
+        return table
+
+    def arrow_result(self, schema: List[_SchemaColumn], ok_bytes: bytes, report: Any, failed: List[Any]) -> Any:
+        import numpy as np
+        import pyarrow as pa
+
+        bad = np.frombuffer(ok_bytes, dtype=np.uint8) == 0
+        mask = bad if bad.any() else None
+        errors = _error_values(failed, self.n_rows)
+        arrays, names = [], []
+        for name, kind, categories in schema:
+            if kind == "kept":
+                array = self.table.column(name)
+            elif name in _core.ERROR_COLUMNS and kind == "cat":
+                codes = np.array([-1 if v is None else v for v in errors(name)], dtype=np.int32)
+                array = pa.DictionaryArray.from_arrays(pa.array(codes, mask=codes < 0), pa.array(categories, type=pa.string()))
+            elif name in _core.ERROR_COLUMNS:
+                array = pa.array(errors(name), type=pa.string())
+            else:
+                _, _, data, row_categories = next(report)
+                if kind == "f64":
+                    array = pa.array(np.frombuffer(data, dtype="<f8"), mask=mask)
+                elif kind == "i64":
+                    array = pa.array(np.frombuffer(data, dtype="<i8"), mask=mask)
+                else:
+                    codes = np.frombuffer(data, dtype="<i4")
+                    array = pa.DictionaryArray.from_arrays(
+                        pa.array(codes, mask=codes < 0), pa.array(row_categories, type=pa.string())
+                    )
+            arrays.append(array)
+            names.append(name)
+        return pa.Table.from_arrays(arrays, names=names)
