@@ -9,7 +9,7 @@ if [ ! -x .venv/bin/python ]; then
   "$PYTHON" -m venv .venv
 fi
 .venv/bin/python -m pip install -q --disable-pip-version-check \
-  "maturin>=1.16,<2" pytest hypothesis mypy pandas pyarrow polars duckdb
+  "maturin>=1.16,<2" pytest hypothesis mypy pandas pyarrow polars duckdb tqdm
 # maturin develop builds the extension (debug profile is enough for the tests) into .venv;
 # it honours CARGO_TARGET_DIR when set and uses the workspace's target/ otherwise.
 VIRTUAL_ENV="$ROOT/.venv" PATH="$ROOT/.venv/bin:$PATH" \

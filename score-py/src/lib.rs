@@ -77,6 +77,27 @@ impl Drop for GcPause<'_> {
     }
 }
 
+/// A progress bar of the Python side (`platform_score._progress.bar`), closed when dropped.
+struct ProgressBar<'py>(Bound<'py, PyAny>);
+
+impl<'py> ProgressBar<'py> {
+    fn new(items: &Bound<'py, PyAny>) -> PyResult<Self> {
+        let py = items.py();
+        Ok(ProgressBar(py.import(intern!(py, "platform_score._progress"))?.call_method1(intern!(py, "bar"), (items,))?))
+    }
+
+    fn advance(&self, n: usize) -> PyResult<()> {
+        self.0.call_method1(intern!(self.0.py(), "update"), (n,)).map(drop)
+    }
+}
+
+impl Drop for ProgressBar<'_> {
+    fn drop(&mut self) {
+        // Closing only redraws the bar; there is no caller to report a failure to from drop.
+        let _ = self.0.call_method0(intern!(self.0.py(), "close"));
+    }
+}
+
 /// score(profile, *, decimals=False) -> dict: the full report of one profile.
 #[pyfunction]
 #[pyo3(signature = (profile, *, decimals = false))]
@@ -115,19 +136,22 @@ fn score_boxed(input: &Input) -> Result<Box<ScoreReport>, CoreError> {
     batch::score_input(input).map(Box::new)
 }
 
-/// score_many(profiles, *, errors="raise", decimals=False, lazy=False) -> list.
+/// score_many(profiles, *, errors="raise", decimals=False, lazy=False, progress=False) -> list.
 ///
 /// The profiles are read on the calling thread and scored on the others (score-core's
 /// pipeline); dicts are built as the scored chunks come back, in order. `lazy=True`: one
 /// `Report` per profile, which holds the boxed Rust report (boxed on the scoring thread).
+/// `progress=True`: a progress bar (`platform_score._progress.bar`, tqdm) advanced as each
+/// chunk of results is in the list, closed at the end whatever ends the batch.
 #[pyfunction]
-#[pyo3(signature = (profiles, *, errors = "raise", decimals = false, lazy = false))]
+#[pyo3(signature = (profiles, *, errors = "raise", decimals = false, lazy = false, progress = false))]
 fn score_many<'py>(
     py: Python<'py>,
     profiles: &Bound<'py, PyAny>,
     errors: &str,
     decimals: bool,
     lazy: bool,
+    progress: bool,
 ) -> PyResult<Bound<'py, PyList>> {
     let raise = match errors {
         "raise" => true,
@@ -147,20 +171,24 @@ fn score_many<'py>(
         Ok(block)
     };
     let stopped = || PyValueError::new_err("score_many: the scoring threads stopped");
+    let bar = if progress { Some(ProgressBar::new(profiles)?) } else { None };
+    let progress = |n: usize| bar.as_ref().map_or(Ok(()), |b| b.advance(n));
     if lazy {
         batch::pipeline(&PyHost(py), &mut read, score_boxed, |reports, start| {
+            let n = reports.len();
             for (i, result) in reports.into_iter().enumerate() {
                 append_result(&out, result, start + i, raise, |r| Ok(Bound::new(py, Report::new(r, decimals))?.into_any()))?;
             }
-            Ok(())
+            progress(n)
         }, stopped)?;
     } else {
         let builder = PyBuilder::new(py, decimals)?;
         batch::pipeline(&PyHost(py), &mut read, batch::score_input, |reports, start| {
+            let n = reports.len();
             for (i, result) in reports.into_iter().enumerate() {
                 append_result(&out, result, start + i, raise, |r| builder.build(&r, None))?;
             }
-            Ok(())
+            progress(n)
         }, stopped)?;
     }
     Ok(out)

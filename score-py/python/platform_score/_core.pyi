@@ -99,6 +99,7 @@ def score_many(
     errors: Literal["raise"] = "raise",
     decimals: Literal[False] = False,
     lazy: Literal[False] = False,
+    progress: bool = False,
 ) -> List[ScoreReport]: ...
 @overload
 def score_many(
@@ -107,6 +108,7 @@ def score_many(
     errors: Literal["return"],
     decimals: Literal[False] = False,
     lazy: Literal[False] = False,
+    progress: bool = False,
 ) -> List[Union[ScoreReport, ScoreError]]: ...
 @overload
 def score_many(
@@ -115,6 +117,7 @@ def score_many(
     errors: Literal["raise"] = "raise",
     decimals: bool = False,
     lazy: Literal[True],
+    progress: bool = False,
 ) -> List[Report]: ...
 @overload
 def score_many(
@@ -123,6 +126,7 @@ def score_many(
     errors: Literal["return"],
     decimals: bool = False,
     lazy: Literal[True],
+    progress: bool = False,
 ) -> List[Union[Report, ScoreError]]: ...
 @overload
 def score_many(
@@ -131,6 +135,7 @@ def score_many(
     errors: Literal["raise", "return"] = "raise",
     decimals: bool = False,
     lazy: bool = False,
+    progress: bool = False,
 ) -> List[Any]: ...
 
 _Column = Tuple[str, str, Any, Optional[List[str]]]
