@@ -8,8 +8,15 @@ PYTHON="${PYTHON:-python3}"
 if [ ! -x .venv/bin/python ]; then
   "$PYTHON" -m venv .venv
 fi
+# pyspark is large (some 400 MB): pip installs it once into the venv, later runs find it there.
 .venv/bin/python -m pip install -q --disable-pip-version-check \
-  "maturin>=1.16,<2" pytest hypothesis mypy pandas pyarrow polars duckdb tqdm
+  "maturin>=1.16,<2" pytest hypothesis mypy pandas pyarrow polars duckdb tqdm "dask[dataframe]" pyspark
+# Spark needs a Java runtime: Debian's when the machine has none.
+if ! command -v java >/dev/null 2>&1; then
+  if [ "$(id -u)" -eq 0 ]; then apt_get=(apt-get); else apt_get=(sudo apt-get); fi
+  "${apt_get[@]}" update -q
+  DEBIAN_FRONTEND=noninteractive "${apt_get[@]}" install -y -q --no-install-recommends openjdk-17-jre-headless
+fi
 # maturin develop builds the extension (debug profile is enough for the tests) into .venv;
 # it honours CARGO_TARGET_DIR when set and uses the workspace's target/ otherwise.
 VIRTUAL_ENV="$ROOT/.venv" PATH="$ROOT/.venv/bin:$PATH" \

@@ -1,5 +1,6 @@
 """Runs every ```python block of score-py/README.md, in order, in one namespace, from the
-repository root: the quick start cannot rot."""
+repository root: the quick start cannot rot. (```py blocks need a cluster and are not run: the
+Spark example; tests/test_spark.py runs the same calls on a local Spark.)"""
 
 from __future__ import annotations
 

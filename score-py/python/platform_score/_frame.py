@@ -196,7 +196,7 @@ class _PandasTable(_Table):
         result = {}
         for name, kind, categories in schema:
             if kind == "kept":
-                result[name] = self.data[name].to_numpy(copy=False)
+                result[name] = self.data[name].array
                 continue
             if name in _core.ERROR_COLUMNS:
                 values = errors(name)

@@ -1,0 +1,44 @@
+# mypy: disable-error-code="import-untyped"
+"""Scoring a Spark DataFrame on the cluster that holds it: ``platform_score.spark.score(df)``.
+
+Each executor's Python worker scores its Arrow record batches with ``score_frame`` through
+``DataFrame.mapInArrow`` (no pandas copy), into the published schema (``arrow_schema`` with
+plain strings for the categorical columns, which Spark has not), so Spark knows the output
+columns before it sees a row. The executors need the wheel installed (see the README's
+"Spark on a cluster")."""
+
+from __future__ import annotations
+
+from typing import Any, Iterator, Literal, Sequence, Union
+
+from ._frame import arrow_schema, score_frame
+
+
+def score(
+    df: Any,
+    *,
+    keep: Union[str, Sequence[str]] = (),
+    extra: Literal["error", "ignore"] = "error",
+    errors: Literal["raise", "return"] = "raise",
+) -> Any:
+    """The Spark DataFrame of ``score_frame(df, keep=..., extra=..., errors=...)``, computed
+    lazily on the executors, one output row per input row, partition by partition (row order
+    within a partition is kept). ``errors="raise"`` fails the Spark job on the first bad row
+    (the task's error names the code and the row in its batch); ``errors="return"`` keeps
+    every row, with ``error_code``, ``error_field`` and ``error_message``."""
+    from pyspark.sql.pandas.types import from_arrow_schema, to_arrow_schema
+
+    keep = [keep] if isinstance(keep, str) else list(keep)
+    missing = [name for name in keep if name not in df.columns]
+    if missing:
+        raise ValueError(f"keep nombra la columna \"{missing[0]}\", que la tabla no tiene.")
+    source = to_arrow_schema(df.select(*keep).schema) if keep else None
+    schema = arrow_schema([source.field(name) for name in keep] if source is not None else [], errors=errors,
+                          dictionary=False)
+
+    def score_batches(batches: Iterator[Any]) -> Iterator[Any]:
+        for batch in batches:
+            table = score_frame(batch, keep=keep, extra=extra, errors=errors)
+            yield from table.cast(schema).to_batches()
+
+    return df.mapInArrow(score_batches, from_arrow_schema(schema))
