@@ -4,7 +4,8 @@
 # Works on a brand-new machine: installs what is missing (Debian `postgresql`, a Python venv
 # at <repo>/.venv with aiosmtpd, the npm `oidc-provider` in server/tests/oidc), starts a
 # throwaway PostgreSQL cluster on 127.0.0.1 (stopped and deleted on exit), then runs
-# `cargo test -p server` without and with TEST_DATABASE_URL. Exits non-zero on any failure.
+# `cargo test -p server` without and with TEST_DATABASE_URL, and a bounded schemathesis run
+# against the server's /openapi.json (server/scripts/schemathesis.sh). Exits non-zero on any failure.
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
@@ -62,6 +63,9 @@ PG_STARTED=1
 status=0
 log "server tests on SQLite"
 cargo test -p server || status=1
+
+log "schemathesis against /openapi.json (bounded; the binary the tests built)"
+bash "$ROOT/server/scripts/schemathesis.sh" "${CARGO_TARGET_DIR:-$ROOT/target}/debug/server" || status=1
 
 log "server tests on PostgreSQL"
 TEST_DATABASE_URL="postgres://postgres@127.0.0.1:$PGPORT/postgres" cargo test -p server || status=1

@@ -71,7 +71,8 @@ pub async fn build_state(config: Config) -> Result<(AppState, WorkerHandle), Sta
 
 /// The full router: API routes, docs, fallbacks and every middleware.
 pub fn router(state: AppState) -> Router {
-    let (api, openapi) = routes::api_router().split_for_parts();
+    let (api, mut openapi) = routes::api_router().split_for_parts();
+    routes::complete_openapi(&mut openapi);
     let mut app: Router<AppState> = api;
     if state.config.api_docs_enabled {
         app = app.merge(SwaggerUi::new("/docs").url("/openapi.json", openapi));

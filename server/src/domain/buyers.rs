@@ -339,6 +339,21 @@ pub struct ContactSummary {
     pub telefono_registrado: bool,
 }
 
+/// The profile of the OpenAPI examples (`routes::examples`).
+pub const EXAMPLE_PROFILE: &str = r#"{"estado": "Jalisco", "ingreso_mensual": 42000, "tipo_ingreso": "asalariado", "antiguedad_meses": 30, "deudas_mensuales": 3500, "ahorro": 150000, "edad": 33, "personas_hogar": 3}"#;
+
+/// The `platform_score` of [`EXAMPLE_PROFILE`], computed by score-core: the examples of the
+/// OpenAPI document show the real shape and numbers of the current model.
+pub fn example_report() -> Value {
+    score_core::ValidProfile::from_json_str(EXAMPLE_PROFILE)
+        .map(|p| {
+            let mut out = Vec::new();
+            p.score().write_json(&mut out);
+            serde_json::from_slice(&out).unwrap_or(Value::Null)
+        })
+        .unwrap_or(Value::Null)
+}
+
 /// A buyer profile as returned by phase 2, onboarding and `GET /perfil/{id}`.
 #[derive(Debug, Serialize, ToSchema)]
 pub struct ProfileView {
@@ -347,11 +362,11 @@ pub struct ProfileView {
     /// 1 after phase 1, 2 after phase 2 or onboarding, 3 once interest was documented.
     pub fase: i64,
     /// The profile as score-core reads it (canonical: state as ISO code, absent optionals omitted).
-    #[schema(value_type = Object)]
+    #[schema(value_type = Object, example = json!({"estado": "JAL", "ingreso_mensual": 42000, "tipo_ingreso": "asalariado", "antiguedad_meses": 30, "deudas_mensuales": 3500, "ahorro": 150000, "edad": 33, "personas_hogar": 3}))]
     pub perfil: Value,
     /// The `platform_score` object of spec 2.4 as produced by `modelo_version` (same keys and
     /// numbers as score-core and the fixtures).
-    #[schema(value_type = Object)]
+    #[schema(value_type = Object, example = example_report)]
     pub platform_score: Value,
     /// Model version that produced `platform_score`; older results stay readable as they were.
     #[schema(example = "2.1")]

@@ -22,11 +22,13 @@ pub struct ErrorBody {
     #[schema(example = "error")]
     pub status: &'static str,
     /// Always `false`.
+    #[schema(example = false)]
     pub success: bool,
     /// Stable machine-readable code (UPPER_SNAKE_CASE).
     #[schema(example = "VALIDATION_ERROR")]
     pub code: String,
     /// Human-readable message (Spanish).
+    #[schema(example = "El campo email es obligatorio")]
     pub message: String,
     /// Extra fields of some errors, such as `requiresEmailVerification` or `retryAfter`.
     #[serde(flatten)]

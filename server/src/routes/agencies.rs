@@ -57,7 +57,7 @@ pub struct CreateAgencyRequest {
 /// Creates an office owned by the caller.
 #[utoipa::path(post, path = "/api/agencies", tag = "agencies",
     security(("bearer" = [])),
-    request_body = CreateAgencyRequest,
+    request_body(content = CreateAgencyRequest, example = crate::routes::examples::create_agency),
     description = "Role `agency_admin` or `admin`; the caller becomes the owner.",
     responses(
         (status = 201, description = "Created", body = SuccessMessage<AgencyView>),
@@ -145,7 +145,7 @@ pub struct UpdateAgencyRequest {
 #[utoipa::path(put, path = "/api/agencies/{id}", tag = "agencies",
     security(("bearer" = [])),
     params(("id" = String, Path, description = "Office id")),
-    request_body = UpdateAgencyRequest,
+    request_body(content = UpdateAgencyRequest, example = crate::routes::examples::update_agency),
     description = "Managers of the office (owner, co-admins) and the platform admin.",
     responses(
         (status = 200, description = "Updated", body = SuccessMessage<AgencyView>),
@@ -198,7 +198,7 @@ pub struct CoAdmin {
 #[utoipa::path(post, path = "/api/agencies/{id}/admins", tag = "agencies",
     security(("bearer" = [])),
     params(("id" = String, Path, description = "Office id")),
-    request_body = AddAdminRequest,
+    request_body(content = AddAdminRequest, example = crate::routes::examples::add_admin),
     description = "The owner of the office or the platform admin (co-admins cannot add others). \
         The user must have role `agency_admin` (422 `INVALID_ROLE`) and not be the owner.",
     responses(
@@ -277,7 +277,7 @@ pub async fn remove_admin(
 #[utoipa::path(post, path = "/api/agencies/{id}/agents", tag = "agencies",
     security(("bearer" = [])),
     params(("id" = String, Path, description = "Office id")),
-    request_body = CreateAgentRequest,
+    request_body(content = CreateAgentRequest, example = crate::routes::examples::create_agent),
     description = "Managers of the office (owner, co-admins) and the platform admin. Same body \
         and response as `POST /api/agents` (`agencyId` of the body is ignored).",
     responses(
@@ -304,7 +304,7 @@ pub async fn create_agent_in_agency(
 /// Creates an agent in the caller's current office (rule 1).
 #[utoipa::path(post, path = "/api/agencies/current/agents", tag = "agencies",
     security(("bearer" = [])),
-    request_body = CreateAgentRequest,
+    request_body(content = CreateAgentRequest, example = crate::routes::examples::create_agent),
     description = "Role `agency_admin`. `current` is the one office the caller owns, or, owning \
         none, the one office they co-administer; several: 409 `AGENCY_AMBIGUOUS` (with \
         `agencyIds`; use `POST /api/agencies/{id}/agents`); none: 403 `NO_AGENCY`.",

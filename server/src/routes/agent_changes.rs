@@ -56,7 +56,7 @@ pub struct AssignData {
 #[utoipa::path(put, path = "/api/agents/{id}/assign-agency", tag = "agents",
     security(("bearer" = [])),
     params(("id" = String, Path, description = "Agent id")),
-    request_body = AssignRequest,
+    request_body(content = AssignRequest, example = crate::routes::examples::assign_agency),
     description = "Role `agency_admin` or `admin`. The caller must manage the agent's current \
         office (if any) and the target office (if not null); a co-admin moving an agent to or \
         from an office they do not administer gets 403. An unassigned agent can be claimed by \
@@ -143,7 +143,7 @@ pub struct UpdateAgentRequest {
 #[utoipa::path(put, path = "/api/agents/{id}", tag = "agents",
     security(("bearer" = [])),
     params(("id" = String, Path, description = "Agent id")),
-    request_body = UpdateAgentRequest,
+    request_body(content = UpdateAgentRequest, example = crate::routes::examples::update_agent),
     description = "Who: the platform admin and the managers of the agent's office (every field), \
         and the agent itself (its user and profile fields, but not `isActive` or `externalId`: \
         403). Absent fields are kept; null or empty clears an optional field. `agencyId` is \

@@ -330,7 +330,7 @@ pub async fn get_agent(
 /// Creates an agent, optionally in an office (rules 1, 2, 5, 6).
 #[utoipa::path(post, path = "/api/agents", tag = "agents",
     security(("bearer" = [])),
-    request_body = CreateAgentRequest,
+    request_body(content = CreateAgentRequest, example = crate::routes::examples::create_agent),
     description = "Role `agency_admin` or `admin`. With `agencyId` the caller must manage that \
         office (owner or co-admin; the platform admin manages every office), else 403. Without \
         it the agent is unassigned (only the platform admin manages unassigned agents \

@@ -142,7 +142,7 @@ fn valid_email(v: Option<String>) -> ApiResult<String> {
 /// When the e-mail is already registered the response is the same (no account enumeration)
 /// and the owner of the address gets a notice instead.
 #[utoipa::path(post, path = "/api/auth/register", tag = "auth",
-    request_body = RegisterRequest,
+    request_body(content = RegisterRequest, example = crate::routes::examples::register),
     responses(
         (status = 201, description = "Registered; verification e-mail sent", body = RegisterResponse),
         (status = 422, description = "Terms not accepted (`TERMS_NOT_ACCEPTED`) or invalid data (`VALIDATION_ERROR`, `INVALID_ROLE`)", body = ErrorBody),
@@ -278,7 +278,7 @@ pub struct LoginRequest {
 /// an unverified account gets 403 with `requiresEmailVerification: true` (only after the
 /// password is correct).
 #[utoipa::path(post, path = "/api/auth/login", tag = "auth",
-    request_body = LoginRequest,
+    request_body(content = LoginRequest, example = crate::routes::examples::login),
     responses(
         (status = 200, description = "Logged in", body = DataResponse<LoginData>),
         (status = 401, description = "Wrong credentials (`INVALID_CREDENTIALS`)", body = ErrorBody),
@@ -375,7 +375,7 @@ pub struct ProfileResponse {
 /// Update the authenticated user's profile.
 #[utoipa::path(put, path = "/api/auth/profile", tag = "auth",
     security(("bearer" = [])),
-    request_body = ProfileUpdateRequest,
+    request_body(content = ProfileUpdateRequest, example = crate::routes::examples::profile_update),
     responses(
         (status = 200, description = "Updated profile", body = ProfileResponse),
         (status = 401, description = "Not authenticated", body = ErrorBody),
@@ -503,7 +503,7 @@ pub struct EmailRequest {
 /// Send a new verification e-mail (the previous link stops working). The answer is the same
 /// whether or not the address exists or is already verified.
 #[utoipa::path(post, path = "/api/auth/resend-verification", tag = "auth",
-    request_body = EmailRequest,
+    request_body(content = EmailRequest, example = crate::routes::examples::email),
     responses(
         (status = 200, description = "Accepted (same answer for every address)", body = StatusMessage),
         (status = 422, description = "Invalid body", body = ErrorBody),
@@ -532,7 +532,7 @@ pub async fn resend_verification(
 
 /// Request a password-reset e-mail. The answer is the same whether or not the address exists.
 #[utoipa::path(post, path = "/api/auth/forgot-password", tag = "auth",
-    request_body = EmailRequest,
+    request_body(content = EmailRequest, example = crate::routes::examples::email),
     responses(
         (status = 200, description = "Accepted (same answer for every address)", body = StatusMessage),
         (status = 422, description = "Invalid body", body = ErrorBody),
@@ -593,7 +593,7 @@ pub struct ResetPasswordRequest {
 /// Set a new password with the one-time token of the reset e-mail. Every session of the user
 /// is revoked.
 #[utoipa::path(post, path = "/api/auth/reset-password", tag = "auth",
-    request_body = ResetPasswordRequest,
+    request_body(content = ResetPasswordRequest, example = crate::routes::examples::reset_password),
     responses(
         (status = 200, description = "Password changed; all sessions revoked", body = StatusMessage),
         (status = 400, description = "`RESET_TOKEN_INVALID`: unknown, used or expired token", body = ErrorBody),

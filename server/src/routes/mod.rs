@@ -8,6 +8,7 @@ pub mod agencies;
 pub mod agent_changes;
 pub mod agents;
 pub mod auth;
+pub mod examples;
 pub mod health;
 pub mod leads;
 pub mod oidc;
@@ -60,6 +61,71 @@ impl Modify for BearerAuth {
             ),
         );
     }
+}
+
+/// The answers the shared extractors give on every operation of a kind, documented once here
+/// instead of on each handler (a client and schemathesis then find every status they can get):
+/// a JSON body can be malformed (400 `INVALID_JSON`), too large (413), of another content type
+/// (415) or of the wrong shape (422); a bearer-protected operation answers 401; a path id that
+/// is not an id answers 404.
+struct CommonResponses;
+
+impl CommonResponses {
+    const BODY: [(&'static str, &'static str); 4] = [
+        ("400", "Malformed JSON (`INVALID_JSON`)"),
+        ("413", "Body larger than `MAX_BODY_BYTES` (`PAYLOAD_TOO_LARGE`)"),
+        ("415", "Not `Content-Type: application/json` (`UNSUPPORTED_MEDIA_TYPE`)"),
+        ("422", "Body of the wrong shape, type or characters (`VALIDATION_ERROR`)"),
+    ];
+}
+
+impl Modify for CommonResponses {
+    fn modify(&self, openapi: &mut utoipa::openapi::OpenApi) {
+        use utoipa::openapi::{ContentBuilder, Ref, RefOr, ResponseBuilder};
+        let error = |description: &str| {
+            ResponseBuilder::new()
+                .description(description)
+                .content("application/json", ContentBuilder::new().schema(Some(Ref::from_schema_name("ErrorBody"))).build())
+                .build()
+        };
+        for (path, item) in openapi.paths.paths.iter_mut() {
+            let has_id = path.contains('{');
+            for op in [&mut item.get, &mut item.post, &mut item.put, &mut item.delete, &mut item.patch]
+                .into_iter()
+                .flatten()
+            {
+                let mut add = |status: &str, description: &str| {
+                    if !op.responses.responses.contains_key(status) {
+                        op.responses.responses.insert(status.to_string(), error(description).into());
+                    }
+                };
+                let json_body = op
+                    .request_body
+                    .as_ref()
+                    .is_some_and(|b| match b {
+                        RefOr::T(b) => b.content.contains_key("application/json"),
+                        RefOr::Ref(_) => false,
+                    });
+                if json_body {
+                    for (status, description) in Self::BODY {
+                        add(status, description);
+                    }
+                }
+                if op.security.as_ref().is_some_and(|s| !s.is_empty()) {
+                    add("401", "Missing (`TOKEN_MISSING`) or invalid (`TOKEN_INVALID`) token");
+                }
+                if has_id {
+                    add("404", "No such object (an id that is not a UUID included)");
+                }
+            }
+        }
+    }
+}
+
+/// Completes the document of [`api_router`] once every area is merged in (modifiers of
+/// `ApiDoc` run before that, on an empty document).
+pub fn complete_openapi(openapi: &mut utoipa::openapi::OpenApi) {
+    CommonResponses.modify(openapi);
 }
 
 /// All API routes with their OpenAPI description.

@@ -267,7 +267,7 @@ pub struct ExchangeRequest {
 
 /// Exchange the one-time login code of the IdP callback for an access token.
 #[utoipa::path(post, path = "/api/auth/idp/exchange", tag = "auth",
-    request_body = ExchangeRequest,
+    request_body(content = ExchangeRequest, example = crate::routes::examples::idp_exchange),
     responses(
         (status = 200, description = "Logged in (same body as /api/auth/login)", body = DataResponse<LoginData>),
         (status = 400, description = "`IDP_CODE_INVALID`: unknown, used or expired code", body = ErrorBody),

@@ -58,7 +58,7 @@ pub struct CreatePropertyRequest {
 /// Creates a property.
 #[utoipa::path(post, path = "/api/properties", tag = "properties",
     security(("bearer" = [])),
-    request_body = CreatePropertyRequest,
+    request_body(content = CreatePropertyRequest, example = crate::routes::examples::create_property),
     description = "The agent itself (default `agentId`), a manager of the agent's office, or the \
         platform admin. Others get 403.",
     responses(
@@ -251,7 +251,7 @@ pub struct UpdatePropertyRequest {
 #[utoipa::path(put, path = "/api/properties/{id}", tag = "properties",
     security(("bearer" = [])),
     params(("id" = String, Path, description = "Property id")),
-    request_body = UpdatePropertyRequest,
+    request_body(content = UpdatePropertyRequest, example = crate::routes::examples::update_property),
     description = "The listing agent, a manager of its office, or the platform admin (a property \
         whose agent was deleted: platform admin only).",
     responses(

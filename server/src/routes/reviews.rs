@@ -54,7 +54,7 @@ pub struct ReviewData {
 #[utoipa::path(post, path = "/api/agents/{id}/reviews", tag = "agents",
     security(("bearer" = [])),
     params(("id" = String, Path, description = "Agent id")),
-    request_body = ReviewRequest,
+    request_body(content = ReviewRequest, example = crate::routes::examples::review),
     description = "Any authenticated user except the agent itself (403 `SELF_REVIEW`). One review \
         per user and agent (database constraint): the first POST creates it (201), later ones \
         replace its rating and comment (200). The agent's `rating` (average, 0..5) and \

@@ -53,17 +53,18 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(document_interest))
 }
 
-/// The profile body, for the OpenAPI document (the server reads it as JSON and lets score-core
-/// validate it, so its error codes are the same everywhere).
+/// The score-core profile, for the OpenAPI document (the server reads it as JSON and lets
+/// score-core validate it, so its error codes are the same everywhere). The body of the
+/// stateless calculator, which refuses any other field (400 `UNKNOWN_FIELD`).
 #[derive(Debug, Serialize, ToSchema)]
 #[allow(dead_code)]
-pub struct ProfileInput {
+pub struct ScoreProfile {
     /// State where the buyer wants to buy: ISO 3166-2:MX code with or without `MX-` (`CMX`),
     /// INEGI key (`09`) or official name, case- and accent-insensitive.
     #[schema(example = "CMX")]
     estado: String,
     /// Monthly household net income, MXN (> 0).
-    #[schema(example = 30000)]
+    #[schema(example = 30000, exclusive_minimum = 0)]
     ingreso_mensual: f64,
     /// `asalariado`, `independiente`, `mixto` or `pensionado`.
     #[schema(example = "asalariado")]
@@ -72,28 +73,44 @@ pub struct ProfileInput {
     #[schema(example = 36)]
     antiguedad_meses: u32,
     /// Non-mortgage monthly debt payments; absent or null = not declared (scored neutral).
+    #[schema(example = 3500, minimum = 0)]
     deudas_mensuales: Option<f64>,
     /// Savings available for the down payment (default 0).
+    #[schema(example = 150000, minimum = 0)]
     ahorro: Option<f64>,
     /// Age in years (18..100); shortens the loan term.
+    #[schema(example = 33, minimum = 18, maximum = 100)]
     edad: Option<u32>,
     /// Household size (1..20; default 3.35, the ENIGH mean).
+    #[schema(example = 3, minimum = 1, maximum = 20)]
     personas_hogar: Option<u32>,
     /// Declared housing-fund sub-account balance; estimated when absent.
+    #[schema(minimum = 0)]
     subcuenta_fondo: Option<f64>,
+}
+
+/// The profile with the optional contact fields (phases 1 and 2, onboarding).
+#[derive(Debug, Serialize, ToSchema)]
+#[allow(dead_code)]
+pub struct ProfileInput {
+    #[serde(flatten)]
+    profile: ScoreProfile,
     /// Contact name (stored; shown back).
+    #[schema(example = "Ana García")]
     nombre: Option<String>,
     /// Contact e-mail (stored; shared only with the agent of a property the buyer shows interest in).
+    #[schema(example = "ana.garcia@example.com")]
     email: Option<String>,
     /// Contact phone (stored; shared only like the e-mail).
+    #[schema(example = "+52 33 1234 5678")]
     telefono: Option<String>,
 }
 
 /// `data` of the stateless calculator.
 #[derive(Debug, Serialize, ToSchema)]
 pub struct ScoreData {
-    /// The `platform_score` object of spec 2.4.
-    #[schema(value_type = Object)]
+    /// The `platform_score` object of spec 2.4 (keys and numbers of score-core and the fixtures).
+    #[schema(value_type = Object, example = buyers::example_report)]
     pub platform_score: Value,
 }
 
@@ -115,7 +132,7 @@ fn limit(state: &AppState, ip: &str) -> ApiResult<()> {
 
 /// Stateless calculator: the `platform_score` of a profile, stored nowhere.
 #[utoipa::path(post, path = "/api/v1/score", tag = "score",
-    request_body(content = ProfileInput, description = "A score-core profile (contact fields are not accepted here)."),
+    request_body(content = ScoreProfile, description = "A score-core profile (contact fields are not accepted here: it stores nothing).", example = crate::routes::examples::score_profile),
     responses(
         (status = 200, description = "The score", body = DataResponse<ScoreData>),
         (status = 400, description = "Malformed profile (`INVALID_JSON`, `INVALID_TYPE`, `MISSING_FIELD`, `UNKNOWN_FIELD`)", body = ErrorBody),
@@ -154,7 +171,7 @@ async fn create(state: &AppState, ip: &str, body: Value, phase: i64) -> ApiResul
 
 /// Phase 1: creates the buyer profile.
 #[utoipa::path(post, path = "/api/v1/fase1/perfil", tag = "score",
-    request_body(content = ProfileInput, description = "The profile and optional contact fields."),
+    request_body(content = ProfileInput, description = "The profile and optional contact fields.", example = crate::routes::examples::profile_with_contact),
     responses(
         (status = 201, description = "Created; use `id` in the next phases", body = DataResponse<CreatedProfile>),
         (status = 400, description = "Malformed profile", body = ErrorBody),
@@ -179,7 +196,7 @@ pub async fn create_profile(
 /// Phase 2: refines the profile (any subset of fields) and returns it with its new score.
 #[utoipa::path(post, path = "/api/v1/fase2/validar/{id}", tag = "score",
     params(("id" = String, Path, description = "Profile id from phase 1 or onboarding")),
-    request_body(content = ProfileInput, description = "Any subset of the profile and contact fields; `null` clears an optional field."),
+    request_body(content = ProfileInput, description = "Any subset of the profile and contact fields; `null` clears an optional field.", example = crate::routes::examples::profile_changes),
     responses(
         (status = 200, description = "The refined profile with `platform_score`", body = DataResponse<ProfileView>),
         (status = 400, description = "Malformed profile", body = ErrorBody),
@@ -203,7 +220,7 @@ pub async fn refine_profile(
 
 /// Onboarding: phases 1 and 2 in one call.
 #[utoipa::path(post, path = "/api/v1/onboarding/perfil", tag = "score",
-    request_body(content = ProfileInput, description = "The full profile and optional contact fields."),
+    request_body(content = ProfileInput, description = "The full profile and optional contact fields.", example = crate::routes::examples::profile_with_contact),
     responses(
         (status = 201, description = "Created, with `id` and `platform_score`", body = DataResponse<ProfileView>),
         (status = 400, description = "Malformed profile", body = ErrorBody),
@@ -314,7 +331,7 @@ pub struct InterestBody {
 /// no contact data. The profile moves to phase 3.
 #[utoipa::path(post, path = "/api/v1/fase3/documentar/{id}", tag = "score",
     params(("id" = String, Path, description = "Profile id")),
-    request_body(content = InterestBody),
+    request_body(content = InterestBody, example = crate::routes::examples::interest),
     responses(
         (status = 201, description = "Lead created; the agent is notified", body = DataResponse<InterestRecorded>),
         (status = 200, description = "The lead already existed (no duplicate)", body = DataResponse<InterestRecorded>),
