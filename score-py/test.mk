@@ -7,5 +7,5 @@ test-py:
 
 # Benchmark against the pure-Python reference (figures quoted in score-py/README.md).
 bench-py:
-	MATURIN_ARGS=--release score-py/scripts/test.sh --build-only
+	score-py/scripts/test.sh --build-only
 	.venv/bin/python benches/python/bench_py.py

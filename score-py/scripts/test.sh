@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Builds platform_score into the repository's .venv (created when missing) and runs its tests.
+# Builds the platform_score wheel and sdist, installs the wheel into the repository's .venv
+# (created when missing) and runs the tests against it.
 # Used by `make test-py` (score-py/test.mk); works on a fresh machine with Python 3.9+ and Rust.
 set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/../.." && pwd)"
@@ -17,10 +18,16 @@ if ! command -v java >/dev/null 2>&1; then
   "${apt_get[@]}" update -q
   DEBIAN_FRONTEND=noninteractive "${apt_get[@]}" install -y -q --no-install-recommends openjdk-17-jre-headless
 fi
-# maturin develop builds the extension (debug profile is enough for the tests) into .venv;
-# it honours CARGO_TARGET_DIR when set and uses the workspace's target/ otherwise.
-VIRTUAL_ENV="$ROOT/.venv" PATH="$ROOT/.venv/bin:$PATH" \
-  .venv/bin/maturin develop --quiet --locked -m score-py/Cargo.toml ${MATURIN_ARGS:-}
+# The package as users get it: the abi3 wheel in release mode and the sdist, into
+# target/py-dist (maturin honours CARGO_TARGET_DIR and uses the workspace's target/ otherwise).
+# The tests run against that wheel installed in .venv (not an editable install);
+# tests/test_package.py installs it again into a fresh venv and checks the sdist.
+DIST="$ROOT/target/py-dist"
+rm -rf "$DIST"
+.venv/bin/maturin build --quiet --release --locked -m score-py/Cargo.toml -o "$DIST"
+.venv/bin/maturin sdist -m score-py/Cargo.toml -o "$DIST"
+.venv/bin/python -m pip install -q --disable-pip-version-check --force-reinstall --no-deps "$DIST"/platform_score-*.whl
+export PLATFORM_SCORE_DIST="$DIST"
 if [ "${1:-}" = "--build-only" ]; then
   exit 0
 fi
