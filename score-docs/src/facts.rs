@@ -1,14 +1,15 @@
 //! The facts of one payroll receipt: the one definition of their shape. The JSON every
 //! surface returns (`read_cfdi`), the fixtures' expected facts and the server's stored facts
-//! are this struct serialised by serde.
+//! are this struct serialised by serde; the server reads its stored facts back with
+//! [`CfdiFacts::from_json`] (the files themselves are never stored).
 
 use rust_decimal::Decimal;
 use score_core::money;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// What one CFDI payroll receipt states, as written (trimmed; RFC and CURP upper-case), with
 /// money as exact decimals written as JSON numbers (score-core's `money::number` form).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct CfdiFacts {
     /// Folio fiscal of the SAT stamp (`tfd:TimbreFiscalDigital@UUID`), upper-case; `None` for
     /// an unstamped document.
@@ -63,7 +64,7 @@ pub struct CfdiFacts {
 }
 
 /// One deduction line of a receipt.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Deduccion {
     /// SAT `c_TipoDeduccion` code (`"002"` ISR, `"010"` INFONAVIT credit, `"011"` FONACOT...).
     pub tipo: String,
@@ -77,5 +78,11 @@ impl CfdiFacts {
     pub fn to_json(&self) -> String {
         // Serialising plain strings and numbers cannot fail.
         serde_json::to_string(self).unwrap_or_default()
+    }
+
+    /// Facts written by [`CfdiFacts::to_json`], read back exactly: every amount is the decimal
+    /// that was written (money of up to 15 significant digits survives the JSON double).
+    pub fn from_json(text: &str) -> Result<CfdiFacts, serde_json::Error> {
+        serde_json::from_str(text)
     }
 }

@@ -2,7 +2,7 @@
 //! every profile case, exactly as the JSON files state them. Python, Node and the browser
 //! read the same files.
 
-use score_docs::{Date, profile_from_cfdi_bytes, read_cfdi};
+use score_docs::{CfdiFacts, Date, profile_from_cfdi_bytes, read_cfdi};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 
@@ -34,6 +34,8 @@ fn every_receipt_reads_to_its_expected_facts() {
                 assert_eq!(got, expected, "{name}");
                 // The JSON text form is the same value.
                 assert_eq!(serde_json::from_str::<Value>(&facts.to_json()).ok(), Some(expected), "{name}");
+                // The stored form (the server keeps facts, not files) reads back to the same facts.
+                assert_eq!(CfdiFacts::from_json(&facts.to_json()).ok(), Some(facts), "{name}");
             }
             (Err(e), Some(err)) => assert_eq!(Some(e.code_str()), err["code"].as_str(), "{name}: {e}"),
             (Ok(facts), Some(err)) => panic!("{name}: expected {err}, read {facts:?}"),

@@ -254,8 +254,8 @@ async fn commit_batch(db: &Db, batch: &[Pending]) -> Result<(), sqlx::Error> {
 }
 
 /// The profile with this id, or 404 `PROFILE_NOT_FOUND` (also for ids that are not UUIDs, so
-/// nothing about the id space is revealed).
-pub async fn find(db: &Db, id: &str) -> ApiResult<BuyerRow> {
+/// nothing about the id space is revealed). `db` is the pool or a transaction.
+pub async fn find<'e, E: sqlx::Executor<'e, Database = sqlx::Any>>(db: E, id: &str) -> ApiResult<BuyerRow> {
     let not_found = || ApiError::not_found("PROFILE_NOT_FOUND", "Perfil no encontrado");
     if !db::is_id(id) {
         return Err(not_found());
@@ -270,10 +270,12 @@ pub async fn find(db: &Db, id: &str) -> ApiResult<BuyerRow> {
         .ok_or_else(not_found)
 }
 
-/// Phase 2: merges `changes` (profile fields; `null` clears an optional one) and the contact
-/// patch into the stored profile, rescores it with the current model and stores the result.
-/// The phase never goes back (a profile in phase 3 stays in phase 3).
-pub async fn refine(db: &Db, current: &BuyerRow, changes: Value, contact: &ContactPatch) -> ApiResult<BuyerRow> {
+// Phase 2 (refinement) is `documents::refine`: it merges the changes into the declared
+// profile with `merge_changes`, applies the verified values of the profile's payroll receipts
+// when there are any, and stores the result with `rescored` and `update` in one transaction.
+
+/// `changes` (profile fields; `null` clears an optional one) over the profile JSON `base`.
+pub fn merge_changes(base: &str, changes: Value) -> ApiResult<Value> {
     let Value::Object(changes) = changes else {
         // score-core reports a non-object profile as INVALID_TYPE with its own message.
         return match score_core::Profile::from_json_value(&changes) {
@@ -281,7 +283,7 @@ pub async fn refine(db: &Db, current: &BuyerRow, changes: Value, contact: &Conta
             Ok(_) => Err(ApiError::internal("a non-object profile was accepted")),
         };
     };
-    let mut merged: Map<String, Value> = match serde_json::from_str(&current.profile_json) {
+    let mut merged: Map<String, Value> = match serde_json::from_str(base) {
         Ok(Value::Object(map)) => map,
         _ => return Err(ApiError::internal("stored profile is not a JSON object")),
     };
@@ -292,9 +294,13 @@ pub async fn refine(db: &Db, current: &BuyerRow, changes: Value, contact: &Conta
             merged.insert(key, value);
         }
     }
-    let scored = score_profile(&Value::Object(merged))?;
+    Ok(Value::Object(merged))
+}
+
+/// `current` with a new scored profile and the contact patch applied, in phase 2 at least.
+pub fn rescored(current: &BuyerRow, scored: &Scored, contact: &ContactPatch) -> BuyerRow {
     let (contact_name, contact_email, contact_phone) = contact.over(current);
-    let row = BuyerRow {
+    BuyerRow {
         profile_json: scored.profile.to_string(),
         report_json: scored.report.to_json_string(),
         model_version: score_core::MODEL_VERSION.to_string(),
@@ -307,7 +313,11 @@ pub async fn refine(db: &Db, current: &BuyerRow, changes: Value, contact: &Conta
         contact_phone,
         updated_at: db::now(),
         ..current.clone()
-    };
+    }
+}
+
+/// Stores every field of `row` over the profile with its id.
+pub async fn update(conn: &mut sqlx::AnyConnection, row: &BuyerRow) -> ApiResult<()> {
     sqlx::query(
         "UPDATE buyer_profiles SET profile_json = $1, report_json = $2, model_version = $3, score = $4, nivel = $5, \
          estado = $6, phase = $7, contact_name = $8, contact_email = $9, contact_phone = $10, updated_at = $11 \
@@ -325,9 +335,9 @@ pub async fn refine(db: &Db, current: &BuyerRow, changes: Value, contact: &Conta
     .bind(&row.contact_phone)
     .bind(row.updated_at)
     .bind(&row.id)
-    .execute(db)
+    .execute(conn)
     .await?;
-    Ok(row)
+    Ok(())
 }
 
 /// What the public endpoints show of the contact data: the name, and whether an e-mail and a

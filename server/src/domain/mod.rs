@@ -6,6 +6,7 @@ pub mod accounts;
 pub mod agencies;
 pub mod agents;
 pub mod buyers;
+pub mod documents;
 pub mod leads;
 pub mod matching;
 pub mod oidc;

@@ -17,6 +17,7 @@ pub mod error;
 pub mod extract;
 pub mod paging;
 pub mod text;
+pub mod upload;
 
 pub use envelope::{DataResponse, StatusMessage, SuccessMessage, SuccessResponse};
 pub use error::{ApiError, ApiResult, ErrorBody};

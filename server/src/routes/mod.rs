@@ -8,6 +8,7 @@ pub mod agencies;
 pub mod agent_changes;
 pub mod agents;
 pub mod auth;
+pub mod documents;
 pub mod examples;
 pub mod health;
 pub mod leads;
@@ -135,6 +136,7 @@ pub fn api_router() -> OpenApiRouter<AppState> {
         .merge(auth::router())
         .merge(oidc::router())
         .merge(score::router())
+        .merge(documents::router())
         .merge(agents::router())
         .merge(agent_changes::router())
         .merge(reviews::router())

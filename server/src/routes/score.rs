@@ -32,6 +32,7 @@ use utoipa_axum::{router::OpenApiRouter, routes};
 use crate::{
     domain::{
         buyers::{self, ProfileView},
+        documents::{self, VerifiedProfileView},
         leads::{self, InterestInput, InterestRecorded},
         matching::{self, MatchPage},
     },
@@ -126,7 +127,8 @@ pub struct CreatedProfile {
     pub created_at: String,
 }
 
-fn limit(state: &AppState, ip: &str) -> ApiResult<()> {
+/// The score API's rate limit per client IP (also for `routes::documents`).
+pub(crate) fn limit(state: &AppState, ip: &str) -> ApiResult<()> {
     state.score_limiter.check_scope("score", ip, None)
 }
 
@@ -194,11 +196,15 @@ pub async fn create_profile(
 }
 
 /// Phase 2: refines the profile (any subset of fields) and returns it with its new score.
+///
+/// With payroll receipts on file (`POST /api/v1/fase2/documentos/{id}`), the changes apply to
+/// the declared profile and the verified values keep their precedence; `verificacion` is
+/// recomputed (`null` for a profile without receipts).
 #[utoipa::path(post, path = "/api/v1/fase2/validar/{id}", tag = "score",
     params(("id" = String, Path, description = "Profile id from phase 1 or onboarding")),
     request_body(content = ProfileInput, description = "Any subset of the profile and contact fields; `null` clears an optional field.", example = crate::routes::examples::profile_changes),
     responses(
-        (status = 200, description = "The refined profile with `platform_score`", body = DataResponse<ProfileView>),
+        (status = 200, description = "The refined profile with `platform_score`", body = DataResponse<VerifiedProfileView>),
         (status = 400, description = "Malformed profile", body = ErrorBody),
         (status = 404, description = "Unknown profile (`PROFILE_NOT_FOUND`)", body = ErrorBody),
         (status = 422, description = "Values the model rejects", body = ErrorBody),
@@ -209,13 +215,12 @@ pub async fn refine_profile(
     ClientIp(ip): ClientIp,
     ApiPath(id): ApiPath<String>,
     ApiJson(body): ApiJson<Value>,
-) -> ApiResult<axum::Json<DataResponse<ProfileView>>> {
+) -> ApiResult<axum::Json<DataResponse<VerifiedProfileView>>> {
     limit(&state, &ip)?;
-    let current = buyers::find(&state.db, &id).await?;
     let (changes, contact) = buyers::split_body(body)?;
-    let row = buyers::refine(&state.db, &current, changes, &contact).await?;
+    let (row, verificacion) = documents::refine(&state.db, &id, changes, &contact, documents::today_in_mexico()).await?;
     state.metrics.record_score(&row.nivel);
-    Ok(axum::Json(DataResponse::new(row.view()?)))
+    Ok(axum::Json(DataResponse::new(VerifiedProfileView { profile: row.view()?, verificacion })))
 }
 
 /// Onboarding: phases 1 and 2 in one call.
@@ -236,11 +241,12 @@ pub async fn onboarding(
     Ok((StatusCode::CREATED, axum::Json(DataResponse::new(row.view()?))))
 }
 
-/// The profile with its current `platform_score`, phase and timestamps.
+/// The profile with its current `platform_score`, phase, timestamps and `verificacion` (its
+/// payroll receipts' verification, `null` without receipts).
 #[utoipa::path(get, path = "/api/v1/perfil/{id}", tag = "score",
     params(("id" = String, Path, description = "Profile id")),
     responses(
-        (status = 200, description = "The profile", body = DataResponse<ProfileView>),
+        (status = 200, description = "The profile", body = DataResponse<VerifiedProfileView>),
         (status = 404, description = "Unknown profile (`PROFILE_NOT_FOUND`)", body = ErrorBody),
         (status = 429, description = "Rate limited", body = ErrorBody),
     ))]
@@ -248,10 +254,11 @@ pub async fn get_profile(
     State(state): State<AppState>,
     ClientIp(ip): ClientIp,
     ApiPath(id): ApiPath<String>,
-) -> ApiResult<axum::Json<DataResponse<ProfileView>>> {
+) -> ApiResult<axum::Json<DataResponse<VerifiedProfileView>>> {
     limit(&state, &ip)?;
     let row = buyers::find(&state.db, &id).await?;
-    Ok(axum::Json(DataResponse::new(row.view()?)))
+    let verificacion = documents::find_verification(&state.db, &row.id).await?;
+    Ok(axum::Json(DataResponse::new(VerifiedProfileView { profile: row.view()?, verificacion })))
 }
 
 /// Query of `GET /api/v1/matching/{id}`.

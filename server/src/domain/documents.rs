@@ -1,0 +1,468 @@
+//! Payroll receipts (CFDI with the Nómina complement) attached to a buyer profile: the facts
+//! score-docs reads from them, the verified values they prove, and the profile rescored with
+//! those values taking precedence over the declared ones.
+//!
+//! What is stored: each receipt's facts (`score_docs::CfdiFacts` as JSON) and the SHA-256 of
+//! its file, never the file; the profile as the buyer declared it; and the last verification.
+//! A receipt is identified by its SAT UUID (or, unstamped, by its SHA-256): sending it again
+//! changes nothing. Every upload recomputes the verification from all the profile's receipts,
+//! with seniority counted to today's date in Mexico City.
+//!
+//! Precedence (the declared value is kept in `perfil_declarado`, and every difference is
+//! listed in `discrepancias`, never silently replaced):
+//! - `ingreso_mensual`, `tipo_ingreso`, `antiguedad_meses`: the verified value replaces the
+//!   declared one.
+//! - `deudas_mensuales`: receipts prove a floor (the debts paid through payroll), so the
+//!   verified value applies when nothing, or less, was declared; a larger declared value stays.
+//! - `estado`: never replaced. The receipt names the state where the buyer works, the profile
+//!   the state where the buyer wants to buy; a difference is listed with `aplicado: false`.
+
+use score_docs::{CfdiFacts, Date, DocError, DocErrorCode};
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+use sha2::{Digest, Sha256};
+use sqlx::AnyConnection;
+use utoipa::ToSchema;
+
+use crate::{
+    db::{self, Db},
+    domain::buyers::{self, BuyerRow, ContactPatch, ProfileView},
+    http::error::{ApiError, ApiResult},
+};
+
+/// A receipt read from an upload, not stored yet.
+#[derive(Debug, Clone)]
+pub struct ReadReceipt {
+    /// The file name the client gave (shown back only).
+    pub archivo: Option<String>,
+    /// SHA-256 of the file, hex.
+    pub sha256: String,
+    pub facts: CfdiFacts,
+}
+
+/// Reads every file with score-docs. A file that is not a readable payroll receipt fails the
+/// request with its code (`DOCUMENT_*`), `field` = `recibos[i]` (plus the attribute at fault)
+/// and `archivo` = its name.
+pub fn read_receipts(files: &[(Option<String>, &[u8])]) -> ApiResult<Vec<ReadReceipt>> {
+    files
+        .iter()
+        .enumerate()
+        .map(|(i, (name, bytes))| match score_docs::read_cfdi(bytes) {
+            Ok(facts) => Ok(ReadReceipt { archivo: name.clone(), sha256: hex::encode(Sha256::digest(bytes)), facts }),
+            Err(e) => {
+                let field = match &e.field {
+                    Some(f) => format!("recibos[{i}].{f}"),
+                    None => format!("recibos[{i}]"),
+                };
+                let error = ApiError::from(DocError { field: Some(field), message: format!("Recibo {}: {}", i + 1, e.message), ..e });
+                Err(match name {
+                    Some(n) => error.with("archivo", n.as_str()),
+                    None => error,
+                })
+            }
+        })
+        .collect()
+}
+
+/// Today's date in Mexico City (UTC−6 all year since 2022), the reference for seniority.
+pub fn today_in_mexico() -> Date {
+    let offset = time::UtcOffset::from_hms(-6, 0, 0).unwrap_or(time::UtcOffset::UTC);
+    let today = time::OffsetDateTime::now_utc().to_offset(offset).date();
+    let text = format!("{:04}-{:02}-{:02}", today.year(), u8::from(today.month()), today.day());
+    // A calendar date from `time` always parses.
+    Date::parse(&text).unwrap_or_else(|| unreachable!("{text} is a date"))
+}
+
+/// A declared value that differs from the verified one.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+pub struct Discrepancia {
+    /// Profile field (`ingreso_mensual`, `tipo_ingreso`, `antiguedad_meses`, `deudas_mensuales`, `estado`).
+    pub campo: String,
+    /// What the buyer declared (a number or a text; `null` when nothing was declared).
+    pub declarado: Value,
+    /// What the receipts prove (a number or a text).
+    pub verificado: Value,
+    /// Whether the score uses the verified value.
+    pub aplicado: bool,
+    /// Why, in Spanish.
+    pub nota: String,
+}
+
+/// One stored receipt.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+pub struct DocumentView {
+    /// SAT folio fiscal (`null` when unstamped).
+    pub uuid: Option<String>,
+    /// SHA-256 of the file as received, hex (the file itself is not kept).
+    pub sha256: String,
+    /// Employer's RFC.
+    pub emisor_rfc: String,
+    pub fecha_inicial_pago: String,
+    pub fecha_final_pago: String,
+    /// `O` ordinary, `E` extraordinary.
+    pub tipo_nomina: String,
+    /// RFC 3339.
+    pub recibido_at: String,
+}
+
+/// The verification of a profile by its payroll receipts.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+pub struct VerificationView {
+    /// Profile fields whose value in `perfil` comes from the receipts.
+    pub campos: Vec<String>,
+    /// Declared values that differ from the verified ones.
+    pub discrepancias: Vec<Discrepancia>,
+    /// The profile as the buyer declared it (phase 1 and 2 values).
+    #[schema(value_type = Object)]
+    pub perfil_declarado: Value,
+    /// What the receipts prove, in score-core's field names (`profile_from_cfdi`'s `perfil`).
+    #[schema(value_type = Object)]
+    pub perfil_verificado: Value,
+    /// Payroll debts by deduction code, per month (`profile_from_cfdi`'s `deudas_nomina`).
+    #[schema(value_type = Vec<Object>)]
+    pub deudas_nomina: Value,
+    /// How the receipts were checked (`profile_from_cfdi`'s `verificacion`: fields proven,
+    /// UUIDs, period, one worker, duplicates, gaps, employer changes, totals, notes).
+    #[schema(value_type = Object)]
+    pub comprobacion: Value,
+    /// The receipts on file, in period order.
+    pub documentos: Vec<DocumentView>,
+    /// RFC 3339.
+    pub actualizado_at: String,
+}
+
+/// A profile as `GET /api/v1/perfil/{id}` and phase 2 return it: with its verification,
+/// `null` until receipts are attached.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct VerifiedProfileView {
+    #[serde(flatten)]
+    pub profile: ProfileView,
+    pub verificacion: Option<VerificationView>,
+}
+
+/// What happened to each file of an upload.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ReceiptOutcome {
+    /// File name as sent.
+    pub archivo: Option<String>,
+    pub uuid: Option<String>,
+    pub sha256: String,
+    /// `false` when the profile already had this receipt (same UUID, or same file when
+    /// unstamped): nothing changed for it.
+    pub nuevo: bool,
+}
+
+/// Answer of `POST /api/v1/fase2/documentos/{id}`.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct DocumentsAttached {
+    #[serde(flatten)]
+    pub profile: ProfileView,
+    pub verificacion: VerificationView,
+    /// Each file of the request, in the order sent.
+    pub recibidos: Vec<ReceiptOutcome>,
+}
+
+#[derive(Debug, sqlx::FromRow)]
+struct DocumentRow {
+    uuid: Option<String>,
+    sha256: String,
+    facts_json: String,
+    created_at: i64,
+}
+
+/// The stored verification of a profile, if it has receipts.
+pub async fn find_verification(db: &Db, profile_id: &str) -> ApiResult<Option<VerificationView>> {
+    let text = sqlx::query_scalar::<_, String>("SELECT verification_json FROM buyer_verifications WHERE profile_id = $1")
+        .bind(profile_id)
+        .fetch_optional(db)
+        .await?;
+    text.map(|t| serde_json::from_str(&t).map_err(ApiError::internal)).transpose()
+}
+
+/// Locks the profile for this transaction (a write first: PostgreSQL locks the row, SQLite
+/// takes its write lock), so that two uploads or refinements of one profile run one after the
+/// other and each sees the other's receipts; then reads it.
+async fn lock_profile(conn: &mut AnyConnection, id: &str) -> ApiResult<BuyerRow> {
+    if db::is_id(id) {
+        sqlx::query("UPDATE buyer_profiles SET updated_at = updated_at WHERE id = $1").bind(id).execute(&mut *conn).await?;
+    }
+    buyers::find(&mut *conn, id).await
+}
+
+async fn stored_documents(conn: &mut AnyConnection, profile_id: &str) -> ApiResult<Vec<(DocumentRow, CfdiFacts)>> {
+    let rows = sqlx::query_as::<_, DocumentRow>(
+        "SELECT uuid, sha256, facts_json, created_at FROM buyer_documents WHERE profile_id = $1 \
+         ORDER BY fecha_inicial_pago, fecha_final_pago, created_at, id",
+    )
+    .bind(profile_id)
+    .fetch_all(&mut *conn)
+    .await?;
+    rows.into_iter()
+        .map(|r| CfdiFacts::from_json(&r.facts_json).map(|f| (r, f)).map_err(ApiError::internal))
+        .collect()
+}
+
+async fn declared_profile(conn: &mut AnyConnection, current: &BuyerRow) -> ApiResult<Option<String>> {
+    Ok(sqlx::query_scalar::<_, String>("SELECT declared_json FROM buyer_verifications WHERE profile_id = $1")
+        .bind(&current.id)
+        .fetch_optional(&mut *conn)
+        .await?)
+}
+
+/// Attaches `receipts` to the profile `id`, recomputes its verification from all of its
+/// receipts and rescores it. Errors: 404 `PROFILE_NOT_FOUND`; 422 `DOCUMENT_MIXED_WORKERS`
+/// when a receipt names another worker than the others (those on file included); 413
+/// `DOCUMENT_TOO_LARGE` beyond score-docs' receipts per profile; score-core's codes when the
+/// verified profile is one the model refuses.
+pub async fn attach(db: &Db, id: &str, receipts: Vec<ReadReceipt>, today: Date) -> ApiResult<(BuyerRow, DocumentsAttached)> {
+    let mut tx = db.begin().await?;
+    let current = lock_profile(&mut tx, id).await?;
+    let stored = stored_documents(&mut tx, id).await?;
+    let worker = stored.first().map(|(_, f)| f).or(receipts.first().map(|r| &r.facts));
+    if let Some(worker) = worker {
+        same_worker(worker, &receipts, !stored.is_empty())?;
+    }
+    let now = db::now();
+    let mut recibidos = Vec::with_capacity(receipts.len());
+    let mut known: Vec<(Option<String>, String)> = stored.iter().map(|(r, _)| (r.uuid.clone(), r.sha256.clone())).collect();
+    for r in receipts {
+        let seen = known.iter().any(|(uuid, sha)| match (&r.facts.uuid, uuid) {
+            (Some(new), Some(old)) => new == old,
+            _ => *sha == r.sha256,
+        });
+        if !seen {
+            sqlx::query(
+                "INSERT INTO buyer_documents (id, profile_id, uuid, sha256, facts_json, fecha_inicial_pago, \
+                 fecha_final_pago, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
+            )
+            .bind(db::new_id())
+            .bind(id)
+            .bind(&r.facts.uuid)
+            .bind(&r.sha256)
+            .bind(r.facts.to_json())
+            .bind(&r.facts.fecha_inicial_pago)
+            .bind(&r.facts.fecha_final_pago)
+            .bind(now)
+            .execute(&mut *tx)
+            .await?;
+            known.push((r.facts.uuid.clone(), r.sha256.clone()));
+        }
+        recibidos.push(ReceiptOutcome { archivo: r.archivo, uuid: r.facts.uuid, sha256: r.sha256, nuevo: !seen });
+    }
+    let declared = match declared_profile(&mut tx, &current).await? {
+        Some(text) => text,
+        None => current.profile_json.clone(),
+    };
+    let (row, verificacion) = rescore(&mut tx, &current, &declared, &ContactPatch::default(), today).await?;
+    tx.commit().await?;
+    let attached = DocumentsAttached { profile: row.view()?, verificacion, recibidos };
+    Ok((row, attached))
+}
+
+/// Phase 2 for every profile: merges `changes` (profile fields; `null` clears an optional one)
+/// and the contact patch into the declared profile, rescores it with the current model and
+/// stores it; when the profile has receipts, their verified values apply over it again (so a
+/// refinement never undoes them). The phase never goes back (phase 3 stays 3).
+pub async fn refine(
+    db: &Db,
+    id: &str,
+    changes: Value,
+    contact: &ContactPatch,
+    today: Date,
+) -> ApiResult<(BuyerRow, Option<VerificationView>)> {
+    let mut tx = db.begin().await?;
+    let current = lock_profile(&mut tx, id).await?;
+    let refined = match declared_profile(&mut tx, &current).await? {
+        None => {
+            let merged = buyers::merge_changes(&current.profile_json, changes)?;
+            let row = buyers::rescored(&current, &buyers::score_profile(&merged)?, contact);
+            buyers::update(&mut tx, &row).await?;
+            (row, None)
+        }
+        Some(declared) => {
+            let merged = buyers::merge_changes(&declared, changes)?;
+            // The declared profile must stand on its own (score-core's checks and codes).
+            let declared = buyers::score_profile(&merged)?.profile.to_string();
+            let (row, verificacion) = rescore(&mut tx, &current, &declared, contact, today).await?;
+            (row, Some(verificacion))
+        }
+    };
+    tx.commit().await?;
+    Ok(refined)
+}
+
+/// Recomputes the verification from every stored receipt, applies it over `declared`,
+/// rescores and stores the profile and the verification.
+async fn rescore(
+    conn: &mut AnyConnection,
+    current: &BuyerRow,
+    declared: &str,
+    contact: &ContactPatch,
+    today: Date,
+) -> ApiResult<(BuyerRow, VerificationView)> {
+    let stored = stored_documents(conn, &current.id).await?;
+    let facts: Vec<CfdiFacts> = stored.iter().map(|(_, f)| f.clone()).collect();
+    let verified = score_docs::profile_from_cfdi(&facts, today)?;
+    let perfil_verificado = serde_json::to_value(&verified.perfil).map_err(ApiError::internal)?;
+    let Ok(Value::Object(declared)) = serde_json::from_str::<Value>(declared) else {
+        return Err(ApiError::internal("declared profile is not a JSON object"));
+    };
+    let (effective, campos, discrepancias) = apply_verified(&declared, &perfil_verificado);
+    let scored = buyers::score_profile(&Value::Object(effective))?;
+    let row = buyers::rescored(current, &scored, contact);
+    buyers::update(&mut *conn, &row).await?;
+
+    let documentos = stored
+        .iter()
+        .map(|(r, f)| DocumentView {
+            uuid: r.uuid.clone(),
+            sha256: r.sha256.clone(),
+            emisor_rfc: f.emisor_rfc.clone(),
+            fecha_inicial_pago: f.fecha_inicial_pago.clone(),
+            fecha_final_pago: f.fecha_final_pago.clone(),
+            tipo_nomina: f.tipo_nomina.clone(),
+            recibido_at: db::to_rfc3339(r.created_at),
+        })
+        .collect();
+    let view = VerificationView {
+        campos,
+        discrepancias,
+        perfil_declarado: Value::Object(declared),
+        perfil_verificado,
+        deudas_nomina: serde_json::to_value(&verified.deudas_nomina).map_err(ApiError::internal)?,
+        comprobacion: serde_json::to_value(&verified.verificacion).map_err(ApiError::internal)?,
+        documentos,
+        actualizado_at: db::to_rfc3339(row.updated_at),
+    };
+    let declared_json = view.perfil_declarado.to_string();
+    let verification_json = serde_json::to_string(&view).map_err(ApiError::internal)?;
+    sqlx::query(
+        "INSERT INTO buyer_verifications (profile_id, declared_json, verification_json, updated_at) \
+         VALUES ($1, $2, $3, $4) ON CONFLICT (profile_id) DO UPDATE SET declared_json = $2, \
+         verification_json = $3, updated_at = $4",
+    )
+    .bind(&row.id)
+    .bind(declared_json)
+    .bind(verification_json)
+    .bind(row.updated_at)
+    .execute(&mut *conn)
+    .await?;
+    Ok((row, view))
+}
+
+/// Refuses receipts of another worker than `worker` (the first on file, or the first sent).
+fn same_worker(worker: &CfdiFacts, receipts: &[ReadReceipt], on_file: bool) -> ApiResult<()> {
+    for (i, r) in receipts.iter().enumerate() {
+        if r.facts.receptor_rfc != worker.receptor_rfc || r.facts.receptor_curp != worker.receptor_curp {
+            let whose = if on_file { "los recibos que ya tiene este perfil son" } else { "el recibo 1 es" };
+            let error = ApiError::from(DocError {
+                code: DocErrorCode::DocumentMixedWorkers,
+                field: Some(format!("recibos[{i}]")),
+                message: format!(
+                    "Los recibos son de trabajadores distintos: {whose} de {} ({}) y el recibo {} de {} ({}). Sube solo los recibos de una persona.",
+                    worker.receptor_rfc, worker.receptor_curp, i + 1, r.facts.receptor_rfc, r.facts.receptor_curp
+                ),
+            });
+            return Err(match &r.archivo {
+                Some(n) => error.with("archivo", n.as_str()),
+                None => error,
+            });
+        }
+    }
+    Ok(())
+}
+
+/// The profile fields receipts can prove, in score-core's field order.
+const VERIFIABLE: [&str; 5] = ["estado", "ingreso_mensual", "tipo_ingreso", "antiguedad_meses", "deudas_mensuales"];
+
+/// Fields whose verified value replaces the declared one.
+const REPLACED: [&str; 3] = ["ingreso_mensual", "tipo_ingreso", "antiguedad_meses"];
+
+/// The declared profile with the verified values applied (see the module's precedence rules),
+/// the fields taken from the receipts, and every difference.
+fn apply_verified(declared: &Map<String, Value>, verified: &Value) -> (Map<String, Value>, Vec<String>, Vec<Discrepancia>) {
+    let mut effective = declared.clone();
+    let mut campos = Vec::new();
+    let mut discrepancias = Vec::new();
+    let Some(verified) = verified.as_object() else { return (effective, campos, discrepancias) };
+    for campo in VERIFIABLE {
+        let Some(value) = verified.get(campo) else { continue };
+        let campo = &campo.to_string();
+        let before = declared.get(campo);
+        let differs = before.is_some_and(|b| b != value);
+        let (apply, nota) = match campo.as_str() {
+            c if REPLACED.contains(&c) => (true, "Se usa el valor de los recibos de nómina."),
+            "deudas_mensuales" => {
+                let less = before.is_none_or(|b| b.as_f64().unwrap_or(0.0) < value.as_f64().unwrap_or(0.0));
+                (less, if less {
+                    "Los recibos prueban al menos estos pagos de deudas por nómina; se usa su valor."
+                } else {
+                    "Se conserva lo declarado: los recibos solo prueban las deudas que se pagan por nómina."
+                })
+            }
+            _ => (false, "Se conserva lo declarado: el recibo indica dónde se trabaja, el perfil dónde se quiere comprar."),
+        };
+        if apply {
+            effective.insert(campo.clone(), value.clone());
+            campos.push(campo.clone());
+        }
+        if differs && (apply || campo != "deudas_mensuales") {
+            discrepancias.push(Discrepancia {
+                campo: campo.clone(),
+                declarado: before.cloned().unwrap_or(Value::Null),
+                verificado: value.clone(),
+                aplicado: apply,
+                nota: nota.to_owned(),
+            });
+        }
+    }
+    (effective, campos, discrepancias)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn apply(declared: Value, verified: Value) -> (Value, Vec<String>, Vec<Discrepancia>) {
+        let (effective, campos, discrepancias) = apply_verified(declared.as_object().unwrap_or(&Map::new()), &verified);
+        (Value::Object(effective), campos, discrepancias)
+    }
+
+    #[test]
+    fn verified_income_replaces_and_is_reported() {
+        let (p, campos, d) = apply(
+            json!({"estado": "JAL", "ingreso_mensual": 30000, "tipo_ingreso": "mixto", "antiguedad_meses": 12}),
+            json!({"estado": "JAL", "ingreso_mensual": 28123.45, "tipo_ingreso": "asalariado", "antiguedad_meses": 12}),
+        );
+        assert_eq!(p["ingreso_mensual"], json!(28123.45));
+        assert_eq!(p["tipo_ingreso"], json!("asalariado"));
+        assert_eq!(campos, ["ingreso_mensual", "tipo_ingreso", "antiguedad_meses"]);
+        let fields: Vec<&str> = d.iter().map(|x| x.campo.as_str()).collect();
+        assert_eq!(fields, ["ingreso_mensual", "tipo_ingreso"]);
+        assert!(d.iter().all(|x| x.aplicado));
+        assert_eq!(d[0].declarado, json!(30000));
+    }
+
+    #[test]
+    fn payroll_debts_are_a_floor_and_the_state_stays() {
+        let (p, campos, d) = apply(
+            json!({"estado": "CMX", "deudas_mensuales": 9000}),
+            json!({"estado": "JAL", "deudas_mensuales": 2500.5}),
+        );
+        assert_eq!(p["deudas_mensuales"], json!(9000));
+        assert_eq!(p["estado"], json!("CMX"));
+        assert!(campos.is_empty());
+        assert_eq!(d.len(), 1);
+        assert_eq!((d[0].campo.as_str(), d[0].aplicado), ("estado", false));
+
+        let (p, campos, d) = apply(json!({"deudas_mensuales": 1000}), json!({"deudas_mensuales": 2500.5}));
+        assert_eq!(p["deudas_mensuales"], json!(2500.5));
+        assert_eq!(campos, ["deudas_mensuales"]);
+        assert!(d[0].aplicado);
+
+        let (p, _, d) = apply(json!({}), json!({"deudas_mensuales": 2500.5}));
+        assert_eq!(p["deudas_mensuales"], json!(2500.5));
+        assert!(d.is_empty(), "nothing declared: nothing differs");
+    }
+}
