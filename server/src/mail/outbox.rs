@@ -70,8 +70,16 @@ pub struct Queued {
     pub claim_id: String,
 }
 
-/// Claims up to `limit` due rows (oldest due first) for `LEASE` and counts the attempt.
-pub async fn claim(db: &Db, backend: Backend, limit: usize) -> Result<Vec<Queued>, sqlx::Error> {
+/// Claims up to `limit` rows due by `due_by` (milliseconds since the epoch, oldest due first)
+/// for `LEASE` and counts the attempt. The worker passes the current time; when it stops it
+/// passes the time it was told to stop, so that the final drain sends what was queued until
+/// then but never a retry that comes due during the drain (see [`super::worker`]).
+pub async fn claim(
+    db: &Db,
+    backend: Backend,
+    limit: usize,
+    due_by: i64,
+) -> Result<Vec<Queued>, sqlx::Error> {
     let now = now_ms();
     let lock = match backend {
         Backend::Postgres => " FOR UPDATE SKIP LOCKED",
@@ -92,7 +100,7 @@ pub async fn claim(db: &Db, backend: Backend, limit: usize) -> Result<Vec<Queued
     sqlx::query_as::<_, Queued>(sqlx::AssertSqlSafe(sql))
         .bind(now + LEASE.as_millis() as i64)
         .bind(db::new_id())
-        .bind(now)
+        .bind(due_by.min(now))
         .bind(limit as i64)
         .fetch_all(db)
         .await

@@ -51,8 +51,10 @@ pub struct WorkerHandle {
 }
 
 impl WorkerHandle {
-    /// Stops claiming and waits up to `grace` for the deliveries in flight. Rows not yet
-    /// claimed stay queued in the database for the next start.
+    /// Stops the worker: it delivers the rows that were due when it was told to stop (the
+    /// e-mails of the requests the server just finished) and the deliveries in flight, for up
+    /// to `grace`. Retries that come due later and rows not delivered within `grace` stay
+    /// queued in the database for the next start or another instance.
     pub async fn shutdown(self, grace: Duration) {
         let _ = self.stop.send(true);
         if tokio::time::timeout(grace, self.task).await.is_err() {
@@ -109,7 +111,7 @@ async fn run(
         }
         let room = MAX_IN_FLIGHT.saturating_sub(in_flight.len());
         if room > 0 {
-            match outbox::claim(&delivery.db, backend, room).await {
+            match outbox::claim(&delivery.db, backend, room, outbox::now_ms()).await {
                 Ok(rows) => {
                     // A full batch leaves no room: the next claim waits for a delivery to end.
                     for row in rows {
@@ -135,7 +137,36 @@ async fn run(
             _ = stopped.changed() => {}
         }
     }
-    while in_flight.join_next().await.is_some() {}
+    drain(&delivery, backend, in_flight).await;
+}
+
+/// The last pass before the process exits: the rows due at this moment are claimed and sent,
+/// batch by batch, with the deliveries already in flight. A delivery that fails here is
+/// rescheduled after this moment, so it is not tried again until the next start.
+async fn drain(delivery: &Arc<Delivery>, backend: Backend, mut in_flight: JoinSet<()>) {
+    let stopped_at = outbox::now_ms();
+    loop {
+        let room = MAX_IN_FLIGHT.saturating_sub(in_flight.len());
+        let rows = if room > 0 {
+            match outbox::claim(&delivery.db, backend, room, stopped_at).await {
+                Ok(rows) => rows,
+                Err(e) => {
+                    tracing::error!(error = %e, "could not claim queued e-mails at shutdown");
+                    Vec::new()
+                }
+            }
+        } else {
+            Vec::new()
+        };
+        let claimed = !rows.is_empty();
+        for row in rows {
+            let d = delivery.clone();
+            in_flight.spawn(async move { d.deliver(row).await });
+        }
+        if in_flight.join_next().await.is_none() && !claimed {
+            break;
+        }
+    }
 }
 
 impl Delivery {
