@@ -27,6 +27,7 @@ from typing import Any, Dict, List, Optional, Tuple
 REPO = Path(__file__).resolve().parents[2]
 MODEL_MD = REPO / "score-core" / "MODEL.md"
 TEXTS_SNAP = REPO / "score-core" / "tests" / "snapshots" / "snapshots__recommendation_texts.snap"
+VERDICT_SNAP = REPO / "score-core" / "tests" / "snapshots" / "snapshots__verdict_texts.snap"
 
 CTX = decimal.Context(prec=60, rounding=decimal.ROUND_HALF_EVEN)
 decimal.setcontext(CTX)
@@ -58,6 +59,7 @@ def _rows(text: str, heading: str) -> List[List[str]]:
 
 _DOC = MODEL_MD.read_text(encoding="utf-8")
 MODEL_VERSION = re.search(r"Score model v([0-9.]+)", _DOC).group(1)  # type: ignore[union-attr]
+CALIBRATION = re.search(r"`calibracion` \*\*`([^`]+)`\*\*", _DOC).group(1)  # type: ignore[union-attr]
 CURVES: Dict[str, List[Tuple[Decimal, Decimal]]] = {
     name: [(_num(r[0]), _num(r[1])) for r in _rows(_DOC, f"#### `{name}`")]
     for name in (
@@ -76,12 +78,16 @@ STATES: List[Dict[str, Any]] = [
 ]
 
 
-def _texts() -> Dict[str, str]:
-    lines = TEXTS_SNAP.read_text(encoding="utf-8").split("---")[-1].strip().splitlines()
+def _texts(snapshot: Path) -> Dict[str, str]:
+    lines = snapshot.read_text(encoding="utf-8").split("---")[-1].strip().splitlines()
     return {lines[i].strip(): lines[i + 1].strip() for i in range(0, len(lines) - 1, 2)}
 
 
-TEXTS = _texts()
+TEXTS = _texts(TEXTS_SNAP)
+VERDICT_TEXTS = _texts(VERDICT_SNAP)
+# MODEL.md section 9.1, in the order the verdict lists them.
+KNOCK_OUTS = ["INGRESO_MENOR_AL_MINIMO", "DEUDA_MAYOR_AL_LIMITE", "SIN_PLAZO_POR_EDAD", "SIN_CAPACIDAD_DE_PAGO"]
+CONDITIONS = ["DEUDAS_NO_DECLARADAS", "ENGANCHE_Y_GASTOS_NO_CUBIERTOS"]
 
 
 class ReferenceError(ValueError):
@@ -203,7 +209,8 @@ def score(profile: Any) -> Dict[str, Any]:
 
     # 5. Financial health
     costo = P["LINEA_POBREZA_URBANA"] * personas * factor
-    disponible_ingreso = I - costo - (deudas or 0)
+    supuestas = P["PROPORCION_DEUDAS_NO_DECLARADAS"] * I if deudas is None else deudas
+    disponible_ingreso = I - costo - supuestas
     ratio = disponible_ingreso / I
 
     # 3-4. Components
@@ -223,7 +230,7 @@ def score(profile: Any) -> Dict[str, Any]:
     nivel = "bajo" if total <= 400 else "medio" if total <= 600 else "alto" if total <= 800 else "excelente"
 
     # 6. Purchasing capacity
-    pago = max(Decimal(0), min(P["PTI_MAX"] * I, P["DTI_TOTAL_MAX"] * I - (deudas or 0), disponible_ingreso))
+    pago = max(Decimal(0), min(P["PTI_MAX"] * I, P["DTI_TOTAL_MAX"] * I - supuestas, disponible_ingreso))
     plazo = int(P["PLAZO_MAX_ANIOS"]) if p["edad"] is None else max(0, min(int(P["PLAZO_MAX_ANIOS"]), int(P["EDAD_MAX_FIN_PLAZO"]) - p["edad"]))
     i = P["TASA_ANUAL"] / 12
     n = plazo * 12
@@ -270,6 +277,19 @@ def score(profile: Any) -> Dict[str, Any]:
     else:
         estatus = "CUBIERTO"
 
+    # 9.1 The verdict
+    applies = {
+        "INGRESO_MENOR_AL_MINIMO": I < P["INGRESO_MINIMO"],
+        "DEUDA_MAYOR_AL_LIMITE": deudas is not None and deudas > P["DTI_TOTAL_MAX"] * I,
+        "SIN_PLAZO_POR_EDAD": plazo == 0,
+        "SIN_CAPACIDAD_DE_PAGO": plazo > 0 and rnd(credito, 2) == 0,
+        "DEUDAS_NO_DECLARADAS": deudas is None,
+        "ENGANCHE_Y_GASTOS_NO_CUBIERTOS": estatus not in ("NO_APLICA", "CUBIERTO"),
+    }
+    motivos = [c for c in KNOCK_OUTS + CONDITIONS if applies[c]]
+    condicion = ("NO_PRECALIFICA" if any(c in KNOCK_OUTS for c in motivos)
+                 else "CONDICIONADO" if motivos else "PRECALIFICA")
+
     # 9. Recommendations
     codes_by_component = {
         "ingreso": "INGRESO_BAJO",
@@ -286,18 +306,28 @@ def score(profile: Any) -> Dict[str, Any]:
     codes = [w[2] for w in weak[: int(P["MAX_RECOMENDACIONES_COMPONENTE"])]]
     if deudas is None:
         codes.append("DEUDAS_NO_DECLARADAS")
-    if pago == 0:
+    codes += [c for c in ("INGRESO_MENOR_AL_MINIMO", "DEUDA_MAYOR_AL_LIMITE") if applies[c]]
+    sin_credito = rnd(credito, 2) == 0
+    if plazo == 0:
+        codes.append("SIN_PLAZO_POR_EDAD")
+    elif sin_credito:
         codes.append("SIN_CAPACIDAD_DE_PAGO")
-    if plazo < int(P["PLAZO_MAX_ANIOS"]):
+    if 0 < plazo < int(P["PLAZO_MAX_ANIOS"]):
         codes.append("PLAZO_LIMITADO_POR_EDAD")
     if estatus in ("SIN_ENGANCHE", "INSUFICIENTE", "PARCIAL"):
         codes.append("ENGANCHE_INSUFICIENTE")
     if estatus == "CUBIERTO_SIN_GASTOS":
         codes.append("GASTOS_DE_CIERRE_PENDIENTES")
-    if evaluacion == "INSUFICIENTE" and pago > 0:
+    if evaluacion == "INSUFICIENTE" and not sin_credito:
         codes.append("VIVIENDA_BAJO_NUCLEO")
     if not codes:
         codes.append("PERFIL_SOLIDO")
+    if condicion != "PRECALIFICA":
+        first = motivos[0]
+        if first == "ENGANCHE_Y_GASTOS_NO_CUBIERTOS":
+            first = "GASTOS_DE_CIERRE_PENDIENTES" if estatus == "CUBIERTO_SIN_GASTOS" else "ENGANCHE_INSUFICIENTE"
+        codes.remove(first)
+        codes.insert(0, first)
 
     capacidad = {
         "valor_bancario": rnd(valor, 2),
@@ -337,10 +367,16 @@ def score(profile: Any) -> Dict[str, Any]:
         "pago_mensual_estimado": capacidad["pago_mensual_estimado"],
         "renta_estimada": capacidad["renta_equivalente"],
         "modelo_version": MODEL_VERSION,
+        "calibracion": CALIBRATION,
         "estado": {"clave": estado["clave"], "codigo": estado["iso"], "nombre": estado["nombre"]},
         "componentes": {
             k: {"valor": rnd(values[k], 2), "peso": weights[k], "puntos": rnd(values[k] * weights[k] * P["ESCALA_SCORE"], 2)}
             for k in values
         },
         "recomendaciones_detalle": [{"codigo": c, "texto": TEXTS[c]} for c in codes],
+        "dictamen": {
+            "precalifica": condicion != "NO_PRECALIFICA",
+            "condicion": condicion,
+            "motivos": [{"codigo": c, "texto": VERDICT_TEXTS[c]} for c in motivos],
+        },
     }

@@ -21,7 +21,7 @@ use std::cmp::Reverse;
 pub(crate) struct Exact {
     /// Cost of a dignified life for the household in its state, MXN a month.
     pub costo_vida_digno: Decimal,
-    /// Income left after the cost of living and the declared debts.
+    /// Income left after the cost of living and the declared (or, undeclared, assumed) debts.
     pub ingreso_disponible: Decimal,
     /// The mortgage payment the income allows (PTI, total DTI and disposable income caps).
     pub pago: Decimal,
@@ -43,7 +43,9 @@ pub(crate) fn exact(profile: &Profile, state: &StateInfo) -> Exact {
     let ingreso = profile.ingreso_mensual;
     let personas = profile.personas_hogar.map(Decimal::from).unwrap_or(PERSONAS_HOGAR_DEFAULT);
     let costo_vida_digno = LINEA_POBREZA_URBANA * personas * state.factor;
-    let deudas = profile.deudas_mensuales.unwrap_or(Decimal::ZERO);
+    // Undeclared debts are neutral in the Debts component but not free: capacity and financial
+    // health assume the typical ratio, so hiding debts does not raise them.
+    let deudas = deudas_supuestas(profile);
     let ingreso_disponible = ingreso - costo_vida_digno - deudas;
     let pago = (PTI_MAX * ingreso).min(DTI_TOTAL_MAX * ingreso - deudas).min(ingreso_disponible).max(Decimal::ZERO);
     let subcuenta = subcuenta_estimada(profile);
@@ -62,6 +64,12 @@ pub(crate) fn exact(profile: &Profile, state: &StateInfo) -> Exact {
         nucleo: m2_minimo_nucleo(personas),
         ingreso_referencia_anual: referencia * Decimal::from(12),
     }
+}
+
+/// The debts capacity and financial health count: the declared ones, or the typical ratio of
+/// income ([`PROPORCION_DEUDAS_NO_DECLARADAS`]) when none are declared.
+pub(crate) fn deudas_supuestas(profile: &Profile) -> Decimal {
+    profile.deudas_mensuales.unwrap_or_else(|| PROPORCION_DEUDAS_NO_DECLARADAS * profile.ingreso_mensual)
 }
 
 /// Income-type points.

@@ -35,6 +35,7 @@ pub mod products;
 mod profile;
 mod read;
 mod recommendations;
+mod verdict;
 mod report;
 mod report_json;
 pub mod schema;
@@ -47,12 +48,18 @@ pub use model::DISCLAIMER;
 pub use profile::{FIELDS, IncomeType, Profile};
 pub use read::ValidProfile;
 pub use recommendations::texto as recommendation_text;
+pub use verdict::texto as verdict_text;
 pub use report::*;
 pub use states::State;
 pub use walk::{Key, Label, ReportSink, Slot};
 
 /// Version of the score model implemented by this crate (spec section 9).
 pub const MODEL_VERSION: &str = "2.1";
+/// The calibration of the model: the curves, tables and product rules (their values and
+/// sources, MODEL.md) that produced a report. `MODEL_VERSION` names the spec's formula and
+/// weights and stays "2.1"; this name changes whenever a curve, table or rule does, so a stored
+/// report says which set of figures it was computed with.
+pub const CALIBRATION: &str = "mx-2026.11-1";
 /// Version of this crate.
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");
 

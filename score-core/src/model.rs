@@ -45,7 +45,9 @@ fn assemble(profile: &Profile, state: &StateInfo, exact: &Exact, figures: Figure
         plazo_anios: exact.plazo,
         precio_m2_estado: state.precio_m2,
     };
-    let recomendaciones_detalle = recommend(profile, figures.debiles.iter().flatten().copied(), &capacidad);
+    let dictamen = crate::verdict::dictamen(profile, &capacidad);
+    let recomendaciones_detalle =
+        recommend(profile, figures.debiles.iter().flatten().copied(), &capacidad, &dictamen);
     let [ingreso, tipo_ingreso, antiguedad, deudas, ahorro, salud_financiera] =
         std::array::from_fn(|i| Componente { valor: figures.componentes[i].0, peso: PESOS[i], puntos: figures.componentes[i].1 });
     ScoreReport {
@@ -66,9 +68,11 @@ fn assemble(profile: &Profile, state: &StateInfo, exact: &Exact, figures: Figure
         },
         capacidad_compra_estimada: capacidad,
         modelo_version: crate::MODEL_VERSION.into(),
+        calibracion: crate::CALIBRATION.into(),
         estado: EstadoReporte { clave: state.clave.into(), codigo: state.iso.into(), nombre: state.nombre.into() },
         componentes: Componentes { ingreso, tipo_ingreso, antiguedad, deudas, ahorro, salud_financiera },
         recomendaciones_detalle,
+        dictamen,
     }
 }
 

@@ -87,6 +87,10 @@ pub const CURVA_DEUDAS: Curve = curve![
 
 /// Debt points when no debts are declared (`deudas_mensuales` absent or null): neutral.
 pub const PUNTOS_DEUDAS_NO_DECLARADAS: Decimal = dec(75, 0);
+/// Debt payments over income assumed for capacity and financial health when debts are not
+/// declared: the average of indebted Mexican households, 17% of monthly cash income (INEGI and
+/// Banco de México, ENFIH 2019, as reported 2021-11-05). The Debts component stays neutral.
+pub const PROPORCION_DEUDAS_NO_DECLARADAS: Decimal = dec(17, 2);
 
 /// Savings over annual income to savings points.
 pub const CURVA_AHORRO: Curve = curve![
@@ -142,6 +146,9 @@ pub const FACTOR_MAX: Decimal = dec(130, 2);
 pub const PTI_MAX: Decimal = dec(30, 2);
 /// Maximum mortgage plus other debt payments over monthly income (back-end DTI).
 pub const DTI_TOTAL_MAX: Decimal = dec(40, 2);
+/// The least income the housing-credit products accept: one monthly general minimum wage of
+/// 2026, 315.04 x 30.4 (CONASAMI via El Economista 2025-12-03); the funds' minimum salary.
+pub const INGRESO_MINIMO: Decimal = dec(9_577_216, 3);
 /// Nominal annual mortgage rate used for the annuity.
 pub const TASA_ANUAL: Decimal = dec(1165, 4);
 /// Longest term the model offers, in years.
@@ -250,6 +257,7 @@ pub const PARAMETERS: &[(&str, Decimal)] = &[
     ("PESO_SALUD_FINANCIERA", PESO_SALUD_FINANCIERA),
     ("ESCALA_SCORE", ESCALA_SCORE),
     ("PUNTOS_DEUDAS_NO_DECLARADAS", PUNTOS_DEUDAS_NO_DECLARADAS),
+    ("PROPORCION_DEUDAS_NO_DECLARADAS", PROPORCION_DEUDAS_NO_DECLARADAS),
     ("AHORRO_INGRESO_REFERENCIA_MIN", AHORRO_INGRESO_REFERENCIA_MIN),
     ("AHORRO_INGRESO_REFERENCIA_MAX", AHORRO_INGRESO_REFERENCIA_MAX),
     ("PUNTOS_TIPO_ASALARIADO", PUNTOS_TIPO_ASALARIADO),
@@ -262,6 +270,7 @@ pub const PARAMETERS: &[(&str, Decimal)] = &[
     ("FACTOR_MAX", FACTOR_MAX),
     ("PTI_MAX", PTI_MAX),
     ("DTI_TOTAL_MAX", DTI_TOTAL_MAX),
+    ("INGRESO_MINIMO", INGRESO_MINIMO),
     ("TASA_ANUAL", TASA_ANUAL),
     ("PLAZO_MAX_ANIOS", PLAZO_MAX_ANIOS),
     ("EDAD_MAX_FIN_PLAZO", EDAD_MAX_FIN_PLAZO),

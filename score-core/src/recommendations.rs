@@ -4,7 +4,10 @@
 
 use crate::params::PLAZO_MAX_ANIOS;
 use crate::profile::Profile;
-use crate::report::{CapacidadCompra, CodigoRecomendacion as C, EstatusEnganche, EvaluacionM2, Recomendacion};
+use crate::report::{
+    CapacidadCompra, CodigoDictamen as D, CodigoRecomendacion as C, Condicion, Dictamen, EstatusEnganche,
+    EvaluacionM2, Recomendacion,
+};
 use rust_decimal::Decimal;
 
 /// The Spanish text of each code.
@@ -23,6 +26,9 @@ pub fn texto(codigo: C) -> &'static str {
         C::GastosDeCierrePendientes => "Cubres el enganche, pero aún no los gastos de escrituración (alrededor de 6% del valor): prevé ese monto adicional.",
         C::ViviendaBajoNucleo => "Con tu presupuesto los metros cuadrados alcanzables en tu estado quedan por debajo de una vivienda núcleo para tu hogar: considera otra zona o una vivienda progresiva.",
         C::PerfilSolido => "Tu perfil es sólido: compara ofertas de varias instituciones para obtener la mejor tasa.",
+        C::SinPlazoPorEdad => "Por tu edad no queda plazo de crédito: una persona más joven puede solicitarlo contigo como coacreditado.",
+        C::IngresoMenorAlMinimo => "Suma el ingreso de un cónyuge o coacreditado, o comprueba otros ingresos, para llegar al mínimo de los créditos.",
+        C::DeudaMayorAlLimite => "Liquida o reestructura deudas hasta bajar del 40% de tu ingreso antes de pedir una hipoteca.",
     }
 }
 
@@ -32,36 +38,65 @@ fn item(codigo: C) -> Recomendacion {
 
 /// Recommendations in order: the weak components' codes (up to three, most points lost first,
 /// ties in the spec's component order, chosen by the model), then undeclared debts, then the
-/// capacity findings. A profile with none of these gets PERFIL_SOLIDO.
+/// capacity findings. A profile with none of these gets PERFIL_SOLIDO. When the verdict is not
+/// PRECALIFICA, the recommendation of its first reason comes first (moved, not repeated).
 pub(crate) fn recommend(
     profile: &Profile,
     debiles: impl Iterator<Item = C>,
     capacidad: &CapacidadCompra,
+    dictamen: &Dictamen,
 ) -> Vec<Recomendacion> {
-    let mut out: Vec<Recomendacion> = Vec::with_capacity(8);
-    out.extend(debiles.map(item));
+    let mut out: Vec<C> = Vec::with_capacity(10);
+    out.extend(debiles);
 
     if profile.deudas_mensuales.is_none() {
-        out.push(item(C::DeudasNoDeclaradas));
+        out.push(C::DeudasNoDeclaradas);
     }
-    if capacidad.pago_mensual_estimado.is_zero() {
-        out.push(item(C::SinCapacidadDePago));
+    let motivo = |codigo: D| dictamen.motivos.iter().any(|m| m.codigo == codigo);
+    if motivo(D::IngresoMenorAlMinimo) {
+        out.push(C::IngresoMenorAlMinimo);
     }
-    if Decimal::from(capacidad.plazo_anios) < PLAZO_MAX_ANIOS {
-        out.push(item(C::PlazoLimitadoPorEdad));
+    if motivo(D::DeudaMayorAlLimite) {
+        out.push(C::DeudaMayorAlLimite);
+    }
+    let sin_credito = capacidad.credito_max.is_zero();
+    if capacidad.plazo_anios == 0 {
+        out.push(C::SinPlazoPorEdad);
+    } else if sin_credito {
+        out.push(C::SinCapacidadDePago);
+    }
+    if capacidad.plazo_anios > 0 && Decimal::from(capacidad.plazo_anios) < PLAZO_MAX_ANIOS {
+        out.push(C::PlazoLimitadoPorEdad);
     }
     match capacidad.estatus_enganche {
         EstatusEnganche::SinEnganche | EstatusEnganche::Insuficiente | EstatusEnganche::Parcial => {
-            out.push(item(C::EngancheInsuficiente))
+            out.push(C::EngancheInsuficiente)
         }
-        EstatusEnganche::CubiertoSinGastos => out.push(item(C::GastosDeCierrePendientes)),
+        EstatusEnganche::CubiertoSinGastos => out.push(C::GastosDeCierrePendientes),
         EstatusEnganche::NoAplica | EstatusEnganche::Cubierto => {}
     }
-    if capacidad.evaluacion_m2 == EvaluacionM2::Insuficiente && !capacidad.pago_mensual_estimado.is_zero() {
-        out.push(item(C::ViviendaBajoNucleo));
+    if capacidad.evaluacion_m2 == EvaluacionM2::Insuficiente && !sin_credito {
+        out.push(C::ViviendaBajoNucleo);
     }
     if out.is_empty() {
-        out.push(item(C::PerfilSolido));
+        out.push(C::PerfilSolido);
     }
-    out
+    if dictamen.condicion != Condicion::Precalifica {
+        let first = dictamen.motivos.first().map(|m| match m.codigo {
+            D::IngresoMenorAlMinimo => C::IngresoMenorAlMinimo,
+            D::DeudaMayorAlLimite => C::DeudaMayorAlLimite,
+            D::SinPlazoPorEdad => C::SinPlazoPorEdad,
+            D::SinCapacidadDePago => C::SinCapacidadDePago,
+            D::DeudasNoDeclaradas => C::DeudasNoDeclaradas,
+            D::EngancheYGastosNoCubiertos if capacidad.estatus_enganche == EstatusEnganche::CubiertoSinGastos => {
+                C::GastosDeCierrePendientes
+            }
+            D::EngancheYGastosNoCubiertos => C::EngancheInsuficiente,
+        });
+        // Every reason has its recommendation in the list above: move it to the front.
+        if let Some(at) = first.and_then(|c| out.iter().position(|o| *o == c)) {
+            out[..=at].rotate_right(1);
+        }
+    }
+    out.into_iter().map(item).collect()
 }

@@ -243,11 +243,17 @@ pub enum CodigoRecomendacion {
     ViviendaBajoNucleo,
     /// Nothing to improve: a solid profile.
     PerfilSolido,
+    /// Age leaves no loan term at all.
+    SinPlazoPorEdad,
+    /// Income below the minimum the housing-credit products accept.
+    IngresoMenorAlMinimo,
+    /// Declared debts above the products' total debt-to-income limit.
+    DeudaMayorAlLimite,
 }
 
 impl CodigoRecomendacion {
     /// Every code, in documentation order.
-    pub const ALL: [CodigoRecomendacion; 13] = [
+    pub const ALL: [CodigoRecomendacion; 16] = [
         Self::IngresoBajo,
         Self::IngresoPocoComprobable,
         Self::AntiguedadCorta,
@@ -261,6 +267,9 @@ impl CodigoRecomendacion {
         Self::GastosDeCierrePendientes,
         Self::ViviendaBajoNucleo,
         Self::PerfilSolido,
+        Self::SinPlazoPorEdad,
+        Self::IngresoMenorAlMinimo,
+        Self::DeudaMayorAlLimite,
     ];
 
     /// Stable wire name (`"DEUDAS_NO_DECLARADAS"`, ...), the same as its JSON form.
@@ -279,6 +288,9 @@ impl CodigoRecomendacion {
             Self::GastosDeCierrePendientes => "GASTOS_DE_CIERRE_PENDIENTES",
             Self::ViviendaBajoNucleo => "VIVIENDA_BAJO_NUCLEO",
             Self::PerfilSolido => "PERFIL_SOLIDO",
+            Self::SinPlazoPorEdad => "SIN_PLAZO_POR_EDAD",
+            Self::IngresoMenorAlMinimo => "INGRESO_MENOR_AL_MINIMO",
+            Self::DeudaMayorAlLimite => "DEUDA_MAYOR_AL_LIMITE",
         }
     }
 }
@@ -291,6 +303,108 @@ pub struct Recomendacion {
     pub codigo: CodigoRecomendacion,
     /// Spanish text for the buyer.
     pub texto: Text,
+}
+
+/// The verdict's outcome.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "SCREAMING_SNAKE_CASE")]
+pub enum Condicion {
+    /// No knock-out and no open condition.
+    Precalifica,
+    /// No knock-out, but a condition is open (debts not declared, funds short of the down
+    /// payment plus closing costs).
+    Condicionado,
+    /// A knock-out applies: no credit under the products' rules.
+    NoPrecalifica,
+}
+
+impl Condicion {
+    /// Every outcome, in declaration order.
+    pub const ALL: [Condicion; 3] = [Condicion::Precalifica, Condicion::Condicionado, Condicion::NoPrecalifica];
+
+    /// Wire name (`"NO_PRECALIFICA"`, ...), the same as its JSON form.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Condicion::Precalifica => "PRECALIFICA",
+            Condicion::Condicionado => "CONDICIONADO",
+            Condicion::NoPrecalifica => "NO_PRECALIFICA",
+        }
+    }
+}
+
+/// Why the verdict is what it is: knock-outs first, then conditions, in this order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "SCREAMING_SNAKE_CASE")]
+#[non_exhaustive]
+pub enum CodigoDictamen {
+    /// Knock-out: income below one monthly minimum wage, the least the products accept.
+    IngresoMenorAlMinimo,
+    /// Knock-out: declared debts above the total debt-to-income limit.
+    DeudaMayorAlLimite,
+    /// Knock-out: age leaves no loan term.
+    SinPlazoPorEdad,
+    /// Knock-out: the largest credit is 0 (no payment left, as shown to the cent).
+    SinCapacidadDePago,
+    /// Condition: debts were not declared (capacity assumes the typical ratio).
+    DeudasNoDeclaradas,
+    /// Condition: savings and sub-account do not cover the down payment plus closing costs.
+    EngancheYGastosNoCubiertos,
+}
+
+impl CodigoDictamen {
+    /// Every code, in the order the verdict lists them.
+    pub const ALL: [CodigoDictamen; 6] = [
+        Self::IngresoMenorAlMinimo,
+        Self::DeudaMayorAlLimite,
+        Self::SinPlazoPorEdad,
+        Self::SinCapacidadDePago,
+        Self::DeudasNoDeclaradas,
+        Self::EngancheYGastosNoCubiertos,
+    ];
+
+    /// Stable wire name, the same as its JSON form.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Self::IngresoMenorAlMinimo => "INGRESO_MENOR_AL_MINIMO",
+            Self::DeudaMayorAlLimite => "DEUDA_MAYOR_AL_LIMITE",
+            Self::SinPlazoPorEdad => "SIN_PLAZO_POR_EDAD",
+            Self::SinCapacidadDePago => "SIN_CAPACIDAD_DE_PAGO",
+            Self::DeudasNoDeclaradas => "DEUDAS_NO_DECLARADAS",
+            Self::EngancheYGastosNoCubiertos => "ENGANCHE_Y_GASTOS_NO_CUBIERTOS",
+        }
+    }
+
+    /// True for a knock-out (the verdict is then `NO_PRECALIFICA`).
+    pub const fn excluye(self) -> bool {
+        matches!(
+            self,
+            Self::IngresoMenorAlMinimo | Self::DeudaMayorAlLimite | Self::SinPlazoPorEdad | Self::SinCapacidadDePago
+        )
+    }
+}
+
+/// One reason of the verdict: a stable code and a Spanish sentence.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MotivoDictamen {
+    /// Stable machine code.
+    pub codigo: CodigoDictamen,
+    /// Spanish text for the buyer.
+    pub texto: Text,
+}
+
+/// `dictamen`: does the buyer pre-qualify for a housing credit, separately from the score
+/// (which ranks profiles as the spec's formula says, and can be high for a profile that does
+/// not qualify, e.g. a high income whose debts leave no payment).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Dictamen {
+    /// True when `condicion` is not `NO_PRECALIFICA`.
+    pub precalifica: bool,
+    /// The outcome.
+    pub condicion: Condicion,
+    /// Every knock-out and condition that applies, in [`CodigoDictamen::ALL`] order.
+    pub motivos: Vec<MotivoDictamen>,
 }
 
 /// Identification of the state the profile was scored for.
@@ -336,14 +450,18 @@ pub struct ScoreReport {
     /// Legacy key: equals capacidad_compra_estimada.renta_equivalente.
     #[serde(with = "money::number")]
     pub renta_estimada: Decimal,
-    /// Additive: model version that produced this report ("2.1").
+    /// Additive: model version that produced this report ("2.1": the spec's formula and weights).
     pub modelo_version: Text,
+    /// Additive: the calibration (curves, tables, products) that produced this report.
+    pub calibracion: Text,
     /// Additive: the state scored.
     pub estado: EstadoReporte,
     /// Additive: the six components, so the score can be explained.
     pub componentes: Componentes,
     /// Additive: the recommendations with their stable codes (same order as recomendaciones).
     pub recomendaciones_detalle: Vec<Recomendacion>,
+    /// Additive: the verdict, separate from the score.
+    pub dictamen: Dictamen,
 }
 
 #[cfg(test)]
@@ -368,6 +486,12 @@ mod tests {
             assert_eq!(e.as_str(), wire(e));
         }
         for c in CodigoRecomendacion::ALL {
+            assert_eq!(c.as_str(), wire(c));
+        }
+        for c in Condicion::ALL {
+            assert_eq!(c.as_str(), wire(c));
+        }
+        for c in CodigoDictamen::ALL {
             assert_eq!(c.as_str(), wire(c));
         }
     }

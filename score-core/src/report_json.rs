@@ -214,6 +214,11 @@ impl ReportSink for Writer<'_, '_> {
         self.uint(value);
     }
     #[inline(always)]
+    fn boolean(&mut self, at: Slot, value: bool) {
+        self.slot(at);
+        self.raw(if value { "true" } else { "false" });
+    }
+    #[inline(always)]
     fn decimal(&mut self, at: Slot, value: Decimal) {
         self.slot(at);
         self.number(value);

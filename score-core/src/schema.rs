@@ -19,6 +19,8 @@ pub enum Shape {
     Array(Box<Shape>),
     /// A whole number (`score`, `plazo_anios`).
     Integer,
+    /// A yes or no.
+    Boolean,
     /// A shown figure: a JSON number (an integer when whole).
     Decimal,
     /// One of a closed set of names.
@@ -102,6 +104,9 @@ impl ReportSink for Recorder {
     fn integer(&mut self, at: Slot, _: u64) {
         self.put(at, Shape::Integer);
     }
+    fn boolean(&mut self, at: Slot, _: bool) {
+        self.put(at, Shape::Boolean);
+    }
     fn decimal(&mut self, at: Slot, _: Decimal) {
         self.put(at, Shape::Decimal);
     }
@@ -140,6 +145,7 @@ fn shape_schema(shape: &Shape) -> Value {
         }
         Shape::Array(item) => json!({"type": "array", "items": shape_schema(item)}),
         Shape::Integer => json!({"type": "integer", "minimum": 0}),
+        Shape::Boolean => json!({"type": "boolean"}),
         Shape::Decimal => json!({"type": "number"}),
         Shape::Label(all) => json!({"type": "string", "enum": all}),
         Shape::Text => json!({"type": "string"}),
@@ -271,7 +277,7 @@ mod tests {
                 _ => 0,
             }
         }
-        // 15 + 18 + 4 + 3 + 6 x (1 + 3) + 2.
-        assert_eq!(count(&report_shape()), 66);
+        // 17 + 18 + 4 + 3 + 6 x (1 + 3) + 2 + dictamen 3 + its motivos 2.
+        assert_eq!(count(&report_shape()), 73);
     }
 }

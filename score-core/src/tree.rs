@@ -35,6 +35,8 @@ pub trait TreeBuilder {
     fn push(&mut self, array: &Self::Value, index: usize, value: Self::Value) -> Result<(), Self::Error>;
     /// A whole number.
     fn integer(&mut self, value: u64) -> Result<Self::Value, Self::Error>;
+    /// A yes or no.
+    fn boolean(&mut self, value: bool) -> Result<Self::Value, Self::Error>;
     /// A shown figure (see `money::json_f64` for the double a JSON reader gets).
     fn decimal(&mut self, value: Decimal) -> Result<Self::Value, Self::Error>;
     /// A label; `key` is where it is (labels of one key come from one set).
@@ -217,6 +219,9 @@ impl<B: TreeBuilder> ReportSink for TreeSink<'_, B> {
     fn integer(&mut self, at: Slot, value: u64) {
         self.leaf(at, |b| b.integer(value));
     }
+    fn boolean(&mut self, at: Slot, value: bool) {
+        self.leaf(at, |b| b.boolean(value));
+    }
     fn decimal(&mut self, at: Slot, value: Decimal) {
         self.leaf(at, |b| b.decimal(value));
     }
@@ -302,6 +307,9 @@ mod tests {
         fn integer(&mut self, value: u64) -> Result<Self::Value, ()> {
             Ok(std::rc::Rc::new(Value::from(value).into()))
         }
+        fn boolean(&mut self, value: bool) -> Result<Self::Value, ()> {
+            Ok(std::rc::Rc::new(Value::from(value).into()))
+        }
         fn decimal(&mut self, value: Decimal) -> Result<Self::Value, ()> {
             let v = serde_json::to_value(crate::money::json_f64(value)).map_err(|_| ())?;
             let v = crate::money::whole(value).map_or(v, Value::from);
@@ -323,7 +331,7 @@ mod tests {
         let built = build(&report, &mut builder, None).expect("built").expect("a value");
         assert_eq!(built.take(), expected);
         let (_, top) = templates().into_iter().find(|(t, _)| *t == ROOT_TEMPLATE).expect("root");
-        assert_eq!(top.len(), 15);
+        assert_eq!(top.len(), 17);
         for key in top {
             let one = build(&report, &mut builder, Some(key)).expect("built").expect("a value");
             assert_eq!(one.take(), expected[key.name], "{}", key.name);

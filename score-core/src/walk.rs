@@ -12,7 +12,8 @@
 //! literals a hand-written writer would.
 
 use crate::report::{
-    CodigoRecomendacion, Componente, EstatusEnganche, EvaluacionM2, Nivel, Recomendacion, ScoreReport, Text,
+    CodigoDictamen, CodigoRecomendacion, Componente, Condicion, EstatusEnganche, EvaluacionM2, MotivoDictamen, Nivel,
+    Recomendacion, ScoreReport, Text,
 };
 use rust_decimal::Decimal;
 
@@ -83,9 +84,11 @@ pub mod keys {
         PAGO_MENSUAL_ESTIMADO = "pago_mensual_estimado";
         RENTA_ESTIMADA = "renta_estimada";
         MODELO_VERSION = "modelo_version";
+        CALIBRACION = "calibracion";
         ESTADO = "estado";
         COMPONENTES = "componentes";
         RECOMENDACIONES_DETALLE = "recomendaciones_detalle";
+        DICTAMEN = "dictamen";
         // capacidad_compra_estimada
         CC_VALOR_BANCARIO = "valor_bancario", first;
         CC_VALOR_REALISTA = "valor_realista";
@@ -128,6 +131,13 @@ pub mod keys {
         // each item of recomendaciones_detalle
         RD_CODIGO = "codigo", first;
         RD_TEXTO = "texto";
+        // dictamen
+        DI_PRECALIFICA = "precalifica", first;
+        DI_CONDICION = "condicion";
+        DI_MOTIVOS = "motivos";
+        // each item of dictamen.motivos
+        DM_CODIGO = "codigo", first;
+        DM_TEXTO = "texto";
     }
 }
 
@@ -179,6 +189,8 @@ pub trait ReportSink {
     fn end_array(&mut self);
     /// A whole number (`score`, `plazo_anios`).
     fn integer(&mut self, at: Slot, value: u64);
+    /// A yes or no (`dictamen.precalifica`).
+    fn boolean(&mut self, at: Slot, value: bool);
     /// A shown figure (amount, ratio, factor, component value): written as a JSON number, an
     /// integer when whole (see [`crate::money::number`]).
     fn decimal(&mut self, at: Slot, value: Decimal);
@@ -225,6 +237,20 @@ pub const CODIGO_NAMES: [&str; CodigoRecomendacion::ALL.len()] = {
     names
 };
 
+/// The wire names of `dictamen.condicion`.
+pub const CONDICION_NAMES: [&str; 3] =
+    [Condicion::Precalifica.as_str(), Condicion::Condicionado.as_str(), Condicion::NoPrecalifica.as_str()];
+/// The wire names of a verdict reason's `codigo`, in [`CodigoDictamen::ALL`] order.
+pub const CODIGO_DICTAMEN_NAMES: [&str; CodigoDictamen::ALL.len()] = {
+    let mut names = [""; CodigoDictamen::ALL.len()];
+    let mut i = 0;
+    while i < names.len() {
+        names[i] = CodigoDictamen::ALL[i].as_str();
+        i += 1;
+    }
+    names
+};
+
 #[inline(always)]
 const fn nivel(n: Nivel) -> Label {
     Label { all: &NIVEL_NAMES, index: n as usize }
@@ -241,14 +267,24 @@ const fn estatus(e: EstatusEnganche) -> Label {
 const fn codigo(c: CodigoRecomendacion) -> Label {
     Label { all: &CODIGO_NAMES, index: c as usize }
 }
+#[inline(always)]
+const fn condicion(c: Condicion) -> Label {
+    Label { all: &CONDICION_NAMES, index: c as usize }
+}
+#[inline(always)]
+const fn codigo_dictamen(c: CodigoDictamen) -> Label {
+    Label { all: &CODIGO_DICTAMEN_NAMES, index: c as usize }
+}
 
-/// Every `&'static` text a report can carry: the disclaimer, the model version, each
-/// recommendation's text (in [`CodigoRecomendacion::ALL`] order) and each state's clave, code
-/// and name (in INEGI order): every `Cow::Borrowed` text of a report has one of these
-/// contents. A binding may turn them into host strings up front.
+/// Every `&'static` text a report can carry: the disclaimer, the model version, the
+/// calibration, each recommendation's text (in [`CodigoRecomendacion::ALL`] order), each
+/// verdict reason's text (in [`CodigoDictamen::ALL`] order) and each state's clave, code and
+/// name (in INEGI order): every `Cow::Borrowed` text of a report has one of these contents. A
+/// binding may turn them into host strings up front.
 pub fn static_texts() -> Vec<&'static str> {
-    let mut texts = vec![crate::DISCLAIMER, crate::MODEL_VERSION];
+    let mut texts = vec![crate::DISCLAIMER, crate::MODEL_VERSION, crate::CALIBRATION];
     texts.extend(CodigoRecomendacion::ALL.iter().map(|c| crate::recommendation_text(*c)));
+    texts.extend(CodigoDictamen::ALL.iter().map(|c| crate::verdict_text(*c)));
     for state in &crate::states::STATES {
         texts.extend([state.clave, state.iso, state.nombre]);
     }
@@ -309,6 +345,7 @@ impl ScoreReport {
         s.decimal(k(PAGO_MENSUAL_ESTIMADO), self.pago_mensual_estimado);
         s.decimal(k(RENTA_ESTIMADA), self.renta_estimada);
         s.text(k(MODELO_VERSION), &self.modelo_version);
+        s.text(k(CALIBRACION), &self.calibracion);
 
         let e = &self.estado;
         s.begin_object(k(ESTADO));
@@ -335,6 +372,20 @@ impl ScoreReport {
             s.end_object();
         }
         s.end_array();
+
+        let d = &self.dictamen;
+        s.begin_object(k(DICTAMEN));
+        s.boolean(k(DI_PRECALIFICA), d.precalifica);
+        s.label(k(DI_CONDICION), condicion(d.condicion));
+        s.begin_array(k(DI_MOTIVOS), d.motivos.len());
+        for (i, MotivoDictamen { codigo: c, texto }) in d.motivos.iter().enumerate() {
+            s.begin_object(Slot::Item(i));
+            s.label(k(DM_CODIGO), codigo_dictamen(*c));
+            s.text(k(DM_TEXTO), texto);
+            s.end_object();
+        }
+        s.end_array();
+        s.end_object();
         s.end_object();
     }
 }
@@ -375,6 +426,9 @@ mod tests {
         }
         fn end_array(&mut self) {}
         fn integer(&mut self, at: Slot, _: u64) {
+            self.at(at);
+        }
+        fn boolean(&mut self, at: Slot, _: bool) {
             self.at(at);
         }
         fn decimal(&mut self, at: Slot, _: Decimal) {

@@ -94,3 +94,9 @@ fn every_state_row_is_documented() {
 fn the_disclaimer_is_documented_verbatim() {
     assert!(model_md().contains(&format!("> {}", score_core::DISCLAIMER)), "MODEL.md section 9 quotes the disclaimer");
 }
+
+#[test]
+fn the_calibration_is_documented() {
+    let expected = format!("`calibracion` **`{}`**", score_core::CALIBRATION);
+    assert!(model_md().contains(&expected), "MODEL.md section 9.2 names the calibration: {expected}");
+}

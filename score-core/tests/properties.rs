@@ -3,7 +3,8 @@
 
 use proptest::prelude::*;
 use rust_decimal::Decimal;
-use score_core::{Nivel, Profile, ScoreReport, State};
+use score_core::params::{PROPORCION_DEUDAS_NO_DECLARADAS, PUNTOS_DEUDAS_NO_DECLARADAS};
+use score_core::{CodigoDictamen, Condicion, Nivel, Profile, ScoreReport, State};
 use serde_json::{Value, json};
 
 /// Money with cents, from 0.01 to about 10 million.
@@ -115,6 +116,50 @@ proptest! {
         // The profile's canonical JSON reads back to the same profile.
         let again = Profile::from_json_value(&p.to_json_value()).expect("canonical profile is valid");
         prop_assert_eq!(again, p);
+    }
+
+    /// A report with no credit never pre-qualifies (issue 17).
+    #[test]
+    fn no_credit_never_prequalifies(p in profile()) {
+        let r = report(&p);
+        if r.capacidad_compra_estimada.credito_max.is_zero() {
+            prop_assert!(!r.dictamen.precalifica);
+            prop_assert_eq!(r.dictamen.condicion, Condicion::NoPrecalifica);
+        }
+        prop_assert_eq!(r.dictamen.precalifica, r.dictamen.condicion != Condicion::NoPrecalifica);
+        let knocked_out = r.dictamen.motivos.iter().any(|m| m.codigo.excluye());
+        prop_assert_eq!(knocked_out, r.dictamen.condicion == Condicion::NoPrecalifica);
+        prop_assert_eq!(r.dictamen.motivos.is_empty(), r.dictamen.condicion == Condicion::Precalifica);
+    }
+
+    /// Leaving debts out equals declaring the typical ratio for capacity and financial health
+    /// (the Debts component stays neutral, and the verdict is conditioned).
+    #[test]
+    fn undeclared_debts_give_the_capacity_of_the_typical_ratio(p in profile()) {
+        let mut hidden = p.clone();
+        hidden.deudas_mensuales = None;
+        let mut typical = p.clone();
+        typical.deudas_mensuales = Some(PROPORCION_DEUDAS_NO_DECLARADAS * p.ingreso_mensual);
+        let (h, t) = (report(&hidden), report(&typical));
+        prop_assert_eq!(&h.capacidad_compra_estimada, &t.capacidad_compra_estimada);
+        prop_assert_eq!(&h.salud_financiera, &t.salud_financiera);
+        prop_assert_eq!(h.componentes.deudas.valor, PUNTOS_DEUDAS_NO_DECLARADAS);
+        prop_assert!(h.dictamen.condicion != Condicion::Precalifica);
+        prop_assert!(h.dictamen.motivos.iter().any(|m| m.codigo == CodigoDictamen::DeudasNoDeclaradas));
+    }
+
+    /// When the verdict is not PRECALIFICA, the first recommendation is about its first reason.
+    #[test]
+    fn the_first_recommendation_explains_the_verdict(p in profile()) {
+        let r = report(&p);
+        if let Some(first) = r.dictamen.motivos.first() {
+            let rec = r.recomendaciones_detalle[0].codigo.as_str();
+            let expected: &[&str] = match first.codigo.as_str() {
+                "ENGANCHE_Y_GASTOS_NO_CUBIERTOS" => &["ENGANCHE_INSUFICIENTE", "GASTOS_DE_CIERRE_PENDIENTES"],
+                same => &[same][..],
+            };
+            prop_assert!(expected.contains(&rec), "{} first for {}", rec, first.codigo.as_str());
+        }
     }
 
     #[test]

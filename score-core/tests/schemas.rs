@@ -61,7 +61,7 @@ fn fits(schema: &serde_json::Value, value: &serde_json::Value) -> Result<(), Str
     let ok = types.iter().any(|t| match (*t, value) {
         ("null", Value::Null) | ("string", Value::String(_)) | ("array", Value::Array(_)) => true,
         ("object", Value::Object(_)) => true,
-        ("number", Value::Number(_)) => true,
+        ("number", Value::Number(_)) | ("boolean", Value::Bool(_)) => true,
         ("integer", Value::Number(n)) => n.as_f64().is_some_and(|f| f.fract() == 0.0),
         _ => false,
     });

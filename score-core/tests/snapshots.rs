@@ -2,7 +2,7 @@
 //! recommendation text. A wording change shows up as a snapshot diff (insta), so it is a
 //! deliberate, reviewed change; surfaces assert on codes, people read these texts.
 
-use score_core::{CodigoRecomendacion, ErrorCode};
+use score_core::{CodigoDictamen, CodigoRecomendacion, ErrorCode};
 use std::path::Path;
 
 #[test]
@@ -33,6 +33,15 @@ fn recommendation_texts() {
     let lines: Vec<String> = CodigoRecomendacion::ALL
         .iter()
         .map(|c| format!("{}\n  {}", c.as_str(), score_core::recommendation_text(*c)))
+        .collect();
+    insta::assert_snapshot!(lines.join("\n"));
+}
+
+#[test]
+fn verdict_texts() {
+    let lines: Vec<String> = CodigoDictamen::ALL
+        .iter()
+        .map(|c| format!("{}\n  {}", c.as_str(), score_core::verdict_text(*c)))
         .collect();
     insta::assert_snapshot!(lines.join("\n"));
 }

@@ -216,6 +216,10 @@ impl ReportSink for Out<'_> {
         self.push(value as f64);
     }
     #[inline(always)]
+    fn boolean(&mut self, _: Slot, value: bool) {
+        self.push(f64::from(u8::from(value)));
+    }
+    #[inline(always)]
     fn decimal(&mut self, _: Slot, value: rust_decimal::Decimal) {
         self.push(json_f64(value));
     }
@@ -290,13 +294,14 @@ mod tests {
 
     #[test]
     fn the_builder_reads_every_value_written() {
-        // The builder's fixed values, then the two lists with their lengths.
+        // The builder's fixed values, then the three lists with their lengths.
         let source = crate::helpers::report_builder_source();
         let fixed = source.matches("f[").count() - source.matches("f[j").count();
         let mut flat = Flat::default();
         let r = report();
         assert!(flat.write(&r));
-        let lists = 1 + r.recomendaciones.len() + 1 + 2 * r.recomendaciones_detalle.len();
+        let lists =
+            1 + r.recomendaciones.len() + 1 + 2 * r.recomendaciones_detalle.len() + 1 + 2 * r.dictamen.motivos.len();
         assert_eq!(flat.values().len(), fixed + lists);
     }
 }

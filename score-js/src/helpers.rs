@@ -110,6 +110,7 @@ fn item_value(shape: &Shape, offset: &mut usize) -> String {
 fn scalar_value(shape: &Shape, double: &str) -> String {
     match shape {
         Shape::Label(_) | Shape::Text => format!("S[{double}]"),
+        Shape::Boolean => format!("{double} === 1"),
         _ => double.to_owned(),
     }
 }

@@ -24,6 +24,7 @@ fn dts_path() -> PathBuf {
 fn ts_type(shape: &Shape, depth: usize) -> String {
     match shape {
         Shape::Integer | Shape::Decimal => "number".to_owned(),
+        Shape::Boolean => "boolean".to_owned(),
         Shape::Text => "string".to_owned(),
         Shape::Label(names) => union(names),
         Shape::Array(item) => match **item {

@@ -80,6 +80,7 @@ export interface ScoreReport {
   pago_mensual_estimado: number;
   renta_estimada: number;
   modelo_version: string;
+  calibracion: string;
   estado: {
     clave: string;
     codigo: string;
@@ -118,9 +119,17 @@ export interface ScoreReport {
     };
   };
   recomendaciones_detalle: Array<{
-    codigo: 'INGRESO_BAJO' | 'INGRESO_POCO_COMPROBABLE' | 'ANTIGUEDAD_CORTA' | 'DEUDA_ALTA' | 'AHORRO_BAJO' | 'SALUD_FINANCIERA_AJUSTADA' | 'DEUDAS_NO_DECLARADAS' | 'SIN_CAPACIDAD_DE_PAGO' | 'PLAZO_LIMITADO_POR_EDAD' | 'ENGANCHE_INSUFICIENTE' | 'GASTOS_DE_CIERRE_PENDIENTES' | 'VIVIENDA_BAJO_NUCLEO' | 'PERFIL_SOLIDO';
+    codigo: 'INGRESO_BAJO' | 'INGRESO_POCO_COMPROBABLE' | 'ANTIGUEDAD_CORTA' | 'DEUDA_ALTA' | 'AHORRO_BAJO' | 'SALUD_FINANCIERA_AJUSTADA' | 'DEUDAS_NO_DECLARADAS' | 'SIN_CAPACIDAD_DE_PAGO' | 'PLAZO_LIMITADO_POR_EDAD' | 'ENGANCHE_INSUFICIENTE' | 'GASTOS_DE_CIERRE_PENDIENTES' | 'VIVIENDA_BAJO_NUCLEO' | 'PERFIL_SOLIDO' | 'SIN_PLAZO_POR_EDAD' | 'INGRESO_MENOR_AL_MINIMO' | 'DEUDA_MAYOR_AL_LIMITE';
     texto: string;
   }>;
+  dictamen: {
+    precalifica: boolean;
+    condicion: 'PRECALIFICA' | 'CONDICIONADO' | 'NO_PRECALIFICA';
+    motivos: Array<{
+      codigo: 'INGRESO_MENOR_AL_MINIMO' | 'DEUDA_MAYOR_AL_LIMITE' | 'SIN_PLAZO_POR_EDAD' | 'SIN_CAPACIDAD_DE_PAGO' | 'DEUDAS_NO_DECLARADAS' | 'ENGANCHE_Y_GASTOS_NO_CUBIERTOS';
+      texto: string;
+    }>;
+  };
 }
 
 /** Stable error codes of score-core. */

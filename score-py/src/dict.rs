@@ -109,6 +109,9 @@ impl<'py> TreeBuilder for Locked<'_, 'py> {
     fn integer(&mut self, value: u64) -> PyResult<Self::Value> {
         value.into_bound_py_any(self.builder.py)
     }
+    fn boolean(&mut self, value: bool) -> PyResult<Self::Value> {
+        value.into_bound_py_any(self.builder.py)
+    }
     fn decimal(&mut self, d: Decimal) -> PyResult<Self::Value> {
         if let Some(class) = &self.builder.decimal {
             return class.call1((d.to_string(),));

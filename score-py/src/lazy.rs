@@ -20,7 +20,7 @@ use pyo3::{IntoPyObjectExt, intern};
 use score_core::ScoreReport;
 
 /// The report's keys: at most this many (checked against the walk when the module loads).
-pub(crate) const MAX_KEYS: usize = 16;
+pub(crate) const MAX_KEYS: usize = 20;
 
 #[pyclass(frozen, mapping, module = "platform_score", name = "Report")]
 pub(crate) struct Report {

@@ -29,6 +29,8 @@ def flatten(report: Dict[str, Any]) -> Dict[str, Any]:
     for k, v in report["estado"].items():
         row[f"estado_{k}"] = v
     row["recomendaciones_codigos"] = "|".join(d["codigo"] for d in report["recomendaciones_detalle"])
+    row["dictamen_precalifica"] = int(report["dictamen"]["precalifica"])
+    row["dictamen_condicion"] = report["dictamen"]["condicion"]
     return row
 
 
@@ -189,9 +191,9 @@ def test_many_chunks_match_score_in_every_column_and_category_order() -> None:
 def test_output_dtypes_and_categories() -> None:
     out = platform_score.score_frame(pd.DataFrame([c["input"] for c in VALID] * 50))
     text = {"nivel", "evaluacion_m2", "estatus_enganche", "estado_clave", "estado_codigo", "estado_nombre",
-            "recomendaciones_codigos"}
+            "recomendaciones_codigos", "dictamen_condicion"}
     for name, dtype in out.dtypes.items():
-        if name in ("score", "plazo_anios"):
+        if name in ("score", "plazo_anios", "dictamen_precalifica"):
             assert dtype == "int64", name
         elif name in text:
             assert isinstance(dtype, pd.CategoricalDtype), name
@@ -199,7 +201,7 @@ def test_output_dtypes_and_categories() -> None:
             assert dtype == "float64", name
     assert list(out["nivel"].cat.categories) == ["bajo", "medio", "alto", "excelente"]
     assert len(out["estado_codigo"].cat.categories) == 32 and out["estado_codigo"].cat.categories[8] == "CMX"
-    assert len(out.columns) == 46
+    assert len(out.columns) == 48
 
 
 def test_many_chunks_through_arrow_with_errors() -> None:

@@ -30,7 +30,7 @@ def scalar(node: Dict[str, Any]) -> Any:
     kind = node["type"]
     if isinstance(kind, list):
         kind = next(t for t in kind if t != "null")
-    return {"integer": int, "number": float, "string": str}[kind]
+    return {"integer": int, "number": float, "string": str, "boolean": bool}[kind]
 
 
 def check_object(cls: Any, node: Dict[str, Any], path: str) -> None:

@@ -7,7 +7,8 @@
 //! The flattening (what `score_frame` returns): `score` and `nivel`; every value of
 //! `capacidad_compra_estimada` under its own name; `salud_financiera_<key>`;
 //! `estado_<key>` (categories: the 32 states, coded by state); `componente_<name>_<key>`; and
-//! `recomendaciones_codigos`, the recommendation codes joined by `|`. The legacy amounts (equal
+//! `recomendaciones_codigos`, the recommendation codes joined by `|`; `dictamen_precalifica`
+//! (1 or 0) and `dictamen_condicion`. The legacy amounts (equal
 //! to capacity values), the texts and `recomendaciones` (the texts of the codes) are left out.
 
 use crate::report::Text;
@@ -100,6 +101,7 @@ enum Place {
     Componentes,
     Componente(Key),
     Detalle,
+    Dictamen,
     Skipped,
 }
 
@@ -142,6 +144,7 @@ impl<C: Columns> Flatten<C> {
             Place::Salud => self.columns.column(|| format!("salud_financiera_{}", key.name), leaf),
             Place::Estado => self.columns.column(|| format!("estado_{}", key.name), leaf),
             Place::Componente(of) => self.columns.column(|| format!("componente_{}_{}", of.name, key.name), leaf),
+            Place::Dictamen => self.columns.column(|| format!("dictamen_{}", key.name), leaf),
             Place::Componentes | Place::Detalle | Place::Skipped => {}
         }
     }
@@ -155,6 +158,7 @@ impl<C: Columns> ReportSink for Flatten<C> {
             (Place::Root, Slot::Key(k)) if k == keys::SALUD_FINANCIERA => Place::Salud,
             (Place::Root, Slot::Key(k)) if k == keys::ESTADO => Place::Estado,
             (Place::Root, Slot::Key(k)) if k == keys::COMPONENTES => Place::Componentes,
+            (Place::Root, Slot::Key(k)) if k == keys::DICTAMEN => Place::Dictamen,
             (Place::Componentes, Slot::Key(k)) => Place::Componente(k),
             (Place::Detalle, Slot::Item(_)) => Place::Detalle,
             _ => Place::Skipped,
@@ -166,7 +170,9 @@ impl<C: Columns> ReportSink for Flatten<C> {
     }
     fn begin_array(&mut self, at: Slot, _: usize) {
         let detalle = self.place() == Place::Root && at == Slot::Key(keys::RECOMENDACIONES_DETALLE);
-        self.codes.clear();
+        if detalle {
+            self.codes.clear();
+        }
         self.open.push(if detalle { Place::Detalle } else { Place::Skipped });
     }
     fn end_array(&mut self) {
@@ -177,6 +183,9 @@ impl<C: Columns> ReportSink for Flatten<C> {
     }
     fn integer(&mut self, at: Slot, value: u64) {
         self.leaf(at, Leaf::Int(value));
+    }
+    fn boolean(&mut self, at: Slot, value: bool) {
+        self.leaf(at, Leaf::Int(u64::from(value)));
     }
     fn decimal(&mut self, at: Slot, value: Decimal) {
         self.leaf(at, Leaf::Num(value));
@@ -384,10 +393,10 @@ mod tests {
     #[test]
     fn the_layout_has_the_documented_columns() {
         let layout = layout();
-        assert_eq!(layout.len(), 46);
+        assert_eq!(layout.len(), 48);
         let names: Vec<&str> = layout.iter().map(|c| c.name.as_str()).collect();
         for name in ["score", "nivel", "valor_realista", "plazo_anios", "salud_financiera_ratio", "estado_codigo",
-            "componente_salud_financiera_puntos", "recomendaciones_codigos"] {
+            "componente_salud_financiera_puntos", "recomendaciones_codigos", "dictamen_precalifica", "dictamen_condicion"] {
             assert!(names.contains(&name), "{name}");
         }
         assert_eq!(layout.iter().filter(|c| c.kind == Kind::F64).count(), 37);

@@ -13,7 +13,7 @@ use rust_decimal::Decimal;
 /// General minimum wage 2026, MXN a day (CONASAMI, El Economista 2025-12-03) [S].
 pub const SALARIO_MINIMO_DIARIO: Decimal = dec(31504, 2);
 /// One monthly minimum wage: `SALARIO_MINIMO_DIARIO x DIAS_POR_MES` (30.4, as CONASAMI) [C].
-pub const SALARIO_MINIMO_MENSUAL: Decimal = dec(9_577_216, 3);
+pub const SALARIO_MINIMO_MENSUAL: Decimal = crate::params::INGRESO_MINIMO;
 /// One monthly UMA from February 2026: `UMA_DIARIA x DIAS_POR_MES` = 117.31 x 30.4 [C].
 pub const UMA_MENSUAL: Decimal = dec(3_566_224, 3);
 

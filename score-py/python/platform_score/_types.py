@@ -94,6 +94,17 @@ class Recomendacion(TypedDict):
     texto: str
 
 
+class MotivoDictamen(TypedDict):
+    codigo: str
+    texto: str
+
+
+class Dictamen(TypedDict):
+    precalifica: bool
+    condicion: str
+    motivos: List[MotivoDictamen]
+
+
 class ScoreReport(TypedDict):
     """The full report: the same keys and values as score-core's JSON."""
 
@@ -109,6 +120,8 @@ class ScoreReport(TypedDict):
     pago_mensual_estimado: float
     renta_estimada: float
     modelo_version: str
+    calibracion: str
     estado: EstadoReporte
     componentes: Componentes
     recomendaciones_detalle: List[Recomendacion]
+    dictamen: Dictamen

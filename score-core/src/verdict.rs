@@ -1,0 +1,50 @@
+//! The verdict (`dictamen`): whether the buyer pre-qualifies for a housing credit, apart from
+//! the score. The score ranks a profile as the spec's formula says; the verdict applies the
+//! knock-outs a lender applies before any ranking, so a high score with no credit capacity
+//! reads "does not pre-qualify", and a result that rests on an assumption reads "conditioned".
+
+use crate::params::{DTI_TOTAL_MAX, INGRESO_MINIMO};
+use crate::profile::Profile;
+use crate::report::{CapacidadCompra, CodigoDictamen as D, Condicion, Dictamen, EstatusEnganche, MotivoDictamen};
+
+/// The Spanish sentence of each reason.
+pub fn texto(codigo: D) -> &'static str {
+    match codigo {
+        D::IngresoMenorAlMinimo => "Tu ingreso es menor a un salario mínimo mensual, el mínimo de los créditos de vivienda.",
+        D::DeudaMayorAlLimite => "Tus deudas pasan del 40% de tu ingreso, el límite de endeudamiento para un crédito.",
+        D::SinPlazoPorEdad => "Por tu edad no queda plazo: al terminar de pagar no puedes pasar de 75 años.",
+        D::SinCapacidadDePago => "Tras tu costo de vida y tus deudas no queda pago mensual para un crédito.",
+        D::DeudasNoDeclaradas => "No declaraste tus deudas: se supuso el 17% de tu ingreso, el promedio de los hogares con deudas.",
+        D::EngancheYGastosNoCubiertos => "Tu ahorro y tu subcuenta no cubren el enganche más los gastos de escrituración.",
+    }
+}
+
+/// The verdict of a profile whose capacity block is `capacidad` (shown figures: a credit that
+/// rounds to 0.00 is no credit). Every reason that applies is listed, knock-outs first, in
+/// [`D::ALL`] order; any knock-out gives `NO_PRECALIFICA`, otherwise any condition
+/// `CONDICIONADO`, otherwise `PRECALIFICA`.
+pub(crate) fn dictamen(profile: &Profile, capacidad: &CapacidadCompra) -> Dictamen {
+    let ingreso = profile.ingreso_mensual;
+    let applies = |codigo: D| match codigo {
+        D::IngresoMenorAlMinimo => ingreso < INGRESO_MINIMO,
+        D::DeudaMayorAlLimite => profile.deudas_mensuales.is_some_and(|d| d > DTI_TOTAL_MAX * ingreso),
+        D::SinPlazoPorEdad => capacidad.plazo_anios == 0,
+        D::SinCapacidadDePago => capacidad.plazo_anios > 0 && capacidad.credito_max.is_zero(),
+        D::DeudasNoDeclaradas => profile.deudas_mensuales.is_none(),
+        D::EngancheYGastosNoCubiertos => !matches!(
+            capacidad.estatus_enganche,
+            EstatusEnganche::NoAplica | EstatusEnganche::Cubierto
+        ),
+    };
+    let motivos: Vec<MotivoDictamen> = D::ALL
+        .into_iter()
+        .filter(|c| applies(*c))
+        .map(|codigo| MotivoDictamen { codigo, texto: texto(codigo).into() })
+        .collect();
+    let condicion = match motivos.first() {
+        None => Condicion::Precalifica,
+        Some(_) if motivos.iter().any(|m| m.codigo.excluye()) => Condicion::NoPrecalifica,
+        Some(_) => Condicion::Condicionado,
+    };
+    Dictamen { precalifica: condicion != Condicion::NoPrecalifica, condicion, motivos }
+}
