@@ -196,6 +196,17 @@ def curve(name: str, x: Decimal) -> Decimal:
     return points[-1][1]
 
 
+def curve_ratio(name: str, num: Decimal, den: Decimal) -> Decimal:
+    """The curve at the exact fraction num / den (MODEL.md section 3: one division)."""
+    points = CURVES[name]
+    if num <= points[0][0] * den:
+        return points[0][1]
+    for (x0, y0), (x1, y1) in zip(points, points[1:]):
+        if num < x1 * den:
+            return y0 + (num - x0 * den) * (y1 - y0) / ((x1 - x0) * den)
+    return points[-1][1]
+
+
 def rnd(value: Decimal, places: int) -> Decimal:
     """Half away from zero ("redondeo comercial")."""
     return value.quantize(Decimal(1).scaleb(-places), rounding=ROUND_HALF_UP)
@@ -220,13 +231,14 @@ def score(profile: Any) -> Dict[str, Any]:
         "tipo_ingreso": P["PUNTOS_TIPO_" + tipo.upper()],
         "antiguedad": curve("CURVA_ANTIGUEDAD_INDEPENDIENTE" if tipo == "independiente" else "CURVA_ANTIGUEDAD_ASALARIADO",
                             Decimal(p["antiguedad"])),
-        "deudas": P["PUNTOS_DEUDAS_NO_DECLARADAS"] if deudas is None else curve("CURVA_DEUDAS", deudas / I),
-        "ahorro": curve("CURVA_AHORRO", p["ahorro"] / (ref * 12)),
-        "salud_financiera": curve("CURVA_SALUD_FINANCIERA", ratio),
+        "deudas": P["PUNTOS_DEUDAS_NO_DECLARADAS"] if deudas is None else curve_ratio("CURVA_DEUDAS", deudas, I),
+        "ahorro": curve_ratio("CURVA_AHORRO", p["ahorro"], ref * 12),
+        "salud_financiera": curve_ratio("CURVA_SALUD_FINANCIERA", disponible_ingreso, I),
     }
     weights = {k: P["PESO_" + k.upper()] for k in values}
-    # 2. The score, rounded once
-    total = int(rnd(sum(values[k] * weights[k] for k in values) * P["ESCALA_SCORE"], 0))
+    # 2. Each component rounded once to 2 decimals: the shown value is what the score adds
+    shown = {k: rnd(v, 2) for k, v in values.items()}
+    total = int(rnd(sum(shown[k] * weights[k] for k in shown) * P["ESCALA_SCORE"], 0))
     nivel = "bajo" if total <= 400 else "medio" if total <= 600 else "alto" if total <= 800 else "excelente"
 
     # 6. Purchasing capacity
@@ -299,9 +311,9 @@ def score(profile: Any) -> Dict[str, Any]:
         "ahorro": "AHORRO_BAJO",
         "salud_financiera": "SALUD_FINANCIERA_AJUSTADA",
     }
-    weak = [((100 - values[k]) * weights[k], order, code)
+    weak = [((100 - shown[k]) * weights[k], order, code)
             for order, (k, code) in enumerate(codes_by_component.items())
-            if code is not None and values[k] < P["UMBRAL_RECOMENDACION"]]
+            if code is not None and shown[k] < P["UMBRAL_RECOMENDACION"]]
     weak.sort(key=lambda w: (-w[0], w[1]))
     codes = [w[2] for w in weak[: int(P["MAX_RECOMENDACIONES_COMPONENTE"])]]
     if deudas is None:
@@ -354,7 +366,7 @@ def score(profile: Any) -> Dict[str, Any]:
         "nivel": nivel,
         "capacidad_compra_estimada": capacidad,
         "salud_financiera": {
-            "score": rnd(values["salud_financiera"], 2),
+            "score": shown["salud_financiera"],
             "costo_vida_digno": rnd(costo, 2),
             "ingreso_disponible": rnd(disponible_ingreso, 2),
             "ratio": rnd(ratio, 4),
@@ -370,7 +382,7 @@ def score(profile: Any) -> Dict[str, Any]:
         "calibracion": CALIBRATION,
         "estado": {"clave": estado["clave"], "codigo": estado["iso"], "nombre": estado["nombre"]},
         "componentes": {
-            k: {"valor": rnd(values[k], 2), "peso": weights[k], "puntos": rnd(values[k] * weights[k] * P["ESCALA_SCORE"], 2)}
+            k: {"valor": shown[k], "peso": weights[k], "puntos": rnd(shown[k] * weights[k] * P["ESCALA_SCORE"], 2)}
             for k in values
         },
         "recomendaciones_detalle": [{"codigo": c, "texto": TEXTS[c]} for c in codes],

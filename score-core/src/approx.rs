@@ -186,16 +186,6 @@ pub(crate) fn is_zero(a: Approx) -> Option<bool> {
     if a.v.abs() > a.decision_bound() { Some(false) } else { None }
 }
 
-/// Certified ordering of two values: `Equal` only when both are exact and equal.
-pub(crate) fn compare(a: Approx, b: Approx) -> Option<std::cmp::Ordering> {
-    use std::cmp::Ordering;
-    if a.is_exact() && b.is_exact() {
-        return a.v.partial_cmp(&b.v);
-    }
-    // Without exactness, `less` answers `false` only when `a` is certainly greater.
-    less(a, b).map(|a_less| if a_less { Ordering::Less } else { Ordering::Greater })
-}
-
 /// Certified rounding half away from zero to a whole number (`crate::money::round(_, 0)`).
 fn round_whole(x: Approx) -> Option<i64> {
     let magnitude = x.v.abs();

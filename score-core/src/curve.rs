@@ -49,6 +49,27 @@ impl Curve {
         points[points.len() - 1].1
     }
 
+    /// `y` at the ratio `num / den` (`den` > 0), with a single division: the numerator and the
+    /// denominator of the interpolation are exact, so the result is the exact rational value
+    /// correctly rounded to 28 significant digits, and a value exactly on a rounding tie is
+    /// found on it. (Dividing first, `eval(num / den)`, rounds the ratio and then multiplies
+    /// its error by the slope: an exact 30.005 could come out as 30.00499…9.)
+    pub fn eval_ratio(&self, num: Decimal, den: Decimal) -> Decimal {
+        let points = self.points;
+        let (first_x, first_y) = points[0];
+        if num <= first_x * den {
+            return first_y;
+        }
+        for pair in points.windows(2) {
+            let (x0, y0) = pair[0];
+            let (x1, y1) = pair[1];
+            if num <= x1 * den {
+                return y0 + (num - x0 * den) * (y1 - y0) / ((x1 - x0) * den);
+            }
+        }
+        points[points.len() - 1].1
+    }
+
     /// [`Curve::eval`] in filtered arithmetic: `None` only when `x` is too uncertain to place.
     ///
     /// When `x` cannot be placed on one side of a breakpoint `x_k`, the curve is Lipschitz there

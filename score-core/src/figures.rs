@@ -7,7 +7,7 @@
 //! it is a monotone function of each input (MODEL.md, "Monotonicity").
 
 use crate::curve::Curve;
-use crate::money::{money, round};
+use crate::money::money;
 use crate::params::*;
 use crate::profile::{IncomeType, Profile};
 use crate::report::*;
@@ -109,11 +109,8 @@ pub(crate) fn codigos_componentes(profile: &Profile) -> [Option<CodigoRecomendac
 }
 
 /// Exact (unrounded) component values on the 0..100 scale, in the spec's order.
-fn components(profile: &Profile, exact: &Exact, ratio: Decimal) -> [Decimal; 6] {
-    std::array::from_fn(|index| match index {
-        5 => CURVA_SALUD_FINANCIERA.eval(ratio),
-        _ => component(profile, exact, index),
-    })
+fn components(profile: &Profile, exact: &Exact) -> [Decimal; 6] {
+    std::array::from_fn(|index| component(profile, exact, index))
 }
 
 /// One exact component value (index in the spec's order): the filtered path asks for it when
@@ -128,18 +125,64 @@ pub(crate) fn component(profile: &Profile, exact: &Exact, index: usize) -> Decim
         2 => curva_antiguedad(profile.tipo_ingreso).eval(Decimal::from(profile.antiguedad_meses)),
         3 => match profile.deudas_mensuales {
             None => PUNTOS_DEUDAS_NO_DECLARADAS,
-            Some(d) => CURVA_DEUDAS.eval(d / ingreso),
+            Some(d) => CURVA_DEUDAS.eval_ratio(d, ingreso),
         },
-        4 => CURVA_AHORRO.eval(profile.ahorro / exact.ingreso_referencia_anual),
-        _ => CURVA_SALUD_FINANCIERA.eval(exact.ingreso_disponible / ingreso),
+        4 => CURVA_AHORRO.eval_ratio(profile.ahorro, exact.ingreso_referencia_anual),
+        _ => CURVA_SALUD_FINANCIERA.eval_ratio(exact.ingreso_disponible, ingreso),
     }
 }
 
-/// round((sum of value x weight) x 10), half away from zero.
-fn score_of(values: &[Decimal; 6]) -> u16 {
-    let sum: Decimal = values.iter().zip(PESOS).map(|(v, w)| v * w).sum();
-    let score = round(sum * ESCALA_SCORE, 0);
-    u16::try_from(score.mantissa()).unwrap_or(0).min(1000)
+/// Hundredths of a shown (2-decimal) figure on 0..=100: an exact small integer.
+fn centesimas(shown: Decimal) -> i64 {
+    let mut d = shown;
+    d.rescale(2);
+    i64::try_from(d.mantissa()).unwrap_or(0)
+}
+
+/// The weights in hundredths (35, 12, 18, 15, 10, 10).
+fn pesos_centesimas() -> [i64; 6] {
+    PESOS.map(centesimas)
+}
+
+/// The score and each component's points from the **shown** component values (MODEL.md
+/// section 2): `score = round(Σ valor × peso × 10)` and `puntos = round2(valor × peso × 10)`,
+/// half away from zero. With values and weights in hundredths, `valor × peso × 10` is
+/// `v × w / 1000`: integer arithmetic, exact, the same on every platform, and anyone can check
+/// the score from the report alone.
+pub(crate) fn score_and_points(shown: &[Decimal; 6]) -> (u16, [Decimal; 6]) {
+    debug_assert_eq!(ESCALA_SCORE, Decimal::TEN);
+    let pesos = pesos_centesimas();
+    let weighted: [i64; 6] = std::array::from_fn(|i| centesimas(shown[i]) * pesos[i]);
+    let total: i64 = weighted.iter().sum();
+    // Every term is >= 0: half away from zero is half up.
+    let score = u16::try_from((total + 500) / 1000).unwrap_or(0).min(1000);
+    (score, weighted.map(|w| Decimal::new((w + 5) / 10, 2)))
+}
+
+/// Weak components' codes from the shown values: value below the threshold, most points lost
+/// first (`(100 - valor) × peso`, exact in hundredths), ties in the spec's order; at most three.
+pub(crate) fn debiles_shown(profile: &Profile, shown: &[Decimal; 6]) -> Debiles {
+    let pesos = pesos_centesimas();
+    let umbral = centesimas(UMBRAL_RECOMENDACION);
+    let mut weak: [(i64, usize, CodigoRecomendacion); 6] = [(0, 0, CodigoRecomendacion::PerfilSolido); 6];
+    let mut n = 0;
+    for (index, codigo) in codigos_componentes(profile).into_iter().enumerate() {
+        let valor = centesimas(shown[index]);
+        if let Some(codigo) = codigo.filter(|_| valor < umbral) {
+            weak[n] = ((10_000 - valor) * pesos[index], index, codigo);
+            n += 1;
+        }
+    }
+    // Most points lost first, ties in the spec's order. At most six items, and the index makes
+    // every key unique: an insertion sort gives that order without the general sort's code.
+    for i in 1..n {
+        let mut j = i;
+        while j > 0 && (Reverse(weak[j].0), weak[j].1) < (Reverse(weak[j - 1].0), weak[j - 1].1) {
+            weak.swap(j - 1, j);
+            j -= 1;
+        }
+    }
+    debiles_de(weak[..n].iter().map(|w| w.2))
 }
 
 /// Loan term in whole years: 20, shortened so that age plus term stays within 75.
@@ -264,33 +307,17 @@ pub(crate) fn max_recomendaciones_componente() -> usize {
 #[inline(never)]
 pub(crate) fn figures_exact(profile: &Profile, exact: &Exact, state: &StateInfo) -> Figures {
     let ratio = exact.ingreso_disponible / profile.ingreso_mensual;
-    let values = components(profile, exact, ratio);
+    let values = components(profile, exact);
+    let shown: [Decimal; 6] = values.map(money);
+    let (score, puntos) = score_and_points(&shown);
     let credito = exact.pago * annuity_factor(exact.plazo);
     let valor_bancario = credito / exact.ltv;
     let enganche_requerido = valor_bancario * (Decimal::ONE - exact.ltv);
     let gastos = valor_bancario * GASTOS_CIERRE;
     let m2 = valor_bancario / state.precio_m2;
-    let mut weak: Vec<(Decimal, usize, CodigoRecomendacion)> = Vec::with_capacity(6);
-    for (index, codigo) in codigos_componentes(profile).into_iter().enumerate() {
-        match codigo {
-            Some(codigo) if values[index] < UMBRAL_RECOMENDACION => {
-                weak.push(((Decimal::ONE_HUNDRED - values[index]) * PESOS[index], index, codigo))
-            }
-            _ => {}
-        }
-    }
-    // Most points lost first, ties in the spec's order. At most six items, and the index makes
-    // every key unique: an insertion sort gives that order without the general sort's code.
-    for i in 1..weak.len() {
-        let mut j = i;
-        while j > 0 && (weak[j].0, Reverse(weak[j].1)) > (weak[j - 1].0, Reverse(weak[j - 1].1)) {
-            weak.swap(j - 1, j);
-            j -= 1;
-        }
-    }
     Figures {
-        score: score_of(&values),
-        componentes: std::array::from_fn(|i| (money(values[i]), money(values[i] * PESOS[i] * ESCALA_SCORE))),
+        score,
+        componentes: std::array::from_fn(|i| (shown[i], puntos[i])),
         ratio: crate::money::ratio(ratio),
         valor_bancario: money(valor_bancario),
         credito: money(credito),
@@ -300,7 +327,7 @@ pub(crate) fn figures_exact(profile: &Profile, exact: &Exact, state: &StateInfo)
         renta: money(valor_bancario * RENDIMIENTO_RENTA_ANUAL / Decimal::from(12)),
         evaluacion_m2: evaluacion_m2(m2, exact.nucleo),
         estatus_enganche: estatus_enganche(valor_bancario, enganche_requerido, exact.disponible, gastos),
-        debiles: debiles_de(weak.into_iter().map(|w| w.2)),
+        debiles: debiles_shown(profile, &shown),
     }
 }
 
@@ -309,11 +336,22 @@ mod tests {
     use super::*;
     use crate::money::tests::d;
 
-    /// The score of these component values (the other four fixed).
+    /// The score of these shown component values (the other four fixed).
     fn score(ahorro: &str, salud: &str) -> u16 {
-        // Income type, seniority and savings weights: 100 x (0.12 + 0.18) x 10 = 300 points,
-        // plus the savings and health components below.
-        score_of(&[Decimal::ZERO, Decimal::ONE_HUNDRED, Decimal::ONE_HUNDRED, Decimal::ZERO, d(ahorro), d(salud)])
+        // Income type and seniority: 100 x (0.12 + 0.18) x 10 = 300 points, plus the savings
+        // and health components below (weight 0.10 each: one point per point).
+        score_and_points(&[Decimal::ZERO, Decimal::ONE_HUNDRED, Decimal::ONE_HUNDRED, Decimal::ZERO, d(ahorro), d(salud)]).0
+    }
+
+    /// Points are valor x peso x 10 rounded to cents, from the shown value: 50.71 x 0.35 x 10 =
+    /// 177.485 shows 177.49, and the score adds the unrounded 177.485.
+    #[test]
+    fn points_and_score_come_from_the_shown_values() {
+        let shown = [d("50.71"), d("100.00"), d("90.00"), d("75.00"), d("52.78"), d("65.08")];
+        let (score, puntos) = score_and_points(&shown);
+        assert_eq!(puntos.map(|p| p.to_string()), ["177.49", "120.00", "162.00", "112.50", "52.78", "65.08"]);
+        // 177.485 + 120 + 162 + 112.5 + 52.78 + 65.08 = 689.845
+        assert_eq!(score, 690);
     }
 
     /// The score rounds half away from zero, exactly at .5, and the level follows the rounded
@@ -322,8 +360,8 @@ mod tests {
     fn score_rounds_half_away_from_zero_at_the_boundaries() {
         assert_eq!(score("100", "0.5"), 401);
         assert_eq!(Nivel::from_score(score("100", "0.5")), Nivel::Medio);
-        assert_eq!(score("100", "0.4999"), 400);
-        assert_eq!(Nivel::from_score(score("100", "0.4999")), Nivel::Bajo);
+        assert_eq!(score("100", "0.49"), 400);
+        assert_eq!(Nivel::from_score(score("100", "0.49")), Nivel::Bajo);
         assert_eq!(score("100", "100.0"), 500);
         assert_eq!(score("30.5", "0"), 331);
         assert_eq!(score("30.49", "0"), 330);

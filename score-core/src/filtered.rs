@@ -9,34 +9,20 @@
 //! The differential tests below (a deterministic tie-heavy sweep and a proptest) compare both
 //! paths figure for figure on profiles built to sit on ties and breakpoints.
 
-use crate::approx::{Approx, compare, is_zero, less, round_dp};
+use crate::approx::{Approx, is_zero, less, round_dp};
 use crate::figures::{
-    Debiles, Exact, Figures, PESOS, codigos_componentes, component, curva_antiguedad, debiles_de, puntos_tipo,
+    Exact, Figures, component, curva_antiguedad, debiles_shown, puntos_tipo, score_and_points,
 };
 use crate::money::money;
 use crate::params::*;
 use crate::profile::Profile;
-use crate::report::{CodigoRecomendacion, EstatusEnganche, EvaluacionM2};
+use crate::report::{EstatusEnganche, EvaluacionM2};
 use crate::states::StateInfo;
 use rust_decimal::Decimal;
-use std::cmp::Ordering;
 
-/// The weights times 100, exact small integers, so exact component values give exact points.
-const PESOS_X100: [Approx; 6] = [
-    Approx::of_scaled(PESOS[0], 2),
-    Approx::of_scaled(PESOS[1], 2),
-    Approx::of_scaled(PESOS[2], 2),
-    Approx::of_scaled(PESOS[3], 2),
-    Approx::of_scaled(PESOS[4], 2),
-    Approx::of_scaled(PESOS[5], 2),
-];
-/// `ESCALA_SCORE / 100`, undoing the factor 100 of [`PESOS_X100`] in points and score.
-const DIVISOR_PUNTOS: Approx = Approx::exact(10.0);
 const DOCE: Approx = Approx::exact(12.0);
-const CIEN: Approx = Approx::exact(100.0);
 
 // The model's constants as filtered doubles, converted once at compile time.
-const UMBRAL: Approx = Approx::of(UMBRAL_RECOMENDACION);
 const DEUDAS_NO_DECLARADAS: Approx = Approx::of(PUNTOS_DEUDAS_NO_DECLARADAS);
 const GASTOS: Approx = Approx::of(GASTOS_CIERRE);
 const RENDIMIENTO: Approx = Approx::of(RENDIMIENTO_RENTA_ANUAL);
@@ -69,24 +55,13 @@ pub(crate) fn figures(profile: &Profile, exact: &Exact, state: &StateInfo) -> Op
         CURVA_AHORRO.eval_approx(Approx::of(profile.ahorro).div(Approx::of(exact.ingreso_referencia_anual)))?,
         CURVA_SALUD_FINANCIERA.eval_approx(ratio)?,
     ];
-    // value x weight x 100, so points = that / 10 and score = round(sum / 10).
-    let weighted: [Approx; 6] = std::array::from_fn(|i| values[i].mul(PESOS_X100[i]));
-    let sum = weighted.iter().fold(Approx::exact(0.0), |acc, w| acc.add(*w));
-    let score = round_dp(sum.div(DIVISOR_PUNTOS), 0)?;
-    let mut componentes = [(Decimal::ZERO, Decimal::ZERO); 6];
-    for (i, shown) in componentes.iter_mut().enumerate() {
-        // A value exactly on a tie is one decimal curve away: an income of 9,608 is worth
-        // exactly 0.025 points, and one of 26,001 exactly 157.505 weighted points.
-        let valor = round_dp(values[i], MONEY);
-        let puntos = round_dp(weighted[i].div(DIVISOR_PUNTOS), MONEY);
-        *shown = match (valor, puntos) {
-            (Some(valor), Some(puntos)) => (valor, puntos),
-            _ => {
-                let exact_value = component(profile, exact, i);
-                (money(exact_value), money(exact_value * PESOS[i] * ESCALA_SCORE))
-            }
-        };
-    }
+    // The shown values: certified roundings, or, for a value exactly on a tie (an income of
+    // 9,608 is worth exactly 0.025 points), the exact decimal one. Score, points and the weak
+    // components then follow from the shown values in exact integers.
+    let shown: [Decimal; 6] = std::array::from_fn(|i| {
+        round_dp(values[i], MONEY).unwrap_or_else(|| money(component(profile, exact, i)))
+    });
+    let (score, puntos) = score_and_points(&shown);
 
     let credito = Approx::of(exact.pago).mul(ANUALIDAD.get(exact.plazo as usize).copied().unwrap_or(Approx::exact(0.0)));
     let valor_bancario = credito.div(Approx::of(exact.ltv));
@@ -95,8 +70,8 @@ pub(crate) fn figures(profile: &Profile, exact: &Exact, state: &StateInfo) -> Op
     let m2 = valor_bancario.div(Approx::of(state.precio_m2));
     let renta = valor_bancario.mul(RENDIMIENTO).div(DOCE);
     Some(Figures {
-        score: u16::try_from(score.mantissa()).ok()?.min(1000),
-        componentes,
+        score,
+        componentes: std::array::from_fn(|i| (shown[i], puntos[i])),
         ratio: round_dp(ratio, crate::money::RATIO_DP)?,
         valor_bancario: round_dp(valor_bancario, MONEY)?,
         credito: round_dp(credito, MONEY)?,
@@ -106,7 +81,7 @@ pub(crate) fn figures(profile: &Profile, exact: &Exact, state: &StateInfo) -> Op
         renta: round_dp(renta, MONEY)?,
         evaluacion_m2: evaluacion_m2(m2, Approx::of(exact.nucleo))?,
         estatus_enganche: estatus_enganche(valor_bancario, enganche_requerido, exact.disponible, gastos)?,
-        debiles: debiles(profile, &values)?,
+        debiles: debiles_shown(profile, &shown),
     })
 }
 
@@ -139,35 +114,6 @@ fn estatus_enganche(valor: Approx, requerido: Approx, disponible: Decimal, gasto
     } else {
         EstatusEnganche::Cubierto
     })
-}
-
-/// Weak components (value below the threshold) by points lost, `(100 - value) x weight`,
-/// largest first, ties in the spec's order; at most three.
-fn debiles(profile: &Profile, values: &[Approx; 6]) -> Option<Debiles> {
-    let mut weak: [(Approx, usize, Option<CodigoRecomendacion>); 6] = [(Approx::exact(0.0), 0, None); 6];
-    let mut n = 0;
-    for (index, codigo) in codigos_componentes(profile).into_iter().enumerate() {
-        if codigo.is_some() && less(values[index], UMBRAL)? {
-            weak[n] = (CIEN.sub(values[index]).mul(PESOS_X100[index]), index, codigo);
-            n += 1;
-        }
-    }
-    // Insertion sort with certified comparisons (at most six items).
-    for i in 1..n {
-        let mut j = i;
-        while j > 0 {
-            let order = match compare(weak[j - 1].0, weak[j].0)? {
-                Ordering::Equal => weak[j - 1].1.cmp(&weak[j].1),
-                larger_first => larger_first.reverse(),
-            };
-            if order != Ordering::Greater {
-                break;
-            }
-            weak.swap(j - 1, j);
-            j -= 1;
-        }
-    }
-    Some(debiles_de(weak[..n].iter().filter_map(|w| w.2)))
 }
 
 #[cfg(test)]
