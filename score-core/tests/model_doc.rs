@@ -100,3 +100,19 @@ fn the_calibration_is_documented() {
     let expected = format!("`calibracion` **`{}`**", score_core::CALIBRATION);
     assert!(model_md().contains(&expected), "MODEL.md section 9.2 names the calibration: {expected}");
 }
+
+/// Every accepted name of every state is in MODEL.md's table of accepted forms, on its row.
+#[test]
+fn every_state_alias_is_documented() {
+    let doc = model_md();
+    for (i, state) in score_core::states::STATES.iter().enumerate() {
+        let row = doc
+            .lines()
+            .find(|l| l.starts_with(&format!("| {} | {} | ", state.clave, state.iso)))
+            .unwrap_or_else(|| panic!("MODEL.md lists the accepted names of {}", state.iso));
+        for alias in state.aliases {
+            assert!(row.contains(&format!("`{alias}`")), "{alias} of {} is not documented", state.iso);
+            assert_eq!(score_core::State::parse(alias).map(|s| usize::from(s.inegi())), Some(i + 1), "{alias}");
+        }
+    }
+}
