@@ -102,9 +102,10 @@ def test_a_bad_row_stops_with_its_row_in_the_whole_input(tmp_path: Path) -> None
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (["score", "missing.parquet"], "cannot read 'missing.parquet'"),
-        (["score", "in.txt"], "cannot tell the input format"),
-        (["score", "-", "--from", "csv", "--keep", "id"], "--keep names 'id'"),
+        (["score", "missing.parquet"], "no se puede leer 'missing.parquet'"),
+        (["score", "in.txt"], "no se sabe el formato de 'in.txt'"),
+        (["score", "-", "--from", "csv", "--keep", "id"], 'keep nombra la columna "id", que la tabla no tiene'),
+        (["score", "-", "--from", "csv", "--batch-rows", "0"], "--batch-rows debe ser al menos 1"),
     ],
 )
 def test_usage_errors_exit_2_with_a_message(args: List[str], message: str) -> None:

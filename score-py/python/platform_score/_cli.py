@@ -22,7 +22,8 @@ BATCH_ROWS = 1 << 17
 
 
 class CommandError(Exception):
-    """A usage or input error: printed as `platform-score: <message>`, exit status 2."""
+    """A usage or input error: printed as `platform-score: <message>` (in Spanish, like
+    score-core's messages), exit status 2."""
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
@@ -105,6 +106,7 @@ def _schema(args: argparse.Namespace) -> int:
 
 
 def _format(path: str, given: Optional[str], default: Optional[str], role: str) -> str:
+    """The format named by the option, else by the file name's suffix, else `default`."""
     if given:
         return given
     suffix = os.path.splitext(path)[1].lower()
@@ -112,29 +114,32 @@ def _format(path: str, given: Optional[str], default: Optional[str], role: str) 
         return _SUFFIXES[suffix]
     if default:
         return default
-    raise CommandError(f"cannot tell the {role} format of {path!r}: name it with --{'from' if role == 'input' else 'to'}")
+    option = "--from" if role == "input" else "--to"
+    raise CommandError(f"no se sabe el formato de {path!r}: indíquelo con {option} (csv, parquet o jsonl).")
 
 
 def _score(args: argparse.Namespace) -> int:
     try:
         import pyarrow as pa
     except ImportError as err:
-        raise CommandError("the command needs pyarrow: pip install 'platform-score[cli]'") from err
+        raise CommandError("el comando necesita pyarrow: pip install 'platform-score[cli]'") from err
     keep = _keep(args)
     in_format = _format(args.input, args.from_format, None, "input")
     out_format = _format(args.output, args.to_format, "csv" if args.output == "-" and sys.stdout.isatty() else in_format, "output")
     source, total, unit = _open_input(args.input, in_format)
     if args.batch_rows < 1:
-        raise CommandError("--batch-rows must be at least 1")
+        raise CommandError("--batch-rows debe ser al menos 1.")
     batches = _read(source, in_format, args.batch_rows)
     try:
         first = next(batches)
     except StopIteration:
         first = None
     in_schema = first.schema if first is not None else pa.schema([])
-    missing = [k for k in keep if k not in in_schema.names]
-    if missing:
-        raise CommandError(f"--keep names {missing[0]!r}, which the input does not have")
+    try:
+        # score-core's check of --keep and --extra against the input's columns.
+        _core._plan(in_schema.names, keep, args.extra, args.errors == "return")
+    except ValueError as err:
+        raise CommandError(str(err)) from None
     schema = arrow_schema([in_schema.field(k) for k in keep], errors=args.errors,
                           dictionary=out_format == "parquet")
     progress = _progress(args.progress, total, unit)
@@ -178,7 +183,7 @@ def _open_input(path: str, fmt: str) -> Any:
             return file, file.metadata.num_rows, "filas"
         return open(path, "rb"), os.path.getsize(path), "bytes"
     except OSError as err:
-        raise CommandError(f"cannot read {path!r}: {err.strerror or err}") from err
+        raise CommandError(f"no se puede leer {path!r}: {err.strerror or err}") from err
 
 
 def _read(source: Any, fmt: str, rows: int) -> Iterator[Any]:
@@ -203,7 +208,7 @@ def _read(source: Any, fmt: str, rows: int) -> Iterator[Any]:
             table = pj.read_json(source, read_options=pj.ReadOptions(block_size=16 << 20))
             yield from table.to_batches(max_chunksize=rows)
     except (pa.ArrowInvalid, OSError) as err:
-        raise CommandError(f"cannot read the input as {fmt}: {err}") from err
+        raise CommandError(f"la entrada no se puede leer como {fmt}: {err}") from err
 
 
 def _rebatch(reader: Any, rows: int) -> Iterator[Any]:
@@ -235,7 +240,7 @@ class _Writer:
         try:
             self.sink = sys.stdout.buffer if self.temp is None else open(self.temp, "wb")
         except OSError as err:
-            raise CommandError(f"cannot write {self.path!r}: {err.strerror or err}") from err
+            raise CommandError(f"no se puede escribir {self.path!r}: {err.strerror or err}") from err
         if self.fmt == "parquet":
             import pyarrow.parquet as pq
 

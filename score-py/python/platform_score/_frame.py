@@ -7,6 +7,7 @@ passed. Which columns are read, kept or ignored, and the output schema, are scor
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from typing import Any, Callable, Iterable, List, Literal, Optional, Sequence, Tuple, Union
 
 from . import _core
@@ -109,7 +110,7 @@ def _errors_flag(errors: str) -> bool:
     return errors == "return"
 
 
-class _Table:
+class _Table(ABC):
     """A caller's table as score_frame reads it and rebuilds it."""
 
     names: List[str]
@@ -127,11 +128,15 @@ class _Table:
             f"(pyarrow, polars, DuckDB, ...), not {type(data).__name__}"
         )
 
+    @abstractmethod
     def column(self, name: str) -> _Column:
-        raise NotImplementedError
+        """Input column `name` as `_core._score_columns` reads it."""
 
+    @abstractmethod
     def result(self, schema: List[_SchemaColumn], ok: bytes, report: Any, failed: List[Any], nullable: bool) -> Any:
-        raise NotImplementedError
+        """The output table of the caller's library: the columns of `schema`, the report's
+        from `report` (in order), the error columns from `failed`; `nullable`: errors are
+        returned, so the integer columns are nullable."""
 
 
 def _error_values(failed: List[Tuple[int, int, Optional[str], str]], n_rows: int) -> Callable[[str], List[Any]]:

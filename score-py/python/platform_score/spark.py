@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Any, Iterator, Literal, Sequence, Union
 
+from . import _core
 from ._frame import arrow_schema, score_frame
 
 
@@ -29,9 +30,8 @@ def score(
     from pyspark.sql.pandas.types import from_arrow_schema, to_arrow_schema
 
     keep = [keep] if isinstance(keep, str) else list(keep)
-    missing = [name for name in keep if name not in df.columns]
-    if missing:
-        raise ValueError(f"keep nombra la columna \"{missing[0]}\", que la tabla no tiene.")
+    # score-core's checks of keep and extra (ValueError), on the driver before Spark runs.
+    _core._plan(df.columns, keep, extra, errors == "return")
     source = to_arrow_schema(df.select(*keep).schema) if keep else None
     schema = arrow_schema([source.field(name) for name in keep] if source is not None else [], errors=errors,
                           dictionary=False)
