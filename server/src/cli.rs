@@ -29,6 +29,12 @@ Usage:
   server backup --to FILE     write a consistent copy of the SQLite database to FILE while
                               the server runs (owner-only; FILE must not exist). PostgreSQL:
                               use pg_dump (server/README.md)
+  server api-key create --name NAME [--limit N]
+                              create a partner API key (sent as X-API-Key to the score
+                              endpoints; N profiles per minute, default
+                              API_KEY_RATE_LIMIT_PER_MINUTE). The key is printed once.
+  server api-key list         list the keys (never the keys themselves)
+  server api-key revoke ID    revoke a key at once
   server migrate [--check]    apply the pending database migrations (the server also applies
                               them at start); with --check, list them and exit 1 when any is
                               pending, changing nothing
@@ -47,6 +53,14 @@ pub enum Command {
     },
     Backup {
         to: std::path::PathBuf,
+    },
+    ApiKeyCreate {
+        name: String,
+        limit: Option<i64>,
+    },
+    ApiKeyList,
+    ApiKeyRevoke {
+        id: String,
     },
     Seed(crate::seed::SeedOptions),
     CreateAdmin {
@@ -70,6 +84,24 @@ pub fn parse(args: &[String]) -> Result<Command, String> {
         Some("backup") => match &args[1..] {
             [flag, to] if flag == "--to" && !to.is_empty() => Ok(Command::Backup { to: to.into() }),
             _ => Err("backup needs --to FILE".into()),
+        },
+        Some("api-key") => match &args[1..] {
+            [cmd] if cmd == "list" => Ok(Command::ApiKeyList),
+            [cmd, id] if cmd == "revoke" => Ok(Command::ApiKeyRevoke { id: id.clone() }),
+            [cmd, rest @ ..] if cmd == "create" => {
+                let (mut name, mut limit) = (None, None);
+                let mut it = rest.iter();
+                while let Some(flag) = it.next() {
+                    let value = it.next().ok_or_else(|| format!("{flag} needs a value"))?;
+                    match flag.as_str() {
+                        "--name" => name = Some(value.clone()),
+                        "--limit" => limit = Some(value.parse().map_err(|_| "--limit needs a number".to_string())?),
+                        other => return Err(format!("unknown option {other}")),
+                    }
+                }
+                Ok(Command::ApiKeyCreate { name: name.ok_or("--name is required")?, limit })
+            }
+            _ => Err("api-key needs create --name NAME [--limit N], list or revoke ID".into()),
         },
         Some("create-admin") => {
             let mut email = None;
@@ -175,6 +207,43 @@ pub async fn backup(config: &Config, to: &std::path::Path) -> Result<(), String>
     let result = db::backup_sqlite(&pool, to).await;
     pool.close().await;
     result
+}
+
+/// `server api-key ...`: what to print.
+pub async fn api_key(config: &Config, command: &Command) -> Result<String, String> {
+    use crate::domain::api_keys;
+    let pool = db::connect_and_migrate(&config.database_url, 1)
+        .await
+        .map_err(|e| format!("database: {e}"))?;
+    let result = match command {
+        Command::ApiKeyCreate { name, limit } => {
+            let limit = limit.unwrap_or(i64::from(config.api_key_rate_limit_per_minute));
+            api_keys::create(&pool, name, limit, None).await.map(|(row, key)| {
+                format!(
+                    "API key {} for {} ({} profiles per minute); send it as X-API-Key. It is shown only now:\n{key}",
+                    row.id, row.name, row.rate_limit_per_minute
+                )
+            })
+        }
+        Command::ApiKeyList => api_keys::list(&pool).await.map(|rows| {
+            let mut out = format!("{:36}  {:12}  {:>10}  {:20}  {:20}  name", "id", "prefix", "per minute", "created", "revoked");
+            for r in rows.iter().map(|r| r.view()) {
+                out.push_str(&format!(
+                    "\n{:36}  {:12}  {:>10}  {:20}  {:20}  {}",
+                    r.id, r.key_prefix, r.rate_limit_per_minute, r.created_at, r.revoked_at.unwrap_or_default(), r.name
+                ));
+            }
+            out
+        }),
+        Command::ApiKeyRevoke { id } => match api_keys::revoke(&pool, id).await {
+            Ok(Some(r)) => Ok(format!("API key {} ({}) revoked", r.id, r.name)),
+            Ok(None) => Err(crate::http::ApiError::not_found("API_KEY_NOT_FOUND", "no such API key")),
+            Err(e) => Err(e),
+        },
+        _ => Ok(String::new()),
+    };
+    pool.close().await;
+    result.map_err(|e| e.message)
 }
 
 /// Creates an administrator account. Returns its id.
@@ -283,6 +352,18 @@ pub async fn run(args: &[String]) -> ExitCode {
     match command {
         Command::Help | Command::Version => ExitCode::SUCCESS,
         Command::Migrate { check } => migrate(&config, check).await,
+        Command::ApiKeyCreate { .. } | Command::ApiKeyList | Command::ApiKeyRevoke { .. } => {
+            match api_key(&config, &command).await {
+                Ok(out) => {
+                    println!("{out}");
+                    ExitCode::SUCCESS
+                }
+                Err(e) => {
+                    eprintln!("error: {e}");
+                    ExitCode::FAILURE
+                }
+            }
+        }
         Command::Backup { to } => match backup(&config, &to).await {
             Ok(()) => {
                 println!("backup written to {}", to.display());
@@ -428,6 +509,14 @@ mod tests {
             Ok(Command::Backup { to: "copy.db".into() })
         );
         assert!(parse(&args(&["backup"])).is_err());
+        assert_eq!(
+            parse(&args(&["api-key", "create", "--name", "Portal", "--limit", "600"])),
+            Ok(Command::ApiKeyCreate { name: "Portal".into(), limit: Some(600) })
+        );
+        assert_eq!(parse(&args(&["api-key", "list"])), Ok(Command::ApiKeyList));
+        assert_eq!(parse(&args(&["api-key", "revoke", "x"])), Ok(Command::ApiKeyRevoke { id: "x".into() }));
+        assert!(parse(&args(&["api-key", "create"])).is_err());
+        assert!(parse(&args(&["api-key", "create", "--limit", "a", "--name", "P"])).is_err());
         assert!(parse(&args(&["backup", "--to"])).is_err());
         let (a, b) = (random_password(), random_password());
         assert_ne!(a, b);

@@ -89,6 +89,8 @@ pub struct Config {
     pub auth_rate_limit_per_minute: u32,
     /// Requests per minute per client IP on the public score endpoints (`/api/v1/*`).
     pub score_rate_limit_per_minute: u32,
+    /// Default profiles per minute of a new partner API key (`API_KEY_RATE_LIMIT_PER_MINUTE`).
+    pub api_key_rate_limit_per_minute: u32,
     pub trust_x_forwarded_for: bool,
     pub cors_allowed_origins: Vec<String>,
     pub max_body_bytes: usize,
@@ -224,6 +226,7 @@ impl Config {
             oidc,
             auth_rate_limit_per_minute: parse("AUTH_RATE_LIMIT_PER_MINUTE", 10)?,
             score_rate_limit_per_minute: parse("SCORE_RATE_LIMIT_PER_MINUTE", 120)?,
+            api_key_rate_limit_per_minute: parse("API_KEY_RATE_LIMIT_PER_MINUTE", 6000)?,
             trust_x_forwarded_for: parse_bool("TRUST_X_FORWARDED_FOR", false)?,
             cors_allowed_origins: var("CORS_ALLOWED_ORIGINS")
                 .map(|v| {
@@ -278,6 +281,7 @@ impl Config {
             oidc: None,
             auth_rate_limit_per_minute: 10_000,
             score_rate_limit_per_minute: 10_000,
+            api_key_rate_limit_per_minute: 6000,
             trust_x_forwarded_for: false,
             cors_allowed_origins: vec![],
             max_body_bytes: 64 * 1024,
@@ -305,6 +309,11 @@ impl Config {
         if self.score_rate_limit_per_minute == 0 {
             return Err(ConfigError(
                 "SCORE_RATE_LIMIT_PER_MINUTE must be at least 1".into(),
+            ));
+        }
+        if self.api_key_rate_limit_per_minute == 0 {
+            return Err(ConfigError(
+                "API_KEY_RATE_LIMIT_PER_MINUTE must be at least 1".into(),
             ));
         }
         if self.hash_concurrency == 0 {

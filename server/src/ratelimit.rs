@@ -30,6 +30,13 @@ impl RateLimiter {
 
     /// Counts one request for `key`; fails with 429 once the window's budget is spent.
     pub fn check(&self, key: &str) -> Result<(), ApiError> {
+        self.take(key, 1, self.limit)
+    }
+
+    /// Counts `cost` units for `key` against a budget of `limit` per window (a partner key's own
+    /// limit; a batch costs one unit per profile). A request that does not fit is refused
+    /// whole and spends nothing.
+    pub fn take(&self, key: &str, cost: u32, limit: u32) -> Result<(), ApiError> {
         let now = Instant::now();
         let mut buckets = match self.buckets.lock() {
             Ok(g) => g,
@@ -43,8 +50,7 @@ impl RateLimiter {
         if now.duration_since(entry.0) >= self.window {
             *entry = (now, 0);
         }
-        entry.1 = entry.1.saturating_add(1);
-        if entry.1 > self.limit {
+        if entry.1.saturating_add(cost) > limit {
             let remaining = self.window.saturating_sub(now.duration_since(entry.0));
             let secs = remaining.as_secs() + u64::from(remaining.subsec_nanos() > 0);
             tracing::warn!(
@@ -53,6 +59,7 @@ impl RateLimiter {
             );
             return Err(ApiError::rate_limited(secs.max(1)));
         }
+        entry.1 += cost;
         Ok(())
     }
 
@@ -88,5 +95,10 @@ mod tests {
         assert!(e.retry_after.is_some_and(|s| (1..=60).contains(&s)));
         // Other scopes are independent.
         assert!(rl.check_scope("forgot", "1.1.1.1", Some("a@x.co")).is_ok());
+        // A cost that does not fit is refused whole and spends nothing.
+        assert!(rl.take("score:key:k", 7, 10).is_ok());
+        assert!(rl.take("score:key:k", 4, 10).is_err());
+        assert!(rl.take("score:key:k", 3, 10).is_ok());
+        assert!(rl.take("score:key:k", 1, 10).is_err());
     }
 }

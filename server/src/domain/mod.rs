@@ -3,6 +3,7 @@
 //! each other, never the application state or the routes.
 
 pub mod accounts;
+pub mod api_keys;
 pub mod agencies;
 pub mod agents;
 pub mod buyers;

@@ -199,6 +199,54 @@ impl FromRequestParts<AppState> for ClientIp {
     }
 }
 
+/// Who calls a score endpoint: a partner with a working `X-API-Key` (its own rate limit), or
+/// anyone else by client address (`SCORE_RATE_LIMIT_PER_MINUTE`). A key that is unknown or
+/// revoked → 401 `API_KEY_INVALID`, never a silent fall back to the per-IP limit.
+#[derive(Debug, Clone)]
+pub enum ScoreClient {
+    Partner(crate::domain::api_keys::ApiKeyRow),
+    Anonymous(String),
+}
+
+/// The header partners send their key in.
+pub const API_KEY_HEADER: &str = "x-api-key";
+
+impl ScoreClient {
+    /// Profiles the caller may score per minute.
+    pub fn limit_per_minute(&self, state: &AppState) -> u32 {
+        match self {
+            ScoreClient::Partner(key) => u32::try_from(key.rate_limit_per_minute).unwrap_or(u32::MAX),
+            ScoreClient::Anonymous(_) => state.config.score_rate_limit_per_minute,
+        }
+    }
+
+    /// Spends `cost` profiles of the caller's budget (429 with `Retry-After` when spent).
+    pub fn spend(&self, state: &AppState, cost: u32) -> Result<(), ApiError> {
+        let bucket = match self {
+            ScoreClient::Partner(key) => format!("score:key:{}", key.id),
+            ScoreClient::Anonymous(ip) => format!("score:ip:{ip}"),
+        };
+        state.score_limiter.take(&bucket, cost, self.limit_per_minute(state))
+    }
+}
+
+impl FromRequestParts<AppState> for ScoreClient {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, ApiError> {
+        let Some(value) = parts.headers.get(API_KEY_HEADER) else {
+            let ClientIp(ip) = ClientIp::from_request_parts(parts, state).await?;
+            return Ok(ScoreClient::Anonymous(ip));
+        };
+        let invalid = || ApiError::unauthorized("API_KEY_INVALID", "La clave de API no es válida o fue revocada");
+        let key = value.to_str().map_err(|_| invalid())?.trim();
+        match crate::domain::api_keys::find_active(&state.db, key).await? {
+            Some(row) => Ok(ScoreClient::Partner(row)),
+            None => Err(invalid()),
+        }
+    }
+}
+
 /// The authenticated caller: a valid `Authorization: Bearer <JWT>` whose session is not
 /// revoked or expired and whose account is active. Missing token → 401 `TOKEN_MISSING`;
 /// anything else wrong → 401 `TOKEN_INVALID`.

@@ -6,7 +6,7 @@
 //! - [`paging`]: `page`/`limit` and the `pagination` object;
 //! - [`text`]: checks of the texts a request brings;
 //! - [`extract`]: body, query and path extractors that answer with the envelope, the client
-//!   address and the authenticated caller.
+//!   address, the authenticated caller and the caller of a score endpoint (API key or address).
 //!
 //! Only [`extract`] reads the application state (to check a bearer token); the other four are
 //! leaves that the domain modules use too.
@@ -21,5 +21,5 @@ pub mod upload;
 
 pub use envelope::{DataResponse, StatusMessage, SuccessMessage, SuccessResponse};
 pub use error::{ApiError, ApiResult, ErrorBody};
-pub use extract::{ApiJson, ApiPath, ApiQuery, AuthUser, ClientIp, JsonContentType};
+pub use extract::{ApiJson, ApiPath, ApiQuery, AuthUser, ClientIp, JsonContentType, ScoreClient};
 pub use paging::{Pagination, Paging};

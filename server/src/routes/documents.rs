@@ -1,6 +1,6 @@
 //! `POST /api/v1/fase2/documentos/{id}`: payroll receipts (CFDI XML with the Nómina
 //! complement) that verify a buyer profile. Public like the other phase 2 endpoints (the
-//! profile id is the unguessable handle) and rate limited per client IP with them.
+//! profile id is the unguessable handle) and rate limited with them (per client IP, or per partner API key).
 //! The rules are in `crate::domain::documents`.
 
 use axum::extract::{DefaultBodyLimit, State};
@@ -10,11 +10,10 @@ use utoipa_axum::{router::OpenApiRouter, routes};
 use crate::{
     domain::documents::{self, DocumentsAttached},
     http::{
-        ApiPath, ClientIp, DataResponse, ErrorBody,
+        ApiPath, DataResponse, ErrorBody, ScoreClient,
         error::ApiResult,
         upload::{MAX_UPLOAD_BYTES, Uploads},
     },
-    routes::score::limit,
     state::AppState,
 };
 
@@ -63,11 +62,11 @@ pub struct ReceiptsForm {
     ))]
 pub async fn attach_documents(
     State(state): State<AppState>,
-    ClientIp(ip): ClientIp,
+    client: ScoreClient,
     ApiPath(id): ApiPath<String>,
     Uploads(files): Uploads,
 ) -> ApiResult<axum::Json<DataResponse<DocumentsAttached>>> {
-    limit(&state, &ip)?;
+    client.spend(&state, 1)?;
     let files: Vec<(Option<String>, &[u8])> = files.iter().map(|f| (f.name.clone(), f.bytes.as_ref())).collect();
     let receipts = documents::read_receipts(&files)?;
     let (row, attached) = documents::attach(&state.db, &id, receipts, documents::today_in_mexico()).await?;

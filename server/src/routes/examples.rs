@@ -16,6 +16,13 @@ pub fn score_profile() -> Value {
     serde_json::from_str(buyers::EXAMPLE_PROFILE).unwrap_or(Value::Null)
 }
 
+/// A batch of the calculator: two profiles, the second with an error reported in place.
+pub fn score_batch() -> Value {
+    let mut second = score_profile();
+    second["estado"] = json!("Atlantis");
+    json!({"perfiles": [score_profile(), second]})
+}
+
 /// Phase 1 and onboarding: the profile with the optional contact fields.
 pub fn profile_with_contact() -> Value {
     let mut v = score_profile();
@@ -37,6 +44,10 @@ pub fn interest() -> Value {
         "mensaje": "Me interesa visitarla este fin de semana.",
         "preferencia_contacto": "email"
     })
+}
+
+pub fn create_api_key() -> Value {
+    json!({"name": "Portal Casas del Norte", "rateLimitPerMinute": 6000})
 }
 
 pub fn register() -> Value {

@@ -7,6 +7,7 @@
 pub mod agencies;
 pub mod agent_changes;
 pub mod agents;
+pub mod api_keys;
 pub mod auth;
 pub mod documents;
 pub mod examples;
@@ -41,7 +42,8 @@ use crate::{http::ErrorBody, state::AppState};
         (name = "agents", description = "Agents (spec 4.2): public list and detail, creation, assignment, update, delete, reviews"),
         (name = "agencies", description = "Offices (spec 2.3): owners, co-admins and their agents"),
         (name = "properties", description = "Agents' listings, matching-friendly (estado, operation, price, m2)"),
-        (name = "score", description = "Buyer credit score (spec 4.3), public and rate limited per IP"),
+        (name = "score", description = "Buyer credit score (spec 4.3): public, rate limited per IP, or per partner with `X-API-Key`"),
+        (name = "partners", description = "Partner API keys (administrators)"),
     )
 )]
 #[derive(Debug)]
@@ -60,6 +62,15 @@ impl Modify for BearerAuth {
                     .bearer_format("JWT")
                     .build(),
             ),
+        );
+        components.add_security_scheme(
+            "partner",
+            SecurityScheme::ApiKey(utoipa::openapi::security::ApiKey::Header(
+                utoipa::openapi::security::ApiKeyValue::with_description(
+                    crate::http::extract::API_KEY_HEADER,
+                    "A partner's API key (`psk_...`): its own rate limit on the score endpoints instead of the per-IP one",
+                ),
+            )),
         );
     }
 }
@@ -82,7 +93,7 @@ impl CommonResponses {
 
 impl Modify for CommonResponses {
     fn modify(&self, openapi: &mut utoipa::openapi::OpenApi) {
-        use utoipa::openapi::{ContentBuilder, Ref, RefOr, ResponseBuilder};
+        use utoipa::openapi::{ContentBuilder, Ref, RefOr, ResponseBuilder, security::SecurityRequirement};
         let error = |description: &str| {
             ResponseBuilder::new()
                 .description(description)
@@ -107,6 +118,17 @@ impl Modify for CommonResponses {
                         RefOr::T(b) => b.content.contains_key("application/json"),
                         RefOr::Ref(_) => false,
                     });
+                if path.starts_with("/api/v1/") {
+                    // The score endpoints: anonymous (per-IP limit) or with a partner's key.
+                    if op.security.is_none() {
+                        op.security = Some(vec![
+                            SecurityRequirement::default(),
+                            SecurityRequirement::new("partner", Vec::<String>::new()),
+                        ]);
+                    }
+                    add("401", "`X-API-Key` unknown or revoked (`API_KEY_INVALID`)");
+                    add("429", "Rate limited: the key's or the address's profiles per minute are spent (`Retry-After`)");
+                }
                 if json_body {
                     for (status, description) in Self::BODY {
                         add(status, description);
@@ -143,4 +165,5 @@ pub fn api_router() -> OpenApiRouter<AppState> {
         .merge(agencies::router())
         .merge(properties::router())
         .merge(leads::router())
+        .merge(api_keys::router())
 }

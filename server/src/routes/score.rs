@@ -37,7 +37,7 @@ use crate::{
         matching::{self, MatchPage},
     },
     http::{
-        ApiJson, ApiPath, ApiQuery, ClientIp, DataResponse, ErrorBody, JsonContentType, Paging,
+        ApiJson, ApiPath, ApiQuery, DataResponse, ErrorBody, JsonContentType, Paging, ScoreClient,
         error::{ApiError, ApiResult},
     },
     state::AppState,
@@ -46,6 +46,12 @@ use crate::{
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
         .routes(routes!(score_stateless))
+        .merge(
+            // A batch of up to 1,000 profiles is larger than MAX_BODY_BYTES allows elsewhere.
+            OpenApiRouter::new()
+                .routes(routes!(score_batch))
+                .layer(axum::extract::DefaultBodyLimit::max(BATCH_MAX_BYTES)),
+        )
         .routes(routes!(create_profile))
         .routes(routes!(refine_profile))
         .routes(routes!(onboarding))
@@ -127,11 +133,6 @@ pub struct CreatedProfile {
     pub created_at: String,
 }
 
-/// The score API's rate limit per client IP (also for `routes::documents`).
-pub(crate) fn limit(state: &AppState, ip: &str) -> ApiResult<()> {
-    state.score_limiter.check_scope("score", ip, None)
-}
-
 /// Stateless calculator: the `platform_score` of a profile, stored nowhere.
 #[utoipa::path(post, path = "/api/v1/score", tag = "score",
     request_body(content = ScoreProfile, description = "A score-core profile (contact fields are not accepted here: it stores nothing).", example = crate::routes::examples::score_profile),
@@ -143,11 +144,11 @@ pub(crate) fn limit(state: &AppState, ip: &str) -> ApiResult<()> {
     ))]
 pub async fn score_stateless(
     State(state): State<AppState>,
-    ClientIp(ip): ClientIp,
+    client: ScoreClient,
     _json: JsonContentType,
     body: Bytes,
 ) -> ApiResult<Response> {
-    limit(&state, &ip)?;
+    client.spend(&state, 1)?;
     // The hot path of the API: the body goes straight to score-core as text and its compact
     // JSON report is spliced into the envelope, with no intermediate `Value` either way (the
     // same codes as `ApiJson`: 415 without a JSON content type, 400 `INVALID_JSON`).
@@ -162,9 +163,121 @@ pub async fn score_stateless(
     Ok(([(header::CONTENT_TYPE, "application/json")], out).into_response())
 }
 
+/// Most profiles in one batch.
+pub const BATCH_MAX_PROFILES: usize = 1000;
+
+/// Largest batch body: 1,000 profiles of about 1 KiB each.
+pub const BATCH_MAX_BYTES: usize = 1024 * 1024;
+
+/// Body of `POST /api/v1/score/lote`.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct BatchRequest {
+    /// 1 to 1,000 profiles, each like the body of `POST /api/v1/score`.
+    #[schema(value_type = Vec<ScoreProfile>)]
+    pub perfiles: Vec<Value>,
+}
+
+/// One result of a batch, in the order of `perfiles`: a report or the error of that profile.
+#[derive(Debug, Serialize, ToSchema)]
+#[allow(dead_code)]
+pub struct BatchItem {
+    /// Position of the profile in `perfiles`, from 0.
+    indice: usize,
+    /// The report (absent when the profile has an error).
+    #[schema(value_type = Option<Object>, example = buyers::example_report)]
+    platform_score: Option<Value>,
+    /// The error of this profile (absent when it was scored): the same `code`, `message` and
+    /// `field` as `POST /api/v1/score` would answer.
+    #[schema(value_type = Option<Object>, example = json!({"code": "UNKNOWN_STATE", "message": "Estado desconocido: Atlantis", "field": "estado"}))]
+    error: Option<Value>,
+}
+
+/// `data` of a batch.
+#[derive(Debug, Serialize, ToSchema)]
+#[allow(dead_code)]
+pub struct BatchData {
+    /// Profiles received.
+    total: usize,
+    /// Profiles scored.
+    puntuados: usize,
+    /// Profiles with an error.
+    errores: usize,
+    resultados: Vec<BatchItem>,
+}
+
+/// Batch calculator for partners: up to 1,000 profiles in one request, each scored like
+/// `POST /api/v1/score` (stored nowhere). A bad profile does not fail the batch: its result
+/// carries its error in place. Each profile counts against the rate limit (an API key's own
+/// limit, else the address's).
+#[utoipa::path(post, path = "/api/v1/score/lote", tag = "score",
+    request_body(content = BatchRequest, example = crate::routes::examples::score_batch),
+    security((), ("partner" = [])),
+    responses(
+        (status = 200, description = "Every profile's report or error, in order", body = DataResponse<BatchData>),
+        (status = 422, description = "`perfiles` missing, empty or longer than 1,000 (`VALIDATION_ERROR`), or more profiles than the caller's limit per minute (`BATCH_OVER_RATE_LIMIT`)", body = ErrorBody),
+        (status = 429, description = "Rate limited (each profile counts)", body = ErrorBody),
+    ))]
+pub async fn score_batch(
+    State(state): State<AppState>,
+    client: ScoreClient,
+    ApiJson(req): ApiJson<BatchRequest>,
+) -> ApiResult<Response> {
+    let n = req.perfiles.len();
+    if n == 0 || n > BATCH_MAX_PROFILES {
+        return Err(ApiError::validation(format!(
+            "El campo perfiles debe tener entre 1 y {BATCH_MAX_PROFILES} perfiles"
+        ))
+        .with("field", "perfiles"));
+    }
+    // A batch larger than the whole budget of a minute could never pass: say so instead of 429.
+    let limit = client.limit_per_minute(&state);
+    if n as u64 > u64::from(limit) {
+        return Err(ApiError::new(
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "BATCH_OVER_RATE_LIMIT",
+            format!("El lote tiene más perfiles ({n}) que tu límite por minuto ({limit}); divídelo o usa una clave de API con un límite mayor."),
+        )
+        .with("field", "perfiles"));
+    }
+    client.spend(&state, n as u32)?;
+    // Read here, scored by score-core's batch over the cores on a blocking thread: a thousand
+    // reports are milliseconds of CPU that must not hold one of the executor's threads.
+    let inputs: Vec<score_core::batch::Input> = req.perfiles.iter().map(score_core::Profile::from_json_value).collect();
+    let results = tokio::task::spawn_blocking(move || score_core::batch::score_all(&inputs))
+        .await
+        .map_err(ApiError::internal)?;
+    // Written straight into the envelope, each report by score-core's own writer.
+    let mut out = Vec::with_capacity(n * 3072 + 128);
+    let mut scored = 0;
+    out.extend_from_slice(br#"{"status":"success","data":{"resultados":["#);
+    for (i, result) in results.iter().enumerate() {
+        if i > 0 {
+            out.push(b',');
+        }
+        out.extend_from_slice(format!(r#"{{"indice":{i},"#).as_bytes());
+        match result {
+            Ok(report) => {
+                state.metrics.record_score(report.nivel.as_str());
+                out.extend_from_slice(br#""platform_score":"#);
+                report.write_json(&mut out);
+                scored += 1;
+            }
+            Err(e) => {
+                out.extend_from_slice(br#""error":"#);
+                let error = serde_json::json!({"code": e.code.as_str(), "message": e.message, "field": e.field});
+                out.extend_from_slice(error.to_string().as_bytes());
+            }
+        }
+        out.push(b'}');
+    }
+    out.extend_from_slice(format!(r#"],"total":{n},"puntuados":{scored},"errores":{}}}}}"#, n - scored).as_bytes());
+    Ok(([(header::CONTENT_TYPE, "application/json")], out).into_response())
+}
+
 /// Phase 1 and onboarding: validates, scores and durably stores a new profile in `phase`.
-async fn create(state: &AppState, ip: &str, body: Value, phase: i64) -> ApiResult<buyers::BuyerRow> {
-    limit(state, ip)?;
+async fn create(state: &AppState, client: &ScoreClient, body: Value, phase: i64) -> ApiResult<buyers::BuyerRow> {
+    client.spend(state, 1)?;
     let (profile, contact) = buyers::split_body(body)?;
     let scored = buyers::score_profile(&profile)?;
     state.metrics.record_score(scored.report.nivel.as_str());
@@ -182,10 +295,10 @@ async fn create(state: &AppState, ip: &str, body: Value, phase: i64) -> ApiResul
     ))]
 pub async fn create_profile(
     State(state): State<AppState>,
-    ClientIp(ip): ClientIp,
+    client: ScoreClient,
     ApiJson(body): ApiJson<Value>,
 ) -> ApiResult<impl IntoResponse> {
-    let row = create(&state, &ip, body, 1).await?;
+    let row = create(&state, &client, body, 1).await?;
     let data = CreatedProfile {
         id: row.id,
         fase: row.phase,
@@ -212,11 +325,11 @@ pub async fn create_profile(
     ))]
 pub async fn refine_profile(
     State(state): State<AppState>,
-    ClientIp(ip): ClientIp,
+    client: ScoreClient,
     ApiPath(id): ApiPath<String>,
     ApiJson(body): ApiJson<Value>,
 ) -> ApiResult<axum::Json<DataResponse<VerifiedProfileView>>> {
-    limit(&state, &ip)?;
+    client.spend(&state, 1)?;
     let (changes, contact) = buyers::split_body(body)?;
     let (row, verificacion) = documents::refine(&state.db, &id, changes, &contact, documents::today_in_mexico()).await?;
     state.metrics.record_score(&row.nivel);
@@ -234,10 +347,10 @@ pub async fn refine_profile(
     ))]
 pub async fn onboarding(
     State(state): State<AppState>,
-    ClientIp(ip): ClientIp,
+    client: ScoreClient,
     ApiJson(body): ApiJson<Value>,
 ) -> ApiResult<impl IntoResponse> {
-    let row = create(&state, &ip, body, 2).await?;
+    let row = create(&state, &client, body, 2).await?;
     Ok((StatusCode::CREATED, axum::Json(DataResponse::new(row.view()?))))
 }
 
@@ -252,10 +365,10 @@ pub async fn onboarding(
     ))]
 pub async fn get_profile(
     State(state): State<AppState>,
-    ClientIp(ip): ClientIp,
+    client: ScoreClient,
     ApiPath(id): ApiPath<String>,
 ) -> ApiResult<axum::Json<DataResponse<VerifiedProfileView>>> {
-    limit(&state, &ip)?;
+    client.spend(&state, 1)?;
     let row = buyers::find(&state.db, &id).await?;
     let verificacion = documents::find_verification(&state.db, &row.id).await?;
     Ok(axum::Json(DataResponse::new(VerifiedProfileView { profile: row.view()?, verificacion })))
@@ -294,11 +407,11 @@ pub struct MatchingQuery {
     ))]
 pub async fn match_properties(
     State(state): State<AppState>,
-    ClientIp(ip): ClientIp,
+    client: ScoreClient,
     ApiPath(id): ApiPath<String>,
     ApiQuery(q): ApiQuery<MatchingQuery>,
 ) -> ApiResult<axum::Json<DataResponse<MatchPage>>> {
-    limit(&state, &ip)?;
+    client.spend(&state, 1)?;
     let operation = matching::parse_operation(q.operation.as_deref())?;
     let paging = Paging::new(q.page, q.limit)?;
     let row = buyers::find(&state.db, &id).await?;
@@ -350,11 +463,11 @@ pub struct InterestBody {
     ))]
 pub async fn document_interest(
     State(state): State<AppState>,
-    ClientIp(ip): ClientIp,
+    client: ScoreClient,
     ApiPath(id): ApiPath<String>,
     ApiJson(body): ApiJson<Value>,
 ) -> ApiResult<impl IntoResponse> {
-    limit(&state, &ip)?;
+    client.spend(&state, 1)?;
     let (rest, contact) = buyers::split_body(body)?;
     let input = InterestInput::parse(rest)?;
     let profile = buyers::find(&state.db, &id).await?;

@@ -13,5 +13,6 @@ mod matching;
 mod oidc;
 mod ops;
 mod openapi;
+mod partners;
 mod score;
 mod seeded;

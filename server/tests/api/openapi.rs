@@ -244,8 +244,11 @@ async fn every_documented_request_example_gets_its_documented_status() {
     let property = id(&ex.send(&app, "post", "/api/properties", &[], Some(&agent_token), &[]).await);
     ex.send(&app, "put", "/api/properties/{id}", &[&property], Some(&agent_token), &[]).await;
 
-    // The credit-score journey.
+    // The credit-score journey, and a partner's key and batch.
     ex.send(&app, "post", "/api/v1/score", &[], None, &[]).await;
+    let created = ex.send(&app, "post", "/api/admin/api-keys", &[], Some(&admin.token), &[]).await;
+    assert!(created["data"]["key"].as_str().is_some_and(|k| k.starts_with("psk_")));
+    ex.send(&app, "post", "/api/v1/score/lote", &[], None, &[]).await;
     ex.send(&app, "post", "/api/v1/onboarding/perfil", &[], None, &[]).await;
     let profile = id(&ex.send(&app, "post", "/api/v1/fase1/perfil", &[], None, &[]).await);
     ex.send(&app, "post", "/api/v1/fase2/validar/{id}", &[&profile], None, &[]).await;

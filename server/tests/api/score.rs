@@ -9,7 +9,7 @@ use serde_json::{Value, json};
 
 use crate::helpers::{TestApp, TestOptions, assert_error};
 
-fn fixtures() -> Vec<(String, Value)> {
+pub(crate) fn fixtures() -> Vec<(String, Value)> {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../fixtures/cases");
     let mut files: Vec<_> = std::fs::read_dir(dir).unwrap().map(|e| e.unwrap().path()).collect();
     files.sort();
