@@ -6,13 +6,16 @@ import { defineConfig } from 'vite';
 import preact from '@preact/preset-vite';
 
 const wasmPkg = fileURLToPath(new URL('../score-wasm/pkg-web/', import.meta.url));
+const docsPkg = fileURLToPath(new URL('../score-docs/wasm/pkg-web/', import.meta.url));
 
 export default defineConfig({
   plugins: [preact()],
   resolve: {
     // score-wasm's browser package (built by score-wasm/scripts/build.sh); its loader finds
     // the .wasm with `new URL(..., import.meta.url)`, which Vite copies into dist/assets.
-    alias: { 'score-wasm': `${wasmPkg}score_wasm.js` },
+    // score-docs' (score-docs/wasm/build.sh), imported only when a buyer drops a payroll
+    // receipt, so its module is a chunk of its own.
+    alias: { 'score-wasm': `${wasmPkg}score_wasm.js`, 'score-docs-wasm': `${docsPkg}score_docs_wasm.js` },
   },
   build: {
     target: 'es2022',
@@ -22,7 +25,7 @@ export default defineConfig({
     modulePreload: { polyfill: false },
   },
   server: {
-    fs: { allow: ['.', wasmPkg] },
+    fs: { allow: ['.', wasmPkg, docsPkg] },
     proxy: { '/api': process.env.API_URL ?? 'http://127.0.0.1:8080' },
   },
 });

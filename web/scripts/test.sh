@@ -36,6 +36,10 @@ if [ ! -f score-wasm/pkg-web/score_wasm.js ]; then
   log "building score-wasm's browser package"
   score-wasm/scripts/build.sh
 fi
+if [ ! -f score-docs/wasm/pkg-web/score_docs_wasm.js ]; then
+  log "building score-docs' browser package (payroll receipts read in the page)"
+  score-docs/wasm/build.sh
+fi
 
 # --- build -------------------------------------------------------------------------------
 log "building the web app"

@@ -13,7 +13,8 @@
 //! - `ingreso_mensual`, `tipo_ingreso`, `antiguedad_meses`: the verified value replaces the
 //!   declared one.
 //! - `deudas_mensuales`: receipts prove a floor (the debts paid through payroll), so the
-//!   verified value applies when nothing, or less, was declared; a larger declared value stays.
+//!   verified value applies when nothing, less or the same was declared; a larger declared value
+//!   stays (`campos` lists it only when it applies).
 //! - `estado`: never replaced. The receipt names the state where the buyer works, the profile
 //!   the state where the buyer wants to buy; a difference is listed with `aplicado: false`.
 
@@ -393,7 +394,8 @@ fn apply_verified(declared: &Map<String, Value>, verified: &Value) -> (Map<Strin
         let (apply, nota) = match campo.as_str() {
             c if REPLACED.contains(&c) => (true, "Se usa el valor de los recibos de nómina."),
             "deudas_mensuales" => {
-                let less = before.is_none_or(|b| b.as_f64().unwrap_or(0.0) < value.as_f64().unwrap_or(0.0));
+                // Equal counts as verified: the declared amount is the proven one.
+                let less = before.is_none_or(|b| b.as_f64().unwrap_or(0.0) <= value.as_f64().unwrap_or(0.0));
                 (less, if less {
                     "Los recibos prueban al menos estos pagos de deudas por nómina; se usa su valor."
                 } else {
@@ -460,6 +462,10 @@ mod tests {
         assert_eq!(p["deudas_mensuales"], json!(2500.5));
         assert_eq!(campos, ["deudas_mensuales"]);
         assert!(d[0].aplicado);
+
+        let (p, campos, d) = apply(json!({"deudas_mensuales": 2500.5}), json!({"deudas_mensuales": 2500.5}));
+        assert_eq!((p["deudas_mensuales"].clone(), campos), (json!(2500.5), vec!["deudas_mensuales".to_owned()]));
+        assert!(d.is_empty(), "the declared amount is the verified one");
 
         let (p, _, d) = apply(json!({}), json!({"deudas_mensuales": 2500.5}));
         assert_eq!(p["deudas_mensuales"], json!(2500.5));

@@ -43,7 +43,7 @@ pub struct ReceiptsForm {
 /// The verification is recomputed from all of the profile's receipts (seniority to today in
 /// Mexico City) and the profile rescored with the verified values taking precedence:
 /// `ingreso_mensual`, `tipo_ingreso` and `antiguedad_meses` replace the declared values;
-/// `deudas_mensuales` applies when it exceeds what was declared (receipts prove only the debts
+/// `deudas_mensuales` applies unless a larger amount was declared (receipts prove only the debts
 /// paid through payroll); `estado` is never replaced (the receipt names where the buyer works).
 /// Every declared value that differs is listed in `verificacion.discrepancias`; the declared
 /// profile stays in `verificacion.perfil_declarado` and later phase 2 changes apply to it.

@@ -3,21 +3,30 @@
 import { useEffect, useRef } from 'preact/hooks';
 
 
-/** A labelled input, select or textarea with help text and its error, wired with ARIA. */
-export function Field({ label, name, error, help, as = 'input', children, required, ...props }) {
+/**
+ * A labelled input, select or textarea with help text and its error, wired with ARIA. `note`
+ * ({verified, text}) says what the buyer's payroll receipts prove about the field.
+ */
+export function Field({ label, name, error, help, note, as = 'input', children, required, ...props }) {
   const id = props.id ?? `f-${name}`;
-  const describedBy = [help && `${id}-ayuda`, error && `${id}-error`].filter(Boolean).join(' ') || undefined;
+  const describedBy = [help && `${id}-ayuda`, note && `${id}-recibos`, error && `${id}-error`].filter(Boolean).join(' ') || undefined;
   const Tag = as;
   return (
-    <div class={`field${error ? ' has-error' : ''}`}>
+    <div class={`field${error ? ' has-error' : ''}${note?.verified ? ' is-verified' : ''}`}>
       <label for={id}>
         {label}
         {required && <span aria-hidden="true"> *</span>}
+        {note?.verified && <span class="badge badge-verified">Verificado</span>}
       </label>
       <Tag id={id} name={name} required={required} aria-invalid={error ? 'true' : undefined} aria-describedby={describedBy} {...props}>
         {children}
       </Tag>
       {help && <small id={`${id}-ayuda`}>{help}</small>}
+      {note && (
+        <small id={`${id}-recibos`} class={note.verified ? 'note-verified' : 'note-receipts'} data-testid={`note-${name}`}>
+          {note.text}
+        </small>
+      )}
       {error && (
         <p id={`${id}-error`} class="field-error">
           {error}

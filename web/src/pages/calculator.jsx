@@ -1,7 +1,9 @@
 // The buyer's calculator: scores the profile in the page with score-wasm on every keystroke
 // (nothing is sent until the buyer saves), shows every problem of the form at once, and saves
 // the profile with its contact (onboarding, phases 1 and 2 in one call) to open the report,
-// the compatible properties and "me interesa".
+// the compatible properties and "me interesa". Payroll receipts dropped on the page are read
+// in the page (score-docs' WebAssembly) and fill the fields they prove, marked verified; they
+// are sent to the server only if the buyer ticks the box when saving.
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import { useLocation } from 'preact-iso';
 import init, { score } from 'score-wasm';
@@ -11,12 +13,16 @@ import { Report } from '../components/report.jsx';
 import { ESTADOS, FIELDS, TIPOS_INGRESO, buyerMessage, evaluate } from '../profile-fields.js';
 import { useSession } from '../session.jsx';
 import { MyProfiles, rememberProfile } from './accounts.jsx';
+import { ReceiptsCard, formText, uploadReceipts, verifiedNote } from '../components/receipts.jsx';
 
 let ready = null;
 function loadModel() {
   ready ??= init();
   return ready;
 }
+
+/** The fields receipts fill (the state stays the buyer's: where they want to buy). */
+const FILLED_BY_RECEIPTS = ['ingreso_mensual', 'tipo_ingreso', 'antiguedad_meses', 'deudas_mensuales'];
 
 const START = { ingreso_mensual: '30000', tipo_ingreso: 'asalariado', antiguedad_meses: '36', estado: 'CMX', edad: '', personas_hogar: '', ahorro: '100000', deudas_mensuales: '', subcuenta_fondo: '' };
 
@@ -27,6 +33,24 @@ export function Calculator() {
   const { route } = useLocation();
   const [saving, setSaving] = useState(false);
   const [saveError, setSaveError] = useState(null);
+  const [savedId, setSavedId] = useState(null);
+  // {profile: score-docs' verified profile, files: the File objects}, while in the page.
+  const [verified, setVerified] = useState(null);
+
+  function onReceipts(profile, files) {
+    setVerified({ profile, files });
+    setValues((v) => {
+      const next = { ...v };
+      for (const key of FILLED_BY_RECEIPTS) {
+        const value = profile.perfil[key];
+        if (value === undefined) continue;
+        // Payroll debts are a floor of all debts: a larger amount the buyer typed stays.
+        if (key === 'deudas_mensuales' && Number(String(v[key]).replace(/[$\s,]/g, '')) > value) continue;
+        next[key] = formText(key, value);
+      }
+      return next;
+    });
+  }
 
   useEffect(() => {
     loadModel().then(
@@ -47,16 +71,28 @@ export function Calculator() {
     e.preventDefault();
     if (!result?.report) return;
     const contact = formValues(e.currentTarget);
+    const sendReceipts = verified && contact.enviar_recibos === 'si';
     setSaving(true);
     setSaveError(null);
+    let saved = null;
     try {
       const body = { ...result.profile, nombre: contact.nombre || undefined, email: contact.email || undefined, telefono: contact.telefono || undefined };
       const res = await api('/api/v1/onboarding/perfil', { method: 'POST', body });
-      const saved = res.data;
+      saved = res.data;
       rememberProfile({ id: saved.id, score: saved.platform_score.score, estado: saved.perfil.estado });
+      if (sendReceipts) {
+        const checked = await uploadReceipts(saved.id, verified.files);
+        rememberProfile({ id: saved.id, score: checked.platform_score.score, estado: checked.perfil.estado });
+      }
       route(`/profile/${saved.id}`);
     } catch (err) {
-      setSaveError(err.field ? `${buyerMessage(err.message)}` : err.message);
+      const message = err.field ? `${buyerMessage(err.message)}` : err.message;
+      if (saved) {
+        setSavedId(saved.id);
+        setSaveError(`Tu perfil se guardó, pero tus recibos no se enviaron: ${message}`);
+      } else {
+        setSaveError(message);
+      }
     } finally {
       setSaving(false);
     }
@@ -67,6 +103,7 @@ export function Calculator() {
       <PageTitle lead="Tu puntaje se calcula en tu navegador mientras escribes. Nada se envía hasta que decides guardarlo.">
         ¿Cuánta casa puedes comprar?
       </PageTitle>
+      <ReceiptsCard verified={verified} onRead={onReceipts} onClear={() => setVerified(null)} />
       <div class="layout">
         <form class="card" id="perfil" onInput={onInput} onChange={onInput} onSubmit={(e) => e.preventDefault()} noValidate>
           <h2>Tu perfil</h2>
@@ -83,6 +120,7 @@ export function Calculator() {
               required={f.required}
               value={values[f.key]}
               help={f.help}
+              note={verifiedNote(verified, f.key, values[f.key])}
               error={result?.errors[f.key]}
             >
               {f.key === 'estado' && ESTADOS.map(([code, name]) => <option value={code}>{name}</option>)}
@@ -121,7 +159,21 @@ export function Calculator() {
                 <Field label="Nombre" name="nombre" autocomplete="name" defaultValue={user ? `${user.firstName} ${user.lastName}` : ''} />
                 <Field label="Correo electrónico" name="email" type="email" autocomplete="email" defaultValue={user?.email ?? ''} />
                 <Field label="Teléfono" name="telefono" type="tel" autocomplete="tel" />
+                {verified && (
+                  <div class="check">
+                    <input type="checkbox" id="enviar_recibos" name="enviar_recibos" value="si" />
+                    <label for="enviar_recibos">
+                      Enviar también mis {verified.files.length === 1 ? 'recibo' : `${verified.files.length} recibos`} para dejar mi perfil verificado. Se guardan los datos
+                      del recibo y una huella (SHA-256) de cada archivo, no los archivos.
+                    </label>
+                  </div>
+                )}
                 <Alert>{saveError}</Alert>
+                {savedId && (
+                  <p>
+                    <a href={`/profile/${savedId}`}>Ver mi perfil guardado</a>
+                  </p>
+                )}
                 <button class="button" type="submit" disabled={saving}>
                   {saving ? 'Guardando…' : 'Guardar y ver propiedades'}
                 </button>

@@ -1,4 +1,5 @@
-// A saved buyer profile (reopenable by its link): the stored report, the compatible
+// A saved buyer profile (reopenable by its link): the stored report, its verification by
+// payroll receipts when the buyer sent them, the compatible
 // properties with their reasons, and "me interesa", which records the interest (phase 3) and
 // shares the buyer's contact with that property's agent.
 import { useEffect, useState } from 'preact/hooks';
@@ -7,6 +8,7 @@ import { api, query } from '../api.js';
 import { Alert, Field, Loading, PageTitle, Pagination, formValues, pesos, decimal } from '../components/ui.jsx';
 import { Report } from '../components/report.jsx';
 import { rememberProfile } from './accounts.jsx';
+import { VerificationSummary } from '../components/receipts.jsx';
 
 const OPERATIONS = [
   ['', 'Todas'],
@@ -60,6 +62,7 @@ export function Profile() {
           {copied ? 'Enlace copiado' : 'Copiar enlace'}
         </button>
       </div>
+      <VerificationSummary verificacion={perfil.verificacion} />
       <div class="layout">
         <div class="card">
           <h2>Tu reporte</h2>

@@ -1,0 +1,211 @@
+// Payroll receipts (CFDI XML with the Nómina complement) in the buyer's journey: read in the
+// page with score-docs' WebAssembly module, so the files never leave the device until the
+// buyer chooses to send them, and the verification the server keeps for a saved profile.
+import { useState } from 'preact/hooks';
+import { ApiError } from '../api.js';
+import { LABELS } from '../profile-fields.js';
+import { decimal, pesos } from './ui.jsx';
+
+/** Largest receipt (score-docs' own limit, 1 MiB) and files per request to the server. */
+export const MAX_RECEIPT_BYTES = 1024 * 1024;
+export const FILES_PER_UPLOAD = 12;
+
+let docsModule = null;
+/** score-docs' WebAssembly module, loaded the first time a buyer drops a receipt. */
+function loadDocs() {
+  docsModule ??= import('score-docs-wasm').then(async (m) => {
+    await m.default();
+    return m;
+  });
+  return docsModule;
+}
+
+/** Today in the buyer's time zone as YYYY-MM-DD (seniority is counted to it). */
+function today() {
+  const d = new Date();
+  return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
+}
+
+/** The message of a score-docs error without its code, naming the file at fault. */
+function receiptMessage(error, files) {
+  const text = String(error?.message ?? error).replace(/^[A-Z_]+: /, '');
+  const index = /^receipts\[(\d+)\]/.exec(error?.field ?? '')?.[1];
+  const file = index !== undefined ? files[Number(index)] : null;
+  return file ? `${file.name}: ${text}` : text;
+}
+
+/**
+ * Reads the receipts in the page. Resolves to score-docs' verified profile
+ * ({perfil, deudas_nomina, verificacion}); rejects with an Error whose message is the Spanish
+ * text to show.
+ */
+export async function readReceipts(files) {
+  const big = files.find((f) => f.size > MAX_RECEIPT_BYTES);
+  if (big) throw new Error(`${big.name}: pesa más de 1 MiB; un recibo de nómina pesa unos pocos KB.`);
+  const docs = await loadDocs();
+  const data = await Promise.all(files.map((f) => f.arrayBuffer().then((b) => new Uint8Array(b))));
+  try {
+    return docs.profileFromCfdi(data, today());
+  } catch (e) {
+    throw new Error(receiptMessage(e, files));
+  }
+}
+
+/** Sends the receipts to the server for a saved profile (in requests of 12 files). */
+export async function uploadReceipts(profileId, files) {
+  let last = null;
+  for (let i = 0; i < files.length; i += FILES_PER_UPLOAD) {
+    const form = new FormData();
+    for (const f of files.slice(i, i + FILES_PER_UPLOAD)) form.append('recibos', f, f.name);
+    let response;
+    try {
+      response = await fetch(`/api/v1/fase2/documentos/${encodeURIComponent(profileId)}`, { method: 'POST', body: form, headers: { accept: 'application/json' } });
+    } catch {
+      throw new ApiError(0, { message: 'No hay conexión con el servidor. Revisa tu red e inténtalo de nuevo.' });
+    }
+    const body = await response.json().catch(() => null);
+    if (!response.ok) throw new ApiError(response.status, body);
+    last = body.data;
+  }
+  return last;
+}
+
+/** The value of a verified field as the form shows it. */
+export function formText(key, value) {
+  return value === undefined || value === null ? '' : String(value);
+}
+
+function show(key, value) {
+  if (value === undefined || value === null) return 'nada';
+  if (key === 'ingreso_mensual' || key === 'deudas_mensuales') return pesos.format(value);
+  if (key === 'antiguedad_meses') return `${decimal.format(value)} meses`;
+  return String(value);
+}
+
+/**
+ * The drop zone and what the receipts proved. `onRead(profile, files)` receives score-docs'
+ * profile and the files; `onClear()` forgets them.
+ */
+export function ReceiptsCard({ verified, onRead, onClear }) {
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState(null);
+  const [over, setOver] = useState(false);
+
+  async function take(fileList) {
+    const files = [...fileList];
+    if (files.length === 0) return;
+    setBusy(true);
+    setError(null);
+    try {
+      onRead(await readReceipts(files), files);
+    } catch (e) {
+      setError(e.message ?? String(e));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  const v = verified?.profile.verificacion;
+  const checks = v?.comprobaciones;
+  return (
+    <div class="card receipts" data-testid="receipts">
+      <h2>Verifica tus ingresos con tus recibos de nómina</h2>
+      <p class="help" data-testid="receipts-privacy">
+        Tus recibos (los XML de tu nómina timbrada) se leen aquí, en tu navegador: los archivos no salen de tu dispositivo. Solo si
+        lo decides al guardar tu perfil se envían para dejarlo verificado.
+      </p>
+      <div
+        class={`dropzone${over ? ' dropzone-over' : ''}`}
+        onDragOver={(e) => {
+          e.preventDefault();
+          setOver(true);
+        }}
+        onDragLeave={() => setOver(false)}
+        onDrop={(e) => {
+          e.preventDefault();
+          setOver(false);
+          take(e.dataTransfer?.files ?? []);
+        }}
+      >
+        <label for="recibos">Arrastra aquí tus recibos XML o elígelos</label>
+        <input
+          id="recibos"
+          name="recibos"
+          type="file"
+          accept=".xml,text/xml,application/xml"
+          multiple
+          aria-describedby="recibos-ayuda"
+          onChange={(e) => {
+            take(e.currentTarget.files ?? []);
+            e.currentTarget.value = '';
+          }}
+        />
+        <small id="recibos-ayuda">Los de los últimos meses de tu empleo actual; mientras más recibos, mejor se ve tu ingreso.</small>
+      </div>
+      <div role="status" aria-live="polite" class="status" data-testid="receipts-status">
+        {busy && 'Leyendo tus recibos…'}
+        {!busy && v && `${v.recibos === 1 ? 'Un recibo leído' : `${v.recibos} recibos leídos`}, del ${v.periodo.desde} al ${v.periodo.hasta}.`}
+      </div>
+      {error && (
+        <div class="alert alert-error" role="alert" data-testid="receipts-error">
+          {error}
+        </div>
+      )}
+      {v && (
+        <div data-testid="receipts-summary">
+          <p>
+            Datos verificados: {v.campos.filter((c) => c !== 'estado').map((c) => LABELS[c] ?? c).join(', ')}. Patrón: {v.emisor_rfc}.
+          </p>
+          <ul class="notes">
+            {!checks.periodos_sin_huecos && <li>Hay periodos sin recibo entre {checks.huecos.map((h) => `${h.despues_de} y ${h.antes_de}`).join(', ')}.</li>}
+            {!checks.patron_constante && <li>Cambiaste de patrón ({checks.cambios_de_patron.map((c) => `${c.fecha}: ${c.nuevo}`).join(', ')}); el ingreso es el del patrón actual.</li>}
+            {!checks.uuids_sin_duplicar && <li>Algunos recibos estaban repetidos; cada uno cuenta una vez.</li>}
+            {checks.recibos_sin_timbre > 0 && <li>{checks.recibos_sin_timbre} recibo(s) sin timbre del SAT.</li>}
+            {v.notas.map((n) => (
+              <li>{n}</li>
+            ))}
+            {verified.profile.perfil.estado && <li>Tus recibos indican que trabajas en {verified.profile.perfil.estado}; el estado del perfil sigue siendo donde quieres comprar.</li>}
+          </ul>
+          <button type="button" class="link-button" onClick={onClear}>
+            Quitar mis recibos
+          </button>
+        </div>
+      )}
+    </div>
+  );
+}
+
+/** What the form shows beside a field the receipts proved: verified, or what they say. */
+export function verifiedNote(verified, key, current) {
+  const value = verified?.profile.perfil[key];
+  if (value === undefined || key === 'estado') return null;
+  if (formText(key, value) === String(current ?? '').trim()) return { verified: true, text: 'Verificado con tus recibos de nómina.' };
+  return { verified: false, text: `Tus recibos indican ${show(key, value)}.` };
+}
+
+/** The verification of a saved profile (GET /api/v1/perfil/{id}). */
+export function VerificationSummary({ verificacion }) {
+  if (!verificacion) return null;
+  const c = verificacion.comprobacion;
+  return (
+    <div class="card" data-testid="verification">
+      <h2>Ingresos verificados</h2>
+      <p>
+        Con {verificacion.documentos.length === 1 ? 'un recibo' : `${verificacion.documentos.length} recibos`} de nómina, del {c.periodo.desde} al{' '}
+        {c.periodo.hasta}. Datos que vienen de tus recibos: {verificacion.campos.map((k) => LABELS[k] ?? k).join(', ') || 'ninguno'}.
+      </p>
+      {verificacion.discrepancias.length > 0 && (
+        <>
+          <h3>Diferencias con lo que declaraste</h3>
+          <ul data-testid="discrepancies">
+            {verificacion.discrepancias.map((d) => (
+              <li>
+                {LABELS[d.campo] ?? d.campo}: declaraste {show(d.campo, d.declarado)}, tus recibos indican {show(d.campo, d.verificado)}. {d.nota}
+              </li>
+            ))}
+          </ul>
+        </>
+      )}
+    </div>
+  );
+}
