@@ -24,21 +24,31 @@ pub enum DocErrorCode {
     /// A CFDI or Nómina version this reader does not read (CFDI 3.2, Nómina 1.1, ...).
     DocumentUnsupportedVersion,
     /// Larger than [`crate::MAX_BYTES`], or nested deeper than [`crate::MAX_DEPTH`], or more
-    /// receipts than [`crate::MAX_RECEIPTS`] in one batch.
+    /// receipts than [`crate::MAX_RECEIPTS`] in one batch; for scanned documents, more pages,
+    /// pixels or reading time than the OCR limits allow.
     DocumentTooLarge,
     /// The receipts of one batch belong to different workers (RFC or CURP differ).
     DocumentMixedWorkers,
+    /// A printed receipt, scan, photo or bank statement whose text cannot be read: no text
+    /// layer and no legible text, a damaged PDF or image, or a required item (UUID, RFC,
+    /// period, totals) not found in it.
+    DocumentUnreadable,
+    /// A file that is not a CFDI XML, PDF, PNG or JPEG, or a statement of a bank whose layout
+    /// is not described.
+    DocumentUnsupportedType,
 }
 
 impl DocErrorCode {
     /// Every code, in declaration order (used by docs, bindings and tests).
-    pub const ALL: [DocErrorCode; 6] = [
+    pub const ALL: [DocErrorCode; 8] = [
         DocErrorCode::DocumentInvalidXml,
         DocErrorCode::DocumentUnsafeXml,
         DocErrorCode::DocumentNotPayroll,
         DocErrorCode::DocumentUnsupportedVersion,
         DocErrorCode::DocumentTooLarge,
         DocErrorCode::DocumentMixedWorkers,
+        DocErrorCode::DocumentUnreadable,
+        DocErrorCode::DocumentUnsupportedType,
     ];
 
     /// The stable UPPER_SNAKE_CASE string of this code.
@@ -50,6 +60,8 @@ impl DocErrorCode {
             DocErrorCode::DocumentUnsupportedVersion => "DOCUMENT_UNSUPPORTED_VERSION",
             DocErrorCode::DocumentTooLarge => "DOCUMENT_TOO_LARGE",
             DocErrorCode::DocumentMixedWorkers => "DOCUMENT_MIXED_WORKERS",
+            DocErrorCode::DocumentUnreadable => "DOCUMENT_UNREADABLE",
+            DocErrorCode::DocumentUnsupportedType => "DOCUMENT_UNSUPPORTED_TYPE",
         }
     }
 }
@@ -75,7 +87,9 @@ pub struct DocError {
 }
 
 impl DocError {
-    pub(crate) fn new(code: DocErrorCode, field: Option<&str>, message: impl Into<String>) -> Self {
+    /// An error with `code`, the `field` at fault and a Spanish `message` (also used by the
+    /// OCR crate, whose errors are this type).
+    pub fn new(code: DocErrorCode, field: Option<&str>, message: impl Into<String>) -> Self {
         DocError { code, field: field.map(str::to_owned), message: message.into() }
     }
 

@@ -86,3 +86,77 @@ impl CfdiFacts {
         serde_json::from_str(text)
     }
 }
+
+/// Where the text of a printed document came from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Fuente {
+    /// The text layer of a PDF (as the issuer's software wrote it).
+    Pdf,
+    /// Tesseract's reading of a scan or a photo.
+    Ocr,
+}
+
+/// The checks a printed receipt must pass for its facts to count as verified.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ComprobacionesImpreso {
+    /// The folio fiscal has the UUID's shape (8-4-4-4-12 hexadecimal digits).
+    pub uuid_valido: bool,
+    /// The employer's RFC ends in its check digit.
+    pub rfc_emisor_valido: bool,
+    /// The worker's RFC ends in its check digit.
+    pub rfc_receptor_valido: bool,
+    /// The perception lines add up to the total perceptions.
+    pub percepciones_cuadran: bool,
+    /// The deduction lines add up to the total deductions.
+    pub deducciones_cuadran: bool,
+    /// The net pay printed is perceptions − deductions + other payments.
+    pub neto_cuadra: bool,
+    /// Start of employment ≤ first day paid ≤ last day paid, and the pay date not before the
+    /// period's first day.
+    pub fechas_en_orden: bool,
+}
+
+impl ComprobacionesImpreso {
+    /// Whether every check passes.
+    pub fn todas(&self) -> bool {
+        self.uuid_valido
+            && self.rfc_emisor_valido
+            && self.rfc_receptor_valido
+            && self.percepciones_cuadran
+            && self.deducciones_cuadran
+            && self.neto_cuadra
+            && self.fechas_en_orden
+    }
+}
+
+/// A payroll receipt read from its printed form (PDF text or OCR): the same facts as
+/// [`CfdiFacts`] (same keys, flattened), plus where they came from, how confident the reading
+/// is, and the checks. Only a receipt with `verificado: true` is used for a profile, and a
+/// receipt whose UUID was also read from the XML is replaced by the XML's facts.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ReciboImpreso {
+    /// The facts, with `read_cfdi`'s keys.
+    #[serde(flatten)]
+    pub hechos: CfdiFacts,
+    /// `pdf` or `ocr`.
+    pub fuente: Fuente,
+    /// Confidence of the text, 0–1: 1 for a PDF's text layer, Tesseract's mean word
+    /// confidence for OCR.
+    #[serde(with = "money::number")]
+    pub confianza: Decimal,
+    /// Every check passed.
+    pub verificado: bool,
+    /// The checks.
+    pub comprobaciones: ComprobacionesImpreso,
+    /// The net pay as printed (`neto` is computed from the totals, as for the XML).
+    #[serde(with = "money::number")]
+    pub neto_impreso: Decimal,
+}
+
+impl ReciboImpreso {
+    /// The receipt as JSON text.
+    pub fn to_json(&self) -> String {
+        serde_json::to_string(self).unwrap_or_default()
+    }
+}

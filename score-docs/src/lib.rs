@@ -1,5 +1,8 @@
 //! score-docs: verified facts from Mexican payroll receipts (CFDI 3.3/4.0 with the Nómina 1.2
-//! complement), and the partial buyer profile they prove.
+//! complement), and the partial buyer profile they prove; and, from the text of printed
+//! documents (a PDF's text layer or OCR, which the score-ocr crate extracts), the same facts
+//! of a printed receipt ([`read_printed_receipt`]) and the checked figures of bank statements
+//! ([`read_statement`], [`ingreso_independiente`]).
 //!
 //! Pure like score-core: bytes in, facts out; no I/O, no clock (the reference date for
 //! seniority is an argument), no randomness. The XML reader refuses DTDs and entities
@@ -17,15 +20,30 @@
 
 mod cfdi;
 mod date;
+mod document;
 mod error;
 mod facts;
+mod independiente;
+mod printed;
 mod profile;
+mod statement;
+mod text;
 mod xml;
 
 pub use cfdi::read_cfdi;
 pub use date::Date;
 pub use error::{DocError, DocErrorCode};
-pub use facts::{CfdiFacts, Deduccion};
+pub use document::{DocumentKind, Documento, read_document_text};
+pub use facts::{CfdiFacts, ComprobacionesImpreso, Deduccion, Fuente, ReciboImpreso};
+pub use independiente::{
+    DEBT_WORDS, DEFAULT_EXPENSE_FACTOR, DepositoExcluido, IngresoIndependiente, MIN_MONTHS, Mes, NOT_INCOME, PagoRecurrente,
+    ingreso_independiente,
+};
+pub use printed::{read_printed_receipt, receipts_for_profile};
+pub use statement::{
+    BankLayout, Column, ComprobacionesEstado, DateFormat, EstadoCuenta, LAYOUTS_JSON, Movimiento, layout_for, read_statement,
+};
+pub use text::rfc_check_digit_ok;
 pub use profile::{
     CambioPatron, Comprobaciones, DEBT_DEDUCTIONS, DeudaNomina, Hueco, MAX_RECEIPTS, PerfilVerificado, Periodo,
     Verificacion, VerifiedProfile, profile_from_cfdi,

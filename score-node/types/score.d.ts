@@ -136,7 +136,7 @@ export interface ScoreReport {
 export type ErrorCode = 'INVALID_JSON' | 'INVALID_TYPE' | 'MISSING_FIELD' | 'UNKNOWN_FIELD' | 'UNKNOWN_STATE' | 'UNKNOWN_INCOME_TYPE' | 'NEGATIVE_AMOUNT' | 'AMOUNT_TOO_LARGE' | 'NOT_AN_INTEGER' | 'VALUE_OUT_OF_RANGE';
 
 /** Stable error codes of score-docs (payroll receipts). */
-export type DocumentErrorCode = 'DOCUMENT_INVALID_XML' | 'DOCUMENT_UNSAFE_XML' | 'DOCUMENT_NOT_PAYROLL' | 'DOCUMENT_UNSUPPORTED_VERSION' | 'DOCUMENT_TOO_LARGE' | 'DOCUMENT_MIXED_WORKERS';
+export type DocumentErrorCode = 'DOCUMENT_INVALID_XML' | 'DOCUMENT_UNSAFE_XML' | 'DOCUMENT_NOT_PAYROLL' | 'DOCUMENT_UNSUPPORTED_VERSION' | 'DOCUMENT_TOO_LARGE' | 'DOCUMENT_MIXED_WORKERS' | 'DOCUMENT_UNREADABLE' | 'DOCUMENT_UNSUPPORTED_TYPE';
 
 /** The values of the `errors` option of `scoreMany` and `scoreManyAsync`. */
 export type BatchErrors = 'throw' | 'return';

@@ -1,0 +1,76 @@
+//! Any printed document's text to its facts: a payroll receipt or a bank statement, told apart
+//! by what the text names unless the caller says which it is.
+
+use crate::error::{DocError, DocErrorCode};
+use crate::facts::{Fuente, ReciboImpreso};
+use crate::printed::{looks_like_receipt, read_printed_receipt};
+use crate::statement::{BankLayout, EstadoCuenta, read_statement};
+use crate::text;
+use rust_decimal::Decimal;
+use serde::Serialize;
+use std::str::FromStr;
+
+/// Which kind of document a text is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum DocumentKind {
+    /// A payroll receipt (`recibo_nomina`).
+    ReciboNomina,
+    /// A bank statement (`estado_cuenta`).
+    EstadoCuenta,
+}
+
+impl FromStr for DocumentKind {
+    type Err = DocError;
+    fn from_str(s: &str) -> Result<Self, DocError> {
+        match s {
+            "recibo_nomina" => Ok(DocumentKind::ReciboNomina),
+            "estado_cuenta" => Ok(DocumentKind::EstadoCuenta),
+            other => Err(DocError::new(
+                DocErrorCode::DocumentUnsupportedType,
+                Some("kind"),
+                format!("Tipo de documento desconocido \"{other}\": usa \"recibo_nomina\" o \"estado_cuenta\"."),
+            )),
+        }
+    }
+}
+
+/// The facts of one printed document.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(tag = "tipo", rename_all = "snake_case")]
+pub enum Documento {
+    /// A payroll receipt.
+    ReciboNomina(ReciboImpreso),
+    /// A bank statement.
+    EstadoCuenta(Box<EstadoCuenta>),
+}
+
+impl Documento {
+    /// As JSON text (with `tipo`: `recibo_nomina` or `estado_cuenta`).
+    pub fn to_json(&self) -> String {
+        serde_json::to_string(self).unwrap_or_default()
+    }
+}
+
+/// Reads a document's text as `kind`, or as what it looks like when `kind` is `None`: a
+/// statement when a bank of `layouts` is recognised and it is not a receipt, else a receipt.
+pub fn read_document_text(
+    text: &str,
+    kind: Option<DocumentKind>,
+    fuente: Fuente,
+    confianza: Decimal,
+    layouts: &[BankLayout],
+) -> Result<Documento, DocError> {
+    let kind = kind.unwrap_or_else(|| {
+        let folded = text::fold(text);
+        if !looks_like_receipt(&folded) && layouts.iter().any(|l| l.matches(&folded)) {
+            DocumentKind::EstadoCuenta
+        } else {
+            DocumentKind::ReciboNomina
+        }
+    });
+    match kind {
+        DocumentKind::ReciboNomina => read_printed_receipt(text, fuente, confianza).map(Documento::ReciboNomina),
+        DocumentKind::EstadoCuenta => read_statement(text, fuente, confianza, layouts).map(|s| Documento::EstadoCuenta(Box::new(s))),
+    }
+}

@@ -1,0 +1,268 @@
+//! Printed payroll receipts (the "representación impresa" of a CFDI de nómina, as a PDF's
+//! text or Tesseract's reading of a scan or photo) into the same facts as [`crate::read_cfdi`].
+//!
+//! The print carries what the XML carries, as labelled values ("Folio fiscal: …", "RFC
+//! emisor: …", "Fecha inicial de pago: …") and two tables (perceptions and deductions, one
+//! line each: SAT code, concept, amount). Labels are found case- and accent-insensitively
+//! wherever they stand on a line, so two labels sharing a line (a two-column print) are read
+//! too. Nothing is guessed: a required value not found is `DOCUMENT_UNREADABLE` naming the
+//! field, and the facts count as verified only when the checks of [`ComprobacionesImpreso`]
+//! pass (RFC check digits, totals that add up, dates in order).
+
+use crate::date::Date;
+use crate::error::{DocError, DocErrorCode};
+use crate::facts::{CfdiFacts, ComprobacionesImpreso, Deduccion, Fuente, ReciboImpreso};
+use crate::text::{self, Line};
+use rust_decimal::Decimal;
+
+/// Labels of each value (folded: lower case, no accents, single blanks), most specific first.
+const UUID: &[&str] = &["folio fiscal", "uuid"];
+const VERSION: &[&str] = &["version del comprobante", "version cfdi", "version"];
+const FECHA: &[&str] = &["fecha y hora de emision", "fecha de emision", "fecha emision", "fecha de expedicion"];
+const EMISOR_RFC: &[&str] = &["rfc del emisor", "rfc emisor", "emisor rfc"];
+const RECEPTOR_RFC: &[&str] = &["rfc del receptor", "rfc receptor", "receptor rfc", "rfc del trabajador", "rfc trabajador"];
+const CURP: &[&str] = &["curp"];
+const TIPO_NOMINA: &[&str] = &["tipo de nomina", "tipo nomina"];
+const FECHA_PAGO: &[&str] = &["fecha de pago", "fecha pago"];
+const FECHA_INICIAL: &[&str] = &["fecha inicial de pago", "fecha inicial pago", "fecha inicial"];
+const FECHA_FINAL: &[&str] = &["fecha final de pago", "fecha final pago", "fecha final"];
+const PERIODO: &[&str] = &["periodo de pago", "periodo"];
+const DIAS: &[&str] = &["numero de dias pagados", "num dias pagados", "dias pagados"];
+const PERIODICIDAD: &[&str] = &["periodicidad de pago", "periodicidad"];
+const REGIMEN: &[&str] = &["tipo de regimen", "tipo regimen", "regimen de contratacion"];
+const ENTIDAD: &[&str] = &["clave entidad federativa", "entidad federativa", "clave ent fed"];
+const INICIO_REL: &[&str] =
+    &["fecha de inicio de relacion laboral", "fecha inicio relacion laboral", "inicio de relacion laboral", "inicio rel laboral", "fecha de ingreso"];
+const ANTIGUEDAD: &[&str] = &["antiguedad"];
+const TOTAL_PERCEPCIONES: &[&str] = &["total de percepciones", "total percepciones"];
+const TOTAL_DEDUCCIONES: &[&str] = &["total de deducciones", "total deducciones"];
+const TOTAL_OTROS: &[&str] = &["total de otros pagos", "total otros pagos"];
+const NETO: &[&str] = &["neto a pagar", "neto a recibir", "neto pagado", "total neto", "neto"];
+
+/// SAT `c_PeriodicidadPago` codes by the words a print uses.
+const PERIODICIDADES: [(&str, &str); 11] = [
+    ("diari", "01"),
+    ("semanal", "02"),
+    ("catorcenal", "03"),
+    ("quincenal", "04"),
+    ("mensual", "05"),
+    ("bimestral", "06"),
+    ("unidad obra", "07"),
+    ("comision", "08"),
+    ("precio alzado", "09"),
+    ("decenal", "10"),
+    ("otra", "99"),
+];
+
+fn unreadable(field: &str, what: &str) -> DocError {
+    DocError::new(
+        DocErrorCode::DocumentUnreadable,
+        Some(field),
+        format!("No se pudo leer {what} en el recibo impreso. Sube el XML del recibo o una imagen más nítida."),
+    )
+}
+
+fn first<T>(value: Option<String>, parse: impl Fn(&str) -> Option<T>) -> Option<T> {
+    value.and_then(|v| text::tokens(&v).find_map(&parse))
+}
+
+/// The first token after any line holding `labels` that parses.
+fn find<T>(lines: &[Line], labels: &[&str], parse: impl Fn(&str) -> Option<T>) -> Option<T> {
+    lines.iter().filter_map(|l| l.after(labels)).find_map(|v| first(Some(v), &parse))
+}
+
+fn two_digit_code(token: &str) -> Option<String> {
+    let t: String = token.chars().map(|c| if c == 'O' || c == 'o' { '0' } else { c }).collect();
+    (t.len() == 2 && t.bytes().all(|b| b.is_ascii_digit())).then_some(t)
+}
+
+fn periodicidad(lines: &[Line]) -> Option<String> {
+    let value = text::labelled(lines, PERIODICIDAD)?;
+    if let Some(code) = text::tokens(&value).next().and_then(two_digit_code) {
+        return Some(code);
+    }
+    let folded = text::fold(&value);
+    PERIODICIDADES.iter().find(|(word, _)| folded.starts_with(word)).map(|(_, code)| (*code).to_owned())
+}
+
+fn tipo_nomina(lines: &[Line]) -> Option<String> {
+    let value = text::fold(&text::labelled(lines, TIPO_NOMINA)?);
+    let word = text::tokens(&value).next()?.to_owned();
+    match word.as_str() {
+        "o" | "ordinaria" | "0" => Some("O".to_owned()),
+        "e" | "extraordinaria" => Some("E".to_owned()),
+        _ => None,
+    }
+}
+
+fn state_code(token: &str) -> Option<String> {
+    let t: String = token.chars().flat_map(char::to_uppercase).map(|c| if c == '0' { 'O' } else { c }).collect();
+    (t.len() == 3 && t.chars().all(|c| c.is_ascii_uppercase())).then_some(t)
+}
+
+fn version(token: &str) -> Option<String> {
+    let t: String = token.chars().map(|c| if c == 'O' || c == 'o' { '0' } else { c }).collect();
+    matches!(t.as_str(), "3.3" | "4.0").then_some(t)
+}
+
+fn iso_duration(token: &str) -> Option<String> {
+    let t = token.to_ascii_uppercase();
+    (t.len() >= 3 && t.starts_with('P') && t[1..].chars().all(|c| c.is_ascii_digit() || "YMWD".contains(c))).then_some(t)
+}
+
+/// The issue timestamp as written when it is `YYYY-MM-DDThh:mm:ss`, else the date in ISO form.
+fn issue_stamp(token: &str) -> Option<String> {
+    let date = text::parse_date(token)?;
+    let time = token.get(10..).filter(|t| t.len() == 9 && t.starts_with('T'));
+    Some(match time {
+        Some(t) => format!("{date}{t}"),
+        None => date.to_string(),
+    })
+}
+
+/// One table line: a three-digit SAT code first and the amounts after it (perception lines
+/// may show the taxed and exempt parts in two columns: their sum is the line's amount).
+fn table_line(line: &Line) -> Option<(String, Decimal)> {
+    let text = line.text();
+    let mut toks = text::tokens(&text);
+    let code: String = toks.next()?.chars().map(|c| if c == 'O' || c == 'o' { '0' } else { c }).collect();
+    if code.len() != 3 || !code.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    let amounts = text::money_in(&text);
+    match amounts.as_slice() {
+        [one] => Some((code, *one)),
+        [taxed, exempt] => Some((code, *taxed + *exempt)),
+        _ => None,
+    }
+}
+
+/// The lines of a table: after its heading, up to its total.
+fn table(lines: &[Line], heading: &str, total: &[&str]) -> Vec<(String, Decimal)> {
+    let Some(start) = lines.iter().position(|l| l.starts_with(heading) && !total.iter().any(|t| l.contains(t))) else {
+        return Vec::new();
+    };
+    lines[start + 1..].iter().take_while(|l| !total.iter().any(|t| l.contains(t))).filter_map(table_line).collect()
+}
+
+/// Whether the text looks like a payroll receipt (as opposed to a bank statement or anything
+/// else): it names perceptions and deductions, or payroll.
+pub(crate) fn looks_like_receipt(folded: &str) -> bool {
+    (folded.contains("percepciones") && folded.contains("deducciones")) || folded.contains("recibo de nomina")
+}
+
+/// Reads a printed payroll receipt from its text. `confianza` is the text's confidence (1 for
+/// a PDF's text layer; Tesseract's mean word confidence, 0–1, for OCR).
+///
+/// Errors: `DOCUMENT_NOT_PAYROLL` when the text is not a payroll receipt,
+/// `DOCUMENT_UNREADABLE` (field: the missing value) when a required value cannot be read.
+pub fn read_printed_receipt(text: &str, fuente: Fuente, confianza: Decimal) -> Result<ReciboImpreso, DocError> {
+    let lines = text::lines(text);
+    if lines.is_empty() {
+        return Err(DocError::new(
+            DocErrorCode::DocumentUnreadable,
+            None,
+            "El documento no tiene texto legible. Sube el XML del recibo, el PDF original o una foto más nítida.",
+        ));
+    }
+    if !looks_like_receipt(&text::fold(text)) {
+        return Err(DocError::new(
+            DocErrorCode::DocumentNotPayroll,
+            None,
+            "El documento no parece un recibo de nómina: no se encontraron percepciones ni deducciones.",
+        ));
+    }
+    let uuid = find(&lines, UUID, text::parse_uuid).or_else(|| text::tokens(text).find_map(text::parse_uuid));
+    let emisor_rfc = find(&lines, EMISOR_RFC, text::parse_rfc).ok_or_else(|| unreadable("emisor_rfc", "el RFC del emisor"))?;
+    let receptor_rfc =
+        find(&lines, RECEPTOR_RFC, text::parse_rfc).ok_or_else(|| unreadable("receptor_rfc", "el RFC del trabajador"))?;
+    let receptor_curp = find(&lines, CURP, text::parse_curp).ok_or_else(|| unreadable("receptor_curp", "la CURP del trabajador"))?;
+    let version = find(&lines, VERSION, version).ok_or_else(|| unreadable("version", "la versión del CFDI"))?;
+    let fecha = find(&lines, FECHA, issue_stamp).ok_or_else(|| unreadable("fecha", "la fecha de emisión"))?;
+    let tipo_nomina = tipo_nomina(&lines).ok_or_else(|| unreadable("tipo_nomina", "el tipo de nómina (ordinaria o extraordinaria)"))?;
+    let fecha_pago = find(&lines, FECHA_PAGO, text::parse_date).ok_or_else(|| unreadable("fecha_pago", "la fecha de pago"))?;
+    let period = text::labelled(&lines, PERIODO).map(|v| text::dates_in(&v)).filter(|d| d.len() >= 2);
+    let fecha_inicial = find(&lines, FECHA_INICIAL, text::parse_date)
+        .or_else(|| period.as_ref().map(|d| d[0]))
+        .ok_or_else(|| unreadable("fecha_inicial_pago", "la fecha inicial del periodo"))?;
+    let fecha_final = find(&lines, FECHA_FINAL, text::parse_date)
+        .or_else(|| period.as_ref().map(|d| d[1]))
+        .ok_or_else(|| unreadable("fecha_final_pago", "la fecha final del periodo"))?;
+    let num_dias_pagados = find(&lines, DIAS, text::parse_number).ok_or_else(|| unreadable("num_dias_pagados", "los días pagados"))?;
+    let periodicidad_pago = periodicidad(&lines).ok_or_else(|| unreadable("periodicidad_pago", "la periodicidad de pago"))?;
+    let tipo_regimen = find(&lines, REGIMEN, two_digit_code).ok_or_else(|| unreadable("tipo_regimen", "el tipo de régimen"))?;
+    let clave_ent_fed = find(&lines, ENTIDAD, state_code).ok_or_else(|| unreadable("clave_ent_fed", "la entidad federativa"))?;
+    let fecha_inicio = find(&lines, INICIO_REL, text::parse_date);
+    let antiguedad = find(&lines, ANTIGUEDAD, iso_duration);
+    let money = |labels: &[&str]| find(&lines, labels, text::parse_money);
+    let total_percepciones =
+        money(TOTAL_PERCEPCIONES).ok_or_else(|| unreadable("total_percepciones", "el total de percepciones"))?;
+    let total_deducciones = money(TOTAL_DEDUCCIONES).unwrap_or(Decimal::ZERO);
+    let total_otros_pagos = money(TOTAL_OTROS).unwrap_or(Decimal::ZERO);
+    let neto_impreso = money(NETO).ok_or_else(|| unreadable("neto", "el neto a pagar"))?;
+    let percepciones = table(&lines, "percepciones", TOTAL_PERCEPCIONES);
+    let deducciones: Vec<Deduccion> = table(&lines, "deducciones", TOTAL_DEDUCCIONES)
+        .into_iter()
+        .map(|(tipo, importe)| Deduccion { tipo, importe })
+        .collect();
+    let neto = total_percepciones - total_deducciones + total_otros_pagos;
+
+    let in_order = |a: Date, b: Date| a <= b;
+    let comprobaciones = ComprobacionesImpreso {
+        uuid_valido: uuid.is_some(),
+        rfc_emisor_valido: text::rfc_check_digit_ok(&emisor_rfc),
+        rfc_receptor_valido: text::rfc_check_digit_ok(&receptor_rfc),
+        percepciones_cuadran: !percepciones.is_empty() && percepciones.iter().map(|(_, a)| *a).sum::<Decimal>() == total_percepciones,
+        deducciones_cuadran: deducciones.iter().map(|d| d.importe).sum::<Decimal>() == total_deducciones,
+        neto_cuadra: neto == neto_impreso,
+        fechas_en_orden: in_order(fecha_inicial, fecha_final)
+            && in_order(fecha_inicial, fecha_pago)
+            && fecha_inicio.is_none_or(|start| in_order(start, fecha_inicial)),
+    };
+    let hechos = CfdiFacts {
+        uuid,
+        version,
+        fecha,
+        emisor_rfc,
+        receptor_rfc,
+        receptor_curp,
+        nomina_version: "1.2".to_owned(),
+        tipo_nomina,
+        fecha_pago: fecha_pago.to_string(),
+        fecha_inicial_pago: fecha_inicial.to_string(),
+        fecha_final_pago: fecha_final.to_string(),
+        num_dias_pagados,
+        periodicidad_pago,
+        total_percepciones,
+        total_deducciones,
+        total_otros_pagos,
+        neto,
+        fecha_inicio_rel_laboral: fecha_inicio.map(|d| d.to_string()),
+        antiguedad,
+        clave_ent_fed,
+        tipo_regimen,
+        deducciones,
+    };
+    Ok(ReciboImpreso {
+        hechos,
+        fuente,
+        confianza: confianza.clamp(Decimal::ZERO, Decimal::ONE).round_dp(2),
+        verificado: comprobaciones.todas(),
+        comprobaciones,
+        neto_impreso,
+    })
+}
+
+/// The receipts a profile is built from when some were read from XML and some from print:
+/// every XML receipt, then each verified printed receipt whose UUID no XML receipt has (the
+/// XML wins: it is the stamped original). Unverified printed receipts are left out.
+pub fn receipts_for_profile(xml: &[CfdiFacts], printed: &[ReciboImpreso]) -> Vec<CfdiFacts> {
+    let mut out = xml.to_vec();
+    for p in printed.iter().filter(|p| p.verificado) {
+        let from_xml = p.hechos.uuid.is_some() && xml.iter().any(|x| x.uuid == p.hechos.uuid);
+        if !from_xml {
+            out.push(p.hechos.clone());
+        }
+    }
+    out
+}

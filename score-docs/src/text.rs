@@ -1,0 +1,360 @@
+//! Reading figures out of the text of a printed document (a PDF's text layer or Tesseract's
+//! output): labels found case- and accent-insensitively, amounts, dates, RFCs and UUIDs, with
+//! the confusions OCR makes between letters and digits undone only where the kind of token
+//! says which one is meant (an amount has no letters, an RFC's date part no letters).
+
+use crate::date::Date;
+use rust_decimal::Decimal;
+use std::str::FromStr;
+
+/// One line of the document: its characters as written and, at the same positions, folded
+/// to lower case without accents, so that a label found in the folded text points at the
+/// value as written.
+#[derive(Debug, Clone)]
+pub(crate) struct Line {
+    chars: Vec<char>,
+    folded: Vec<char>,
+}
+
+/// `c` lower-cased without its accent (one character for one character).
+pub(crate) fn fold_char(c: char) -> char {
+    match c {
+        'á' | 'à' | 'ä' | 'â' | 'Á' | 'À' | 'Ä' | 'Â' => 'a',
+        'é' | 'è' | 'ë' | 'ê' | 'É' | 'È' | 'Ë' | 'Ê' => 'e',
+        'í' | 'ì' | 'ï' | 'î' | 'Í' | 'Ì' | 'Ï' | 'Î' => 'i',
+        'ó' | 'ò' | 'ö' | 'ô' | 'Ó' | 'Ò' | 'Ö' | 'Ô' => 'o',
+        'ú' | 'ù' | 'ü' | 'û' | 'Ú' | 'Ù' | 'Ü' | 'Û' => 'u',
+        'ñ' | 'Ñ' => 'n',
+        _ => c.to_lowercase().next().unwrap_or(c),
+    }
+}
+
+/// `text` folded (see [`fold_char`]).
+pub(crate) fn fold(text: &str) -> String {
+    text.chars().map(fold_char).collect()
+}
+
+impl Line {
+    pub(crate) fn new(text: &str) -> Line {
+        let chars: Vec<char> = text.chars().collect();
+        let folded = chars.iter().map(|&c| fold_char(c)).collect();
+        Line { chars, folded }
+    }
+
+    /// The line as written.
+    pub(crate) fn text(&self) -> String {
+        self.chars.iter().collect()
+    }
+
+    /// Where the folded `label` (already folded, single-spaced) starts, ignoring runs of
+    /// blanks in the line.
+    fn find(&self, label: &str) -> Option<(usize, usize)> {
+        let want: Vec<char> = label.chars().collect();
+        'start: for start in 0..self.folded.len() {
+            let (mut i, mut j) = (start, 0);
+            while j < want.len() {
+                let c = *self.folded.get(i)?;
+                if want[j] == ' ' {
+                    if !c.is_whitespace() {
+                        continue 'start;
+                    }
+                    while self.folded.get(i).is_some_and(|c| c.is_whitespace()) {
+                        i += 1;
+                    }
+                    j += 1;
+                    continue;
+                }
+                if c != want[j] {
+                    continue 'start;
+                }
+                i += 1;
+                j += 1;
+            }
+            // A label must start a word ("rfc" not inside "curpfc").
+            if start > 0 && self.folded[start - 1].is_alphanumeric() {
+                continue;
+            }
+            return Some((start, i));
+        }
+        None
+    }
+
+    /// The text after the first of `labels` on this line (trimmed of blanks and a colon).
+    pub(crate) fn after(&self, labels: &[&str]) -> Option<String> {
+        labels.iter().find_map(|l| self.find(l)).map(|(_, end)| {
+            let rest: String = self.chars[end..].iter().collect();
+            rest.trim_start_matches(|c: char| c.is_whitespace() || c == ':' || c == '.' || c == '|').trim_end().to_owned()
+        })
+    }
+
+    pub(crate) fn contains(&self, label: &str) -> bool {
+        self.find(label).is_some()
+    }
+
+    pub(crate) fn starts_with(&self, label: &str) -> bool {
+        self.find(label).is_some_and(|(start, _)| self.folded[..start].iter().all(|c| !c.is_alphanumeric()))
+    }
+}
+
+/// The document's non-blank lines.
+pub(crate) fn lines(text: &str) -> Vec<Line> {
+    text.lines().filter(|l| !l.trim().is_empty()).map(Line::new).collect()
+}
+
+/// The value after the first line holding one of `labels`.
+pub(crate) fn labelled(lines: &[Line], labels: &[&str]) -> Option<String> {
+    lines.iter().find_map(|l| l.after(labels))
+}
+
+/// Splits into blank-separated tokens, with the punctuation that ends a phrase removed.
+pub(crate) fn tokens(text: &str) -> impl Iterator<Item = &str> {
+    text.split_whitespace().map(|t| t.trim_matches(|c: char| matches!(c, ',' | ';' | ':' | '|' | '(' | ')' | '[' | ']')))
+}
+
+/// A digit where OCR read a letter that looks like it.
+fn as_digit(c: char) -> char {
+    match c {
+        'O' | 'o' | 'Q' | 'D' => '0',
+        'I' | 'l' | '|' | 'i' => '1',
+        'S' | 's' => '5',
+        'B' => '8',
+        'Z' | 'z' => '2',
+        _ => c,
+    }
+}
+
+/// A letter where OCR read a digit that looks like it.
+fn as_letter(c: char) -> char {
+    match c {
+        '0' => 'O',
+        '1' => 'I',
+        '5' => 'S',
+        '8' => 'B',
+        '2' => 'Z',
+        _ => c,
+    }
+}
+
+/// An amount written `12,345.67`, `$12,345.67`, `-1,234.50` or `1234.50`: always two
+/// decimals (prints and statements write cents), thousands separated by commas. `None` for
+/// anything else, so that a date or a code is never taken for money.
+pub(crate) fn parse_money(token: &str) -> Option<Decimal> {
+    let t = token.trim_start_matches('$').trim_end_matches(['.', ',']);
+    let (negative, t) = match t.strip_prefix('-') {
+        Some(rest) => (true, rest.trim_start_matches('$')),
+        None => (false, t),
+    };
+    if !t.chars().any(|c| c.is_ascii_digit()) {
+        return None;
+    }
+    let t: String = t.chars().map(as_digit).collect();
+    let (whole, cents) = t.rsplit_once('.')?;
+    if cents.len() != 2 || !cents.bytes().all(|b| b.is_ascii_digit()) || whole.is_empty() {
+        return None;
+    }
+    let groups: Vec<&str> = whole.split(',').collect();
+    let grouped_ok = groups.len() == 1
+        || (!groups[0].is_empty() && groups[0].len() <= 3 && groups[1..].iter().all(|g| g.len() == 3));
+    if !grouped_ok || !groups.iter().all(|g| g.bytes().all(|b| b.is_ascii_digit())) {
+        return None;
+    }
+    let value = Decimal::from_str(&format!("{}.{cents}", groups.concat())).ok()?;
+    Some(if negative { -value } else { value })
+}
+
+/// The amounts of a piece of text, in order.
+pub(crate) fn money_in(text: &str) -> Vec<Decimal> {
+    tokens(text).filter_map(parse_money).collect()
+}
+
+/// A plain decimal number such as `15`, `15.0` or `14.5` (days paid).
+pub(crate) fn parse_number(token: &str) -> Option<Decimal> {
+    if !token.chars().any(|c| c.is_ascii_digit()) {
+        return None;
+    }
+    let t: String = token.chars().map(as_digit).collect();
+    if !t.bytes().all(|b| b.is_ascii_digit() || b == b'.') || t.starts_with('.') {
+        return None;
+    }
+    Decimal::from_str(&t).ok()
+}
+
+const MONTHS: [&str; 12] = ["ene", "feb", "mar", "abr", "may", "jun", "jul", "ago", "sep", "oct", "nov", "dic"];
+
+/// The month number of a Spanish month name or its three-letter abbreviation (`MAR`, `marzo`,
+/// `sept`).
+pub(crate) fn month_of(name: &str) -> Option<u32> {
+    let f = fold(name);
+    let f = f.trim_end_matches('.');
+    if f.len() < 3 {
+        return None;
+    }
+    let pos = MONTHS.iter().position(|m| f.starts_with(m))?;
+    u32::try_from(pos + 1).ok()
+}
+
+/// A date written `2025-03-15`, `15/03/2025`, `15-03-2025`, `15-MAR-2025`, `15/mar/2025` or
+/// `2025-03-15T12:00:00` (the time is dropped).
+pub(crate) fn parse_date(token: &str) -> Option<Date> {
+    let t = token.get(..token.find('T').filter(|&i| i == 10).unwrap_or(token.len()))?;
+    let parts: Vec<&str> = t.split(['-', '/', '.']).collect();
+    if parts.len() != 3 {
+        return None;
+    }
+    let digits = |s: &str| -> Option<String> {
+        let d: String = s.chars().map(as_digit).collect();
+        d.bytes().all(|b| b.is_ascii_digit()).then_some(d)
+    };
+    let (year, month, day) = if parts[0].len() == 4 {
+        (digits(parts[0])?, digits(parts[1])?, digits(parts[2])?)
+    } else {
+        let month = match digits(parts[1]) {
+            Some(m) if parts[1].len() <= 2 => m,
+            _ => format!("{:02}", month_of(parts[1])?),
+        };
+        (digits(parts[2])?, month, digits(parts[0])?)
+    };
+    if year.len() != 4 || month.is_empty() || month.len() > 2 || day.is_empty() || day.len() > 2 {
+        return None;
+    }
+    Date::parse(&format!("{year}-{month:0>2}-{day:0>2}"))
+}
+
+/// The dates of a piece of text, in order.
+pub(crate) fn dates_in(text: &str) -> Vec<Date> {
+    tokens(text).filter_map(parse_date).collect()
+}
+
+/// A CFDI folio fiscal: 8-4-4-4-12 hexadecimal digits, upper-case (`O` read for `0` undone).
+pub(crate) fn parse_uuid(token: &str) -> Option<String> {
+    let t: String = token.chars().map(|c| if c == 'O' || c == 'o' { '0' } else { c.to_ascii_uppercase() }).collect();
+    let groups: Vec<&str> = t.split('-').collect();
+    let ok = groups.len() == 5
+        && groups.iter().zip([8, 4, 4, 4, 12]).all(|(g, n)| g.len() == n && g.bytes().all(|b| b.is_ascii_hexdigit()));
+    ok.then_some(t)
+}
+
+/// An RFC's shape: 3 (company) or 4 (person) letters, a `YYMMDD` date and a three-character
+/// homoclave. Letters read as digits in the name part and digits read as letters in the
+/// date part are undone; the homoclave is taken as read (its check digit judges it).
+pub(crate) fn parse_rfc(token: &str) -> Option<String> {
+    let t: Vec<char> = token.chars().flat_map(char::to_uppercase).collect();
+    let letters = match t.len() {
+        12 => 3,
+        13 => 4,
+        _ => return None,
+    };
+    let mut out = String::with_capacity(13);
+    for (i, &c) in t.iter().enumerate() {
+        let c = if i < letters {
+            as_letter(c)
+        } else if i < letters + 6 {
+            as_digit(c)
+        } else {
+            c
+        };
+        let ok = if i < letters {
+            c.is_ascii_uppercase() || c == '&' || c == 'Ñ'
+        } else if i < letters + 6 {
+            c.is_ascii_digit()
+        } else {
+            c.is_ascii_uppercase() || c.is_ascii_digit()
+        };
+        if !ok {
+            return None;
+        }
+        out.push(c);
+    }
+    Some(out)
+}
+
+/// Whether an RFC's last character is the check digit of the others (the SAT's algorithm:
+/// each of the first twelve characters, a company's RFC padded with a leading blank, valued
+/// by its place in `0-9 A-N & O-Z blank Ñ` and weighted 13 down to 2; the digit is 11 minus
+/// the sum modulo 11, `A` for 10 and `0` for 11).
+pub fn rfc_check_digit_ok(rfc: &str) -> bool {
+    const ALPHABET: &str = "0123456789ABCDEFGHIJKLMN&OPQRSTUVWXYZ Ñ";
+    let mut chars: Vec<char> = rfc.chars().collect();
+    if chars.len() == 12 {
+        chars.insert(0, ' ');
+    }
+    if chars.len() != 13 {
+        return false;
+    }
+    let mut sum = 0usize;
+    for (i, c) in chars[..12].iter().enumerate() {
+        let Some(value) = ALPHABET.chars().position(|a| a == *c) else { return false };
+        sum += value * (13 - i);
+    }
+    let expected = match 11 - sum % 11 {
+        11 => '0',
+        10 => 'A',
+        d => char::from_digit(u32::try_from(d).unwrap_or(0), 10).unwrap_or('?'),
+    };
+    chars[12] == expected
+}
+
+/// A CURP's shape: 4 letters, `YYMMDD`, sex, state, 3 consonants, a homoclave and a digit.
+pub(crate) fn parse_curp(token: &str) -> Option<String> {
+    let t: Vec<char> = token.chars().flat_map(char::to_uppercase).collect();
+    if t.len() != 18 {
+        return None;
+    }
+    let out: String = t
+        .iter()
+        .enumerate()
+        .map(|(i, &c)| match i {
+            0..=3 | 10..=15 => as_letter(c),
+            4..=9 | 17 => as_digit(c),
+            _ => c,
+        })
+        .collect();
+    let ok = out.chars().enumerate().all(|(i, c)| match i {
+        0..=3 | 10..=15 => c.is_ascii_uppercase(),
+        4..=9 | 17 => c.is_ascii_digit(),
+        _ => c.is_ascii_alphanumeric(),
+    });
+    ok.then_some(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn money_dates_and_identifiers() {
+        assert_eq!(parse_money("$12,345.67"), Some(Decimal::new(1_234_567, 2)));
+        assert_eq!(parse_money("-1,2O0.50"), Some(Decimal::new(-120_050, 2)));
+        assert_eq!(parse_money("1234.5"), None);
+        assert_eq!(parse_money("12,34.50"), None);
+        assert_eq!(parse_money("15/03/2025"), None);
+        assert_eq!(parse_date("15/03/2025").map(|d| d.to_string()).as_deref(), Some("2025-03-15"));
+        assert_eq!(parse_date("05-MAR-2025").map(|d| d.to_string()).as_deref(), Some("2025-03-05"));
+        assert_eq!(parse_date("2025-03-15T12:00:00").map(|d| d.to_string()).as_deref(), Some("2025-03-15"));
+        assert_eq!(parse_date("31/02/2025"), None);
+        assert!(parse_uuid("5f3a1b2c-0O00-4abc-8def-1234567890ab").is_some());
+        assert!(parse_uuid("5f3a1b2c-0000-4abc-8def-1234567890a").is_none());
+        assert_eq!(parse_rfc("G0DE561231GR8").as_deref(), Some("GODE561231GR8"));
+        assert!(parse_rfc("EKU9003173C9").is_some());
+        assert!(parse_rfc("EKU90031").is_none());
+    }
+
+    #[test]
+    fn rfc_check_digits() {
+        // The SAT's test RFCs (its CFDI 4.0 samples) and a person's RFC of the SAT's examples.
+        for good in ["EKU9003173C9", "XIA190128J61", "GODE561231GR8", "CACX7605101P8"] {
+            assert!(rfc_check_digit_ok(good), "{good}");
+        }
+        for bad in ["EKU9003173C8", "GODE561231GR9", "GODE561231G", ""] {
+            assert!(!rfc_check_digit_ok(bad), "{bad}");
+        }
+    }
+
+    #[test]
+    fn labels_ignore_case_accents_and_blanks() {
+        let l = Line::new("Número de días  pagados: 15   Periodicidad: 04 Quincenal");
+        assert_eq!(l.after(&["numero de dias pagados"]).as_deref(), Some("15   Periodicidad: 04 Quincenal"));
+        assert_eq!(l.after(&["periodicidad"]).as_deref(), Some("04 Quincenal"));
+        assert!(!Line::new("CURPFC: x").contains("rfc"));
+    }
+}

@@ -1,0 +1,200 @@
+//! Printed payroll receipts: the print of each fixture receipt reads back to exactly the
+//! facts `read_cfdi` reads from its XML, through the confusions OCR makes; checks, errors and
+//! the XML-wins rule.
+
+use proptest::prelude::*;
+use rust_decimal::Decimal;
+use score_docs::{
+    BankLayout, CfdiFacts, DocErrorCode, DocumentKind, Documento, Fuente, read_cfdi, read_document_text, read_printed_receipt,
+    receipts_for_profile, rfc_check_digit_ok,
+};
+use std::path::PathBuf;
+
+fn fixture(name: &str) -> CfdiFacts {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../fixtures/documents").join(name);
+    read_cfdi(&std::fs::read(path).expect("fixture")).expect("fixture reads")
+}
+
+fn money(d: Decimal) -> String {
+    let cents = format!("{:.2}", d);
+    let (whole, frac) = cents.split_once('.').unwrap_or((&cents, "00"));
+    let mut grouped = String::new();
+    for (i, c) in whole.chars().enumerate() {
+        if i > 0 && (whole.len() - i) % 3 == 0 {
+            grouped.push(',');
+        }
+        grouped.push(c);
+    }
+    format!("${grouped}.{frac}")
+}
+
+fn dmy(iso: &str) -> String {
+    format!("{}/{}/{}", &iso[8..10], &iso[5..7], &iso[0..4])
+}
+
+/// The print a payroll program makes of a receipt (two labels on some lines, as two-column
+/// prints read), written independently of the reader.
+fn print(f: &CfdiFacts) -> String {
+    let mut t = String::new();
+    t.push_str("RECIBO DE NÓMINA\nComprobante Fiscal Digital por Internet\n");
+    t.push_str(&format!("Versión del comprobante: {}      Fecha de emisión: {}\n", f.version, f.fecha));
+    t.push_str(&format!("Folio fiscal (UUID): {}\n", f.uuid.clone().unwrap_or_default()));
+    t.push_str(&format!("RFC emisor: {}     Régimen fiscal: 601\n", f.emisor_rfc));
+    t.push_str(&format!("RFC receptor: {}   CURP: {}\n", f.receptor_rfc, f.receptor_curp));
+    let tipo = if f.tipo_nomina == "O" { "O - Ordinaria" } else { "E - Extraordinaria" };
+    t.push_str(&format!("Tipo de nómina: {tipo}   Periodicidad de pago: {}\n", f.periodicidad_pago));
+    t.push_str(&format!("Fecha de pago: {}\n", dmy(&f.fecha_pago)));
+    t.push_str(&format!("Fecha inicial de pago: {}   Fecha final de pago: {}\n", dmy(&f.fecha_inicial_pago), dmy(&f.fecha_final_pago)));
+    t.push_str(&format!("Número de días pagados: {}\n", f.num_dias_pagados));
+    t.push_str(&format!("Tipo de régimen: {}   Entidad federativa: {}\n", f.tipo_regimen, f.clave_ent_fed));
+    if let Some(start) = &f.fecha_inicio_rel_laboral {
+        t.push_str(&format!("Fecha inicio relación laboral: {}   Antigüedad: {}\n", dmy(start), f.antiguedad.clone().unwrap_or_default()));
+    }
+    t.push_str(&format!("PERCEPCIONES\nClave Concepto Importe\n001 Sueldos, salarios, rayas y jornales {}\n", money(f.total_percepciones)));
+    t.push_str(&format!("Total de percepciones: {}\n", money(f.total_percepciones)));
+    t.push_str("DEDUCCIONES\nClave Concepto Importe\n");
+    for d in &f.deducciones {
+        t.push_str(&format!("{} Deducción {}\n", d.tipo, money(d.importe)));
+    }
+    t.push_str(&format!("Total de deducciones: {}\n", money(f.total_deducciones)));
+    t.push_str(&format!("Total otros pagos: {}\n", money(f.total_otros_pagos)));
+    t.push_str(&format!("Neto a pagar: {}\n", money(f.neto)));
+    t
+}
+
+/// What Tesseract does to such a print: upper case, accents dropped, some zeros read as O.
+fn as_ocr_reads(text: &str) -> String {
+    let mut out: String = text
+        .chars()
+        .map(|c| match c {
+            'á' | 'Á' => 'A',
+            'é' | 'É' => 'E',
+            'í' | 'Í' => 'I',
+            'ó' | 'Ó' => 'O',
+            'ú' | 'Ú' | 'ü' => 'U',
+            c => c.to_ascii_uppercase(),
+        })
+        .collect();
+    out = out.replace(".00\n", ".O0\n");
+    out
+}
+
+const RECEIPTS: [&str; 6] = [
+    "quincenal-40-infonavit-1.xml",
+    "semanal-33-fonacot-2.xml",
+    "mensual-40-pensionado-1.xml",
+    "cambio-patron-3.xml",
+    "subcontratacion-33-ordinaria.xml",
+    "finiquito-40-dos-complementos.xml",
+];
+
+#[test]
+fn the_print_of_each_fixture_reads_back_to_the_xml_facts() {
+    for name in RECEIPTS {
+        let facts = fixture(name);
+        for (fuente, text) in [(Fuente::Pdf, print(&facts)), (Fuente::Ocr, as_ocr_reads(&print(&facts)))] {
+            let read = read_printed_receipt(&text, fuente, Decimal::new(91, 2)).unwrap_or_else(|e| panic!("{name} {fuente:?}: {e}\n{text}"));
+            assert_eq!(read.hechos, facts, "{name} {fuente:?}\n{text}");
+            assert_eq!(read.fuente, fuente);
+            assert_eq!(read.confianza, Decimal::new(91, 2));
+            let c = &read.comprobaciones;
+            assert!(c.uuid_valido && c.percepciones_cuadran && c.neto_cuadra && c.fechas_en_orden, "{name}: {c:?}");
+            assert_eq!(c.rfc_emisor_valido, rfc_check_digit_ok(&facts.emisor_rfc));
+            assert_eq!(c.rfc_receptor_valido, rfc_check_digit_ok(&facts.receptor_rfc));
+            let deductions_add_up = facts.deducciones.iter().map(|d| d.importe).sum::<Decimal>() == facts.total_deducciones;
+            assert_eq!(c.deducciones_cuadran, deductions_add_up, "{name}");
+            assert_eq!(read.verificado, c.todas());
+        }
+    }
+}
+
+fn valid_facts() -> CfdiFacts {
+    let mut f = fixture("quincenal-40-infonavit-1.xml");
+    // A worker's RFC whose last character is its check digit (the SAT's test RFC of a person).
+    f.receptor_rfc = "CACX7605101P8".to_owned();
+    f
+}
+
+#[test]
+fn a_receipt_is_verified_only_when_every_check_passes() {
+    let facts = valid_facts();
+    let good = read_printed_receipt(&print(&facts), Fuente::Pdf, Decimal::ONE).expect("reads");
+    assert!(good.verificado, "{:?}", good.comprobaciones);
+    let json: serde_json::Value = serde_json::from_str(&good.to_json()).expect("json");
+    for key in ["uuid", "emisor_rfc", "neto", "deducciones", "fuente", "confianza", "verificado"] {
+        assert!(json.get(key).is_some(), "{key}");
+    }
+    assert_eq!(json["fuente"], "pdf");
+
+    // A wrong RFC check digit, a net pay that does not follow from the totals, dates out of
+    // order: each one alone un-verifies the receipt.
+    let text = print(&facts);
+    let bad_rfc = text.replace("CACX7605101P8", "CACX7605101P9");
+    let bad_net = text.replace(&format!("Neto a pagar: {}", money(facts.neto)), "Neto a pagar: $99,999.99");
+    let bad_dates = text.replace(&format!("Fecha inicial de pago: {}", dmy(&facts.fecha_inicial_pago)), "Fecha inicial de pago: 20/01/2025");
+    for (what, text) in [("rfc", bad_rfc), ("neto", bad_net), ("fechas", bad_dates)] {
+        let read = read_printed_receipt(&text, Fuente::Ocr, Decimal::ONE).expect(what);
+        assert!(!read.verificado, "{what}: {:?}", read.comprobaciones);
+    }
+}
+
+#[test]
+fn unreadable_and_other_documents_get_stable_codes() {
+    let err = |text: &str| read_printed_receipt(text, Fuente::Ocr, Decimal::ONE).expect_err(text).code;
+    assert_eq!(err(""), DocErrorCode::DocumentUnreadable);
+    assert_eq!(err("  \n \n"), DocErrorCode::DocumentUnreadable);
+    assert_eq!(err("Factura de una computadora\nTotal $12,000.00"), DocErrorCode::DocumentNotPayroll);
+    let text = print(&valid_facts());
+    let no_rfc = text.replace("RFC emisor: EKU9003173C9", "RFC emisor: ilegible");
+    let e = read_printed_receipt(&no_rfc, Fuente::Ocr, Decimal::ONE).expect_err("no rfc");
+    assert_eq!((e.code, e.field.as_deref()), (DocErrorCode::DocumentUnreadable, Some("emisor_rfc")));
+    assert!(e.message.contains("RFC del emisor"), "{}", e.message);
+    let no_net: String = text.lines().filter(|l| !l.starts_with("Neto")).collect::<Vec<_>>().join("\n");
+    let e = read_printed_receipt(&no_net, Fuente::Ocr, Decimal::ONE).expect_err("no net");
+    assert_eq!(e.field.as_deref(), Some("neto"));
+}
+
+#[test]
+fn the_xml_wins_when_the_uuid_matches() {
+    let xml = fixture("quincenal-40-infonavit-1.xml");
+    let mut printed_same = read_printed_receipt(&print(&valid_facts()), Fuente::Ocr, Decimal::ONE).expect("reads");
+    assert!(printed_same.verificado);
+    printed_same.hechos.total_percepciones = Decimal::new(1, 0);
+    let other = fixture("quincenal-40-infonavit-2.xml");
+    let mut other_facts = other.clone();
+    other_facts.receptor_rfc = "CACX7605101P8".to_owned();
+    let printed_other = read_printed_receipt(&print(&other_facts), Fuente::Pdf, Decimal::ONE).expect("reads");
+    let unverified = read_printed_receipt(&print(&fixture("quincenal-40-infonavit-3.xml")).replace("EKU9003173C9", "EKU9003173C8"), Fuente::Ocr, Decimal::ONE)
+        .expect("reads");
+    assert!(!unverified.verificado);
+    let merged = receipts_for_profile(std::slice::from_ref(&xml), &[printed_same, printed_other.clone(), unverified]);
+    assert_eq!(merged, vec![xml, printed_other.hechos]);
+}
+
+#[test]
+fn the_kind_is_told_from_the_text() {
+    let layouts = BankLayout::builtin();
+    let receipt = read_document_text(&print(&valid_facts()), None, Fuente::Pdf, Decimal::ONE, &layouts).expect("receipt");
+    assert!(matches!(receipt, Documento::ReciboNomina(_)));
+    assert!(receipt.to_json().starts_with("{\"tipo\":\"recibo_nomina\""));
+    let e = read_document_text("Una carta cualquiera", Some(DocumentKind::EstadoCuenta), Fuente::Ocr, Decimal::ONE, &layouts)
+        .expect_err("no bank");
+    assert_eq!(e.code, DocErrorCode::DocumentUnsupportedType);
+    assert_eq!("estado".parse::<DocumentKind>().map_err(|e| e.code), Err(DocErrorCode::DocumentUnsupportedType));
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(256))]
+    /// Any text, and any print with characters dropped or changed, gives facts or an error:
+    /// never a panic.
+    #[test]
+    fn no_text_panics(text in "\\PC{0,400}", cut in 0usize..2000, junk in "\\PC{0,8}") {
+        let layouts = BankLayout::builtin();
+        let _ = read_document_text(&text, None, Fuente::Ocr, Decimal::ONE, &layouts);
+        let print = print(&valid_facts());
+        let at = print.char_indices().map(|(i, _)| i).nth(cut % print.chars().count()).unwrap_or(0);
+        let mangled = format!("{}{junk}{}", &print[..at], &print[at..].chars().skip(3).collect::<String>());
+        let _ = read_document_text(&mangled, None, Fuente::Ocr, Decimal::ONE, &layouts);
+        let _ = read_document_text(&mangled, Some(DocumentKind::EstadoCuenta), Fuente::Ocr, Decimal::ONE, &layouts);
+    }
+}

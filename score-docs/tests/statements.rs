@@ -1,0 +1,206 @@
+//! Bank statements in the three described layouts: figures, checks, the self-employed income
+//! rule and recurring debt-like payments.
+
+use rust_decimal::Decimal;
+use score_docs::{
+    BankLayout, DEFAULT_EXPENSE_FACTOR, DocErrorCode, Documento, EstadoCuenta, Fuente, ingreso_independiente, read_document_text,
+    read_statement,
+};
+
+fn d(units: i64, cents: i64) -> Decimal {
+    Decimal::new(units * 100 + units.signum() * cents, 2)
+}
+
+fn money(v: Decimal) -> String {
+    let cents = format!("{:.2}", v.abs());
+    let (whole, frac) = cents.split_once('.').unwrap_or((&cents, "00"));
+    let mut grouped = String::new();
+    for (i, c) in whole.chars().enumerate() {
+        if i > 0 && (whole.len() - i) % 3 == 0 {
+            grouped.push(',');
+        }
+        grouped.push(c);
+    }
+    format!("{}{grouped}.{frac}", if v < Decimal::ZERO { "-" } else { "" })
+}
+
+const MES: [&str; 12] = ["ENE", "FEB", "MAR", "ABR", "MAY", "JUN", "JUL", "AGO", "SEP", "OCT", "NOV", "DIC"];
+
+/// A date `(year, month, day)` in a layout's format.
+fn date(layout: &str, (y, m, day): (i32, u32, u32)) -> String {
+    match layout {
+        "altiplano" => format!("{day:02}/{m:02}/{y}"),
+        "pacifico" => format!("{day:02}-{}-{y}", MES[m as usize - 1]),
+        _ => format!("{y}-{m:02}-{day:02}"),
+    }
+}
+
+type Movement = ((i32, u32, u32), &'static str, Decimal);
+
+/// A month's statement of `layout`, from March 1 to March 31 of `year` shifted by `month`.
+fn statement(layout: &str, month: u32, opening: Decimal, movements: &[Movement]) -> String {
+    let last = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month as usize - 1];
+    let (from, to) = (date(layout, (2025, month, 1)), date(layout, (2025, month, last)));
+    let deposits: Decimal = movements.iter().map(|m| m.2).filter(|a| *a > Decimal::ZERO).sum();
+    let withdrawals: Decimal = -movements.iter().map(|m| m.2).filter(|a| *a < Decimal::ZERO).sum::<Decimal>();
+    let closing = opening + deposits - withdrawals;
+    let mut balance = opening;
+    let mut rows = String::new();
+    for (when, what, amount) in movements {
+        balance += *amount;
+        let (a, b) = (*amount, balance);
+        rows.push_str(&match layout {
+            "altiplano" if a < Decimal::ZERO => format!("{} {what} {} {}\n", date(layout, *when), money(-a), money(b)),
+            "altiplano" => format!("{} {what} {} {}\n", date(layout, *when), money(a), money(b)),
+            "pacifico" => format!("{} {what}   {}   {}\n", date(layout, *when), money(a.abs()), money(b)),
+            _ => format!("{} {what} {} {}\n", date(layout, *when), money(a), money(b)),
+        });
+    }
+    match layout {
+        "altiplano" => format!(
+            "BANCO ALTIPLANO, S.A.\nEstado de cuenta\nTitular: MARIA LOPEZ GARCIA\nNúmero de cuenta: ****4821\n\
+             Periodo del {from} al {to}\nSaldo anterior: ${}\nTotal de depósitos: ${}\nTotal de retiros: ${}\n\
+             Saldo al corte: ${}\nDETALLE DE MOVIMIENTOS\nFecha Concepto Retiros Depósitos Saldo\n{rows}Saldo al corte: ${}\n",
+            money(opening), money(deposits), money(withdrawals), money(closing), money(closing)
+        ),
+        "pacifico" => format!(
+            "Banco del Pacífico Mexicano\nNombre del cliente: MARIA LOPEZ GARCIA\nCuenta CLABE: 0123 **** **** 4821\n\
+             Periodo: {from} al {to}\nSaldo inicial del periodo {}\nAbonos del periodo {}\nCargos del periodo {}\n\
+             Saldo final del periodo {}\nMOVIMIENTOS DEL PERIODO\nFecha Descripción Abono Cargo Saldo\n{rows}\
+             Total de movimientos: {}\n",
+            money(opening), money(deposits), money(withdrawals), money(closing), movements.len()
+        ),
+        _ => format!(
+            "CAJA SIERRA MADRE S.C. de A.P.\nSocio: MARIA LOPEZ GARCIA\nCuenta: 77-4821\nEstado de cuenta del {from} al {to}\n\
+             Saldo de apertura {}\nOPERACIONES\nFecha Referencia Importe Saldo\n{rows}Suma de entradas {}\n\
+             Suma de salidas {}\nSaldo de cierre {}\n",
+            money(opening), money(deposits), money(withdrawals), money(closing)
+        ),
+    }
+}
+
+fn month_movements(month: u32, fee: &'static str) -> Vec<Movement> {
+    vec![
+        ((2025, month, 3), "DEPOSITO CLIENTE ACME 0001", d(18_000, 0)),
+        ((2025, month, 5), "PAGO CREDITO AUTOMOTRIZ REF 4411", d(-4_250, 0)),
+        ((2025, month, 9), "TRASPASO ENTRE CUENTAS PROPIAS", d(5_000, 0)),
+        ((2025, month, 12), fee, d(-1_234, 56)),
+        ((2025, month, 20), "SPEI RECIBIDO HONORARIOS 7731", d(12_500, 50)),
+        ((2025, month, 28), "PAGO TARJETA DE CREDITO 5521", d(-3_100, 0)),
+    ]
+}
+
+fn read(layout: &str, text: &str) -> EstadoCuenta {
+    let layouts = BankLayout::builtin();
+    match read_document_text(text, None, Fuente::Pdf, Decimal::ONE, &layouts) {
+        Ok(Documento::EstadoCuenta(s)) => {
+            assert_eq!(s.banco_clave, layout);
+            *s
+        }
+        other => panic!("{layout}: {other:?}\n{text}"),
+    }
+}
+
+#[test]
+fn three_layouts_give_the_same_figures() {
+    assert_eq!(BankLayout::builtin().len(), 3, "every shipped description parses");
+    for layout in ["altiplano", "pacifico", "sierra"] {
+        let text = statement(layout, 3, d(10_000, 0), &month_movements(3, "COMPRA SUPERMERCADO"));
+        let s = read(layout, &text);
+        assert!(s.verificado, "{layout}: {:?}\n{text}", s.comprobaciones);
+        assert_eq!(s.desde.to_string(), "2025-03-01");
+        assert_eq!(s.hasta.to_string(), "2025-03-31");
+        assert_eq!(s.saldo_inicial, d(10_000, 0));
+        assert_eq!(s.depositos, d(35_500, 50), "{layout}");
+        assert_eq!(s.retiros, d(8_584, 56), "{layout}");
+        assert_eq!(s.saldo_final, d(36_915, 94));
+        assert_eq!(s.movimientos.len(), 6);
+        assert_eq!(s.movimientos[1].importe, d(-4_250, 0));
+        // Day-end balances: 10,000 on days 1-2, then after each movement (see month_movements).
+        let balances = [
+            (2, d(10_000, 0)),
+            (2, d(28_000, 0)),
+            (4, d(23_750, 0)),
+            (3, d(28_750, 0)),
+            (8, d(27_515, 44)),
+            (8, d(40_015, 94)),
+            (4, d(36_915, 94)),
+        ];
+        let total: Decimal = balances.iter().map(|(days, b)| Decimal::from(*days) * *b).sum();
+        assert_eq!(balances.iter().map(|(n, _)| n).sum::<i32>(), 31);
+        assert_eq!(s.saldo_promedio, (total / Decimal::from(31)).round_dp(2), "{layout}");
+        assert!(s.titular.as_deref().is_some_and(|t| t.contains("MARIA LOPEZ")), "{layout}: {:?}", s.titular);
+        assert!(s.cuenta.as_deref().is_some_and(|c| c.contains("4821")), "{layout}: {:?}", s.cuenta);
+    }
+}
+
+#[test]
+fn a_statement_that_does_not_add_up_is_not_verified() {
+    let text = statement("altiplano", 3, d(10_000, 0), &month_movements(3, "COMPRA"));
+    // One movement misread: its balance no longer follows, nor do the totals.
+    let misread = text.replacen("18,000.00", "13,000.00", 1);
+    let s = read_statement(&misread, Fuente::Ocr, Decimal::new(8, 1), &BankLayout::builtin()).expect("reads");
+    assert!(!s.verificado);
+    assert!(!s.comprobaciones.movimientos_cuadran);
+    let unknown = text.replace("BANCO ALTIPLANO", "BANCO DESCONOCIDO");
+    let e = read_statement(&unknown, Fuente::Pdf, Decimal::ONE, &BankLayout::builtin()).expect_err("unknown bank");
+    assert_eq!(e.code, DocErrorCode::DocumentUnsupportedType);
+    let no_period = text.replace("Periodo del", "Del");
+    let e = read_statement(&no_period, Fuente::Pdf, Decimal::ONE, &BankLayout::builtin()).expect_err("no period");
+    assert_eq!((e.code, e.field.as_deref()), (DocErrorCode::DocumentUnreadable, Some("periodo")));
+}
+
+#[test]
+fn a_new_bank_is_a_new_description() {
+    let json = score_docs::LAYOUTS_JSON[0].replace("\"altiplano\"", "\"nuevo\"").replace("banco altiplano", "banco nuevo");
+    let layouts = vec![BankLayout::from_json(&json).expect("layout")];
+    let text = statement("altiplano", 3, d(10_000, 0), &month_movements(3, "COMPRA")).replace("BANCO ALTIPLANO", "BANCO NUEVO");
+    let s = read_statement(&text, Fuente::Pdf, Decimal::ONE, &layouts).expect("reads");
+    assert_eq!(s.banco_clave, "nuevo");
+    assert!(s.verificado);
+    assert_eq!(BankLayout::from_json("{\"clave\": 1}").map_err(|e| e.code), Err(DocErrorCode::DocumentUnsupportedType));
+}
+
+#[test]
+fn self_employed_income_from_deposits() {
+    // Three months in three banks' layouts: eligible deposits 30,500.50 each month (the
+    // transfer between own accounts is not income).
+    let statements: Vec<EstadoCuenta> = [("altiplano", 3), ("pacifico", 4), ("sierra", 5)]
+        .iter()
+        .map(|(layout, month)| read(layout, &statement(layout, *month, d(10_000, 0), &month_movements(*month, "COMPRA"))))
+        .collect();
+    let income = ingreso_independiente(&statements, DEFAULT_EXPENSE_FACTOR);
+    assert_eq!(income.meses.len(), 3);
+    assert_eq!(income.depositos_elegibles_mensuales, d(30_500, 50));
+    assert_eq!(income.ingreso_mensual, Some(d(15_250, 25)));
+    assert_eq!(income.depositos_excluidos.len(), 3);
+    // The car loan and the card payment repeat every month; the groceries are not a debt.
+    let debts: Vec<(&str, Decimal, usize)> = income.pagos_recurrentes.iter().map(|p| (p.concepto.as_str(), p.mensual, p.meses)).collect();
+    assert_eq!(debts, vec![("pago credito automotriz ref", d(4_250, 0), 3), ("pago tarjeta de credito", d(3_100, 0), 3)]);
+    assert_eq!(income.deudas_mensuales, Some(d(7_350, 0)));
+
+    // Two months are not enough; an unverified statement is not used.
+    let two = ingreso_independiente(&statements[..2], DEFAULT_EXPENSE_FACTOR);
+    assert_eq!(two.ingreso_mensual, None);
+    assert!(two.notas.iter().any(|n| n.contains("al menos 3")));
+    let mut broken = statements.clone();
+    broken[2].verificado = false;
+    let without = ingreso_independiente(&broken, DEFAULT_EXPENSE_FACTOR);
+    assert_eq!(without.ingreso_mensual, None);
+    assert_eq!(without.estados_no_verificados.len(), 1);
+}
+
+#[test]
+fn falling_income_uses_the_last_three_months() {
+    let statements: Vec<EstadoCuenta> = (1..=6)
+        .map(|month| {
+            let amount = if month <= 3 { d(40_000, 0) } else { d(10_000, 0) };
+            let text = statement("sierra", month, d(1_000, 0), &[((2025, month, 10), "DEPOSITO CLIENTE", amount)]);
+            read("sierra", &text)
+        })
+        .collect();
+    let income = ingreso_independiente(&statements, Decimal::new(3, 1));
+    assert_eq!(income.depositos_elegibles_mensuales, d(10_000, 0));
+    assert_eq!(income.ingreso_mensual, Some(d(7_000, 0)));
+    assert_eq!(income.notas.len(), 1);
+}
