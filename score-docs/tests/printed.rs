@@ -2,6 +2,9 @@
 //! facts `read_cfdi` reads from its XML, through the confusions OCR makes; checks, errors and
 //! the XML-wins rule.
 
+mod common;
+
+use common::money;
 use proptest::prelude::*;
 use rust_decimal::Decimal;
 use score_docs::{
@@ -15,18 +18,6 @@ fn fixture(name: &str) -> CfdiFacts {
     read_cfdi(&std::fs::read(path).expect("fixture")).expect("fixture reads")
 }
 
-fn money(d: Decimal) -> String {
-    let cents = format!("{:.2}", d);
-    let (whole, frac) = cents.split_once('.').unwrap_or((&cents, "00"));
-    let mut grouped = String::new();
-    for (i, c) in whole.chars().enumerate() {
-        if i > 0 && (whole.len() - i) % 3 == 0 {
-            grouped.push(',');
-        }
-        grouped.push(c);
-    }
-    format!("${grouped}.{frac}")
-}
 
 fn dmy(iso: &str) -> String {
     format!("{}/{}/{}", &iso[8..10], &iso[5..7], &iso[0..4])

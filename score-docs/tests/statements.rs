@@ -1,6 +1,9 @@
 //! Bank statements in the three described layouts: figures, checks, the self-employed income
 //! rule and recurring debt-like payments.
 
+mod common;
+
+use common::money;
 use rust_decimal::Decimal;
 use score_docs::{
     BankLayout, DEFAULT_EXPENSE_FACTOR, DocErrorCode, Documento, EstadoCuenta, Fuente, ingreso_independiente, read_document_text,
@@ -11,18 +14,6 @@ fn d(units: i64, cents: i64) -> Decimal {
     Decimal::new(units * 100 + units.signum() * cents, 2)
 }
 
-fn money(v: Decimal) -> String {
-    let cents = format!("{:.2}", v.abs());
-    let (whole, frac) = cents.split_once('.').unwrap_or((&cents, "00"));
-    let mut grouped = String::new();
-    for (i, c) in whole.chars().enumerate() {
-        if i > 0 && (whole.len() - i) % 3 == 0 {
-            grouped.push(',');
-        }
-        grouped.push(c);
-    }
-    format!("{}{grouped}.{frac}", if v < Decimal::ZERO { "-" } else { "" })
-}
 
 const MES: [&str; 12] = ["ENE", "FEB", "MAR", "ABR", "MAY", "JUN", "JUL", "AGO", "SEP", "OCT", "NOV", "DIC"];
 
