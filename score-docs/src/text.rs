@@ -295,17 +295,23 @@ pub fn rfc_check_digit_ok(rfc: &str) -> bool {
 }
 
 /// A CURP's shape: 4 letters, `YYMMDD`, sex, state, 3 consonants, a homoclave and a digit.
+/// The homoclave (17th character) is a digit for people born up to 1999 and a letter from
+/// 2000 (RENAPO): with `YY` from 30 to 99 the birth can only be 1930–1999, so a letter read
+/// there is OCR's confusion of a digit and is undone; otherwise it is taken as read.
 pub(crate) fn parse_curp(token: &str) -> Option<String> {
     let t: Vec<char> = token.chars().flat_map(char::to_uppercase).collect();
     if t.len() != 18 {
         return None;
     }
+    let year: String = t[4..6].iter().map(|&c| as_digit(c)).collect();
+    let born_in_1900s = year.parse::<u32>().is_ok_and(|yy| yy >= 30);
     let out: String = t
         .iter()
         .enumerate()
         .map(|(i, &c)| match i {
             0..=3 | 10..=15 => as_letter(c),
             4..=9 | 17 => as_digit(c),
+            16 if born_in_1900s => as_digit(c),
             _ => c,
         })
         .collect();
@@ -333,6 +339,10 @@ mod tests {
         assert_eq!(parse_date("2025-03-15T12:00:00").map(|d| d.to_string()).as_deref(), Some("2025-03-15"));
         assert_eq!(parse_date("31/02/2025"), None);
         assert!(parse_uuid("5f3a1b2c-0O00-4abc-8def-1234567890ab").is_some());
+        // The homoclave of someone born in 1985 is a digit; of someone born in 2003, a letter.
+        assert_eq!(parse_curp("GALM850101MJCRPRO8").as_deref(), Some("GALM850101MJCRPR08"));
+        assert_eq!(parse_curp("GALM03O101MJCRPRA8").as_deref(), Some("GALM030101MJCRPRA8"));
+        assert_eq!(parse_curp("GALM030101MJCRPRO8").as_deref(), Some("GALM030101MJCRPRO8"));
         assert!(parse_uuid("5f3a1b2c-0000-4abc-8def-1234567890a").is_none());
         assert_eq!(parse_rfc("G0DE561231GR8").as_deref(), Some("GODE561231GR8"));
         assert!(parse_rfc("EKU9003173C9").is_some());
