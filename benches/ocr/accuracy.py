@@ -1,0 +1,174 @@
+"""OCR accuracy over generated printed payroll receipts (issue 19): every fixture receipt of
+fixtures/documents printed as a payroll program prints it, then rendered as a scanner or a phone
+would give it, in five variants: 300 dpi PNG; 200 dpi PNG with a larger font; rotated 1 degree
+and saved as JPEG (quality 80); rotated -1.5 degrees with noise and JPEG quality 65; and a
+scanned PDF (the 300 dpi image as the page, no text layer). Each is read by score-ocr (Poppler,
+Tesseract) and score-docs, and compared with the facts `read_cfdi` reads from the XML.
+
+    python3 -m venv .venv && .venv/bin/pip install pillow      # once (make bench-ocr does it)
+    .venv/bin/python benches/ocr/accuracy.py [--keep DIR]
+
+Prints, per variant and overall: documents read, documents with every key figure right (UUID,
+RFCs, pay dates, days paid, perceptions, deductions, net: the 95% target), documents with every
+fact right, verified documents with a wrong fact (must be 0), and seconds per page. Not a test.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import statistics
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+from PIL import Image, ImageFilter
+
+ROOT = Path(__file__).resolve().parents[2]
+DOCS = ROOT / "fixtures" / "documents"
+READER = Path(os.environ.get("CARGO_TARGET_DIR", ROOT / "target")) / "release" / "examples" / "read_document"
+KEY = ["uuid", "emisor_rfc", "receptor_rfc", "fecha_pago", "fecha_inicial_pago", "fecha_final_pago",
+       "num_dias_pagados", "total_percepciones", "total_deducciones", "neto"]
+CP1252 = {"á": 0xE1, "é": 0xE9, "í": 0xED, "ó": 0xF3, "ú": 0xFA, "ñ": 0xF1, "Ñ": 0xD1, "ü": 0xFC}
+
+
+def money(v: float) -> str:
+    return f"{'-' if v < 0 else ''}${abs(v):,.2f}"
+
+
+def dmy(iso: str) -> str:
+    return f"{iso[8:10]}/{iso[5:7]}/{iso[0:4]}"
+
+
+def printed(f: dict) -> str:
+    """The print of a receipt, in the layout score-docs' tests use (two labels on some lines)."""
+    tipo = "O - Ordinaria" if f["tipo_nomina"] == "O" else "E - Extraordinaria"
+    lines = [
+        "RECIBO DE NÓMINA", "Comprobante Fiscal Digital por Internet",
+        f"Versión del comprobante: {f['version']}      Fecha de emisión: {f['fecha']}",
+        f"Folio fiscal (UUID): {f['uuid'] or ''}",
+        f"RFC emisor: {f['emisor_rfc']}     Régimen fiscal: 601",
+        f"RFC receptor: {f['receptor_rfc']}   CURP: {f['receptor_curp']}",
+        f"Tipo de nómina: {tipo}   Periodicidad de pago: {f['periodicidad_pago']}",
+        f"Fecha de pago: {dmy(f['fecha_pago'])}",
+        f"Fecha inicial de pago: {dmy(f['fecha_inicial_pago'])}   Fecha final de pago: {dmy(f['fecha_final_pago'])}",
+        f"Número de días pagados: {f['num_dias_pagados']}",
+        f"Tipo de régimen: {f['tipo_regimen']}   Entidad federativa: {f['clave_ent_fed']}",
+    ]
+    if f.get("fecha_inicio_rel_laboral"):
+        lines.append(f"Fecha inicio relación laboral: {dmy(f['fecha_inicio_rel_laboral'])}   Antigüedad: {f.get('antiguedad') or ''}")
+    lines += ["PERCEPCIONES", "Clave Concepto Importe",
+              f"001 Sueldos, salarios, rayas y jornales {money(f['total_percepciones'])}",
+              f"Total de percepciones: {money(f['total_percepciones'])}", "DEDUCCIONES", "Clave Concepto Importe"]
+    lines += [f"{d['tipo']} Deducción {money(d['importe'])}" for d in f["deducciones"]]
+    lines += [f"Total de deducciones: {money(f['total_deducciones'])}",
+              f"Total otros pagos: {money(f['total_otros_pagos'])}", f"Neto a pagar: {money(f['neto'])}"]
+    return "\n".join(lines)
+
+
+def text_pdf(text: str, size: int) -> bytes:
+    """A one-page PDF with `text` in Courier (WinAnsi): what a payroll program's PDF holds."""
+    def esc(line: str) -> bytes:
+        out = bytearray()
+        for c in line:
+            if c in "()\\":
+                out += b"\\" + c.encode()
+            elif c in CP1252:
+                out.append(CP1252[c])
+            elif c.isascii():
+                out += c.encode()
+            else:
+                out += b"?"
+        return bytes(out)
+    content = b"BT /F1 %d Tf %d TL 30 810 Td\n" % (size, size + 2) + b"".join(b"(" + esc(l) + b") Tj T*\n" for l in text.splitlines()) + b"ET\n"
+    objects = [b"<< /Type /Catalog /Pages 2 0 R >>", b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+               b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 842] /Resources << /Font << /F1 4 0 R >> >> /Contents 5 0 R >>",
+               b"<< /Type /Font /Subtype /Type1 /BaseFont /Courier /Encoding /WinAnsiEncoding >>",
+               b"<< /Length %d >>\nstream\n" % len(content) + content + b"endstream"]
+    out, offsets = bytearray(b"%PDF-1.4\n"), []
+    for i, o in enumerate(objects, 1):
+        offsets.append(len(out))
+        out += b"%d 0 obj\n" % i + o + b"\nendobj\n"
+    xref = len(out)
+    out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objects) + 1) + b"".join(b"%010d 00000 n \n" % o for o in offsets)
+    out += b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (len(objects) + 1, xref)
+    return bytes(out)
+
+
+def rendered(pdf: Path, dpi: int) -> Image.Image:
+    subprocess.run(["pdftoppm", "-r", str(dpi), "-gray", "-png", "-singlefile", pdf.name, "page"], cwd=pdf.parent, check=True)
+    return Image.open(pdf.parent / "page.png").convert("L")
+
+
+def noisy(img: Image.Image, sigma: float, rng: random.Random) -> Image.Image:
+    noise = Image.effect_noise(img.size, sigma)
+    return Image.blend(img, noise, 0.18).filter(ImageFilter.GaussianBlur(0.6)) if rng else img
+
+
+def variants(facts: dict, work: Path, stem: str, rng: random.Random) -> list[tuple[str, Path]]:
+    out = []
+    for size in (8, 10):
+        pdf = work / f"{stem}-{size}.pdf"
+        pdf.write_bytes(text_pdf(printed(facts), size))
+        if size == 8:
+            img = rendered(pdf, 300)
+            out.append(("png-300", work / f"{stem}-png300.png"))
+            img.save(out[-1][1])
+            out.append(("jpeg-rot1-q80", work / f"{stem}-rot1.jpg"))
+            img.rotate(1.0, expand=True, fillcolor=255).save(out[-1][1], quality=80)
+            out.append(("jpeg-rot-1.5-noise-q65", work / f"{stem}-noise.jpg"))
+            noisy(img.rotate(-1.5, expand=True, fillcolor=255), 40, rng).save(out[-1][1], quality=65)
+            out.append(("scanned-pdf-300", work / f"{stem}-scan.pdf"))
+            img.save(out[-1][1], "PDF", resolution=300)
+        else:
+            out.append(("png-200-font10", work / f"{stem}-png200.png"))
+            rendered(pdf, 200).save(out[-1][1])
+    return out
+
+
+def read(paths: list[Path]) -> list[dict]:
+    done = subprocess.run([str(READER), *map(str, paths)], check=True, capture_output=True, text=True)
+    return [json.loads(line) for line in done.stdout.splitlines()]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--keep", help="write the generated documents here instead of a temporary folder")
+    args = parser.parse_args()
+    if not READER.exists():
+        sys.exit(f"build the reader first: cargo build --release -p score-ocr --example read_document ({READER})")
+    work = Path(args.keep or tempfile.mkdtemp(prefix="ocr-accuracy-"))
+    work.mkdir(parents=True, exist_ok=True)
+    xmls = sorted(p for p in DOCS.glob("*.xml") if not p.name.startswith("rechazo-"))
+    truth = {Path(r["archivo"]).stem: r["documento"] for r in read(xmls) if "documento" in r}
+    rng = random.Random(19)
+    docs = []
+    for stem, facts in sorted(truth.items()):
+        for variant, path in variants(facts, work, stem, rng):
+            docs.append((stem, variant, path))
+    results = read([p for _, _, p in docs])
+    by_variant: dict[str, list[tuple[bool, bool, bool, float]]] = {}
+    for (stem, variant, path), r in zip(docs, results):
+        facts = truth[stem]
+        got = r.get("documento")
+        key_ok = bool(got) and all(got.get(k) == facts.get(k) for k in KEY)
+        exact = bool(got) and all(got.get(k) == v for k, v in facts.items())
+        wrong_verified = bool(got) and got.get("verificado") and not exact
+        if not key_ok:
+            missed = [k for k in KEY if not got or got.get(k) != facts.get(k)] if got else [r.get("error", {}).get("code")]
+            print(f"  {stem} {variant}: wrong or missing {missed}")
+        by_variant.setdefault(variant, []).append((key_ok, exact, bool(wrong_verified), r.get("segundos", 0.0)))
+    print(f"{'variant':26} {'docs':>5} {'key figures right':>18} {'every fact right':>17} {'verified but wrong':>19} {'s/page':>7}")
+    rows = [(v, rs) for v, rs in sorted(by_variant.items())] + [("all", [x for rs in by_variant.values() for x in rs])]
+    for variant, rs in rows:
+        n = len(rs)
+        print(f"{variant:26} {n:>5} {sum(r[0] for r in rs) / n:>18.1%} {sum(r[1] for r in rs) / n:>17.1%} "
+              f"{sum(r[2] for r in rs):>19} {statistics.mean(r[3] for r in rs):>7.2f}")
+    print(f"documents in {work}" if args.keep else "")
+
+
+if __name__ == "__main__":
+    main()
