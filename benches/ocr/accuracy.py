@@ -27,77 +27,14 @@ from pathlib import Path
 
 from PIL import Image, ImageFilter
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "fixtures" / "documents"))
+from printer import printed, text_pdf  # noqa: E402  (the print shared with score-py's tests)
+
 ROOT = Path(__file__).resolve().parents[2]
 DOCS = ROOT / "fixtures" / "documents"
 READER = Path(os.environ.get("CARGO_TARGET_DIR", ROOT / "target")) / "release" / "examples" / "read_document"
 KEY = ["uuid", "emisor_rfc", "receptor_rfc", "fecha_pago", "fecha_inicial_pago", "fecha_final_pago",
        "num_dias_pagados", "total_percepciones", "total_deducciones", "neto"]
-CP1252 = {"á": 0xE1, "é": 0xE9, "í": 0xED, "ó": 0xF3, "ú": 0xFA, "ñ": 0xF1, "Ñ": 0xD1, "ü": 0xFC}
-
-
-def money(v: float) -> str:
-    return f"{'-' if v < 0 else ''}${abs(v):,.2f}"
-
-
-def dmy(iso: str) -> str:
-    return f"{iso[8:10]}/{iso[5:7]}/{iso[0:4]}"
-
-
-def printed(f: dict) -> str:
-    """The print of a receipt, in the layout score-docs' tests use (two labels on some lines)."""
-    tipo = "O - Ordinaria" if f["tipo_nomina"] == "O" else "E - Extraordinaria"
-    lines = [
-        "RECIBO DE NÓMINA", "Comprobante Fiscal Digital por Internet",
-        f"Versión del comprobante: {f['version']}      Fecha de emisión: {f['fecha']}",
-        f"Folio fiscal (UUID): {f['uuid'] or ''}",
-        f"RFC emisor: {f['emisor_rfc']}     Régimen fiscal: 601",
-        f"RFC receptor: {f['receptor_rfc']}   CURP: {f['receptor_curp']}",
-        f"Tipo de nómina: {tipo}   Periodicidad de pago: {f['periodicidad_pago']}",
-        f"Fecha de pago: {dmy(f['fecha_pago'])}",
-        f"Fecha inicial de pago: {dmy(f['fecha_inicial_pago'])}   Fecha final de pago: {dmy(f['fecha_final_pago'])}",
-        f"Número de días pagados: {f['num_dias_pagados']}",
-        f"Tipo de régimen: {f['tipo_regimen']}   Entidad federativa: {f['clave_ent_fed']}",
-    ]
-    if f.get("fecha_inicio_rel_laboral"):
-        lines.append(f"Fecha inicio relación laboral: {dmy(f['fecha_inicio_rel_laboral'])}   Antigüedad: {f.get('antiguedad') or ''}")
-    lines += ["PERCEPCIONES", "Clave Concepto Importe",
-              f"001 Sueldos, salarios, rayas y jornales {money(f['total_percepciones'])}",
-              f"Total de percepciones: {money(f['total_percepciones'])}", "DEDUCCIONES", "Clave Concepto Importe"]
-    lines += [f"{d['tipo']} Deducción {money(d['importe'])}" for d in f["deducciones"]]
-    lines += [f"Total de deducciones: {money(f['total_deducciones'])}",
-              f"Total otros pagos: {money(f['total_otros_pagos'])}", f"Neto a pagar: {money(f['neto'])}"]
-    return "\n".join(lines)
-
-
-def text_pdf(text: str, size: int) -> bytes:
-    """A one-page PDF with `text` in Courier (WinAnsi): what a payroll program's PDF holds."""
-    def esc(line: str) -> bytes:
-        out = bytearray()
-        for c in line:
-            if c in "()\\":
-                out += b"\\" + c.encode()
-            elif c in CP1252:
-                out.append(CP1252[c])
-            elif c.isascii():
-                out += c.encode()
-            else:
-                out += b"?"
-        return bytes(out)
-    content = b"BT /F1 %d Tf %d TL 30 810 Td\n" % (size, size + 2) + b"".join(b"(" + esc(l) + b") Tj T*\n" for l in text.splitlines()) + b"ET\n"
-    objects = [b"<< /Type /Catalog /Pages 2 0 R >>", b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
-               b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 842] /Resources << /Font << /F1 4 0 R >> >> /Contents 5 0 R >>",
-               b"<< /Type /Font /Subtype /Type1 /BaseFont /Courier /Encoding /WinAnsiEncoding >>",
-               b"<< /Length %d >>\nstream\n" % len(content) + content + b"endstream"]
-    out, offsets = bytearray(b"%PDF-1.4\n"), []
-    for i, o in enumerate(objects, 1):
-        offsets.append(len(out))
-        out += b"%d 0 obj\n" % i + o + b"\nendobj\n"
-    xref = len(out)
-    out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objects) + 1) + b"".join(b"%010d 00000 n \n" % o for o in offsets)
-    out += b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (len(objects) + 1, xref)
-    return bytes(out)
-
-
 def rendered(pdf: Path, dpi: int) -> Image.Image:
     subprocess.run(["pdftoppm", "-r", str(dpi), "-gray", "-png", "-singlefile", pdf.name, "page"], cwd=pdf.parent, check=True)
     return Image.open(pdf.parent / "page.png").convert("L")

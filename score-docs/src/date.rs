@@ -1,7 +1,7 @@
 //! Calendar dates (`YYYY-MM-DD`, proleptic Gregorian) as day numbers: enough to compare pay
 //! periods, find gaps and count whole months, with no clock and no time zone.
 
-use serde::{Serialize, Serializer};
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use std::fmt;
 
 /// A calendar date. Ordered; `days()` is the number of days since 1970-01-01.
@@ -81,6 +81,13 @@ impl fmt::Display for Date {
 impl Serialize for Date {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.collect_str(self)
+    }
+}
+
+impl<'de> Deserialize<'de> for Date {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Date, D::Error> {
+        let text = <std::borrow::Cow<'de, str>>::deserialize(deserializer)?;
+        Date::parse(&text).ok_or_else(|| serde::de::Error::custom(format!("not a YYYY-MM-DD date: {text:?}")))
     }
 }
 

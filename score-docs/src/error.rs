@@ -36,11 +36,14 @@ pub enum DocErrorCode {
     /// A file that is not a CFDI XML, PDF, PNG or JPEG, or a statement of a bank whose layout
     /// is not described.
     DocumentUnsupportedType,
+    /// A scan or photo that needs OCR where OCR is not installed (Tesseract with its Spanish
+    /// data, or Poppler for PDFs): the document may be fine; the machine reading it cannot.
+    DocumentOcrUnavailable,
 }
 
 impl DocErrorCode {
     /// Every code, in declaration order (used by docs, bindings and tests).
-    pub const ALL: [DocErrorCode; 8] = [
+    pub const ALL: [DocErrorCode; 9] = [
         DocErrorCode::DocumentInvalidXml,
         DocErrorCode::DocumentUnsafeXml,
         DocErrorCode::DocumentNotPayroll,
@@ -49,6 +52,7 @@ impl DocErrorCode {
         DocErrorCode::DocumentMixedWorkers,
         DocErrorCode::DocumentUnreadable,
         DocErrorCode::DocumentUnsupportedType,
+        DocErrorCode::DocumentOcrUnavailable,
     ];
 
     /// The stable UPPER_SNAKE_CASE string of this code.
@@ -62,6 +66,7 @@ impl DocErrorCode {
             DocErrorCode::DocumentMixedWorkers => "DOCUMENT_MIXED_WORKERS",
             DocErrorCode::DocumentUnreadable => "DOCUMENT_UNREADABLE",
             DocErrorCode::DocumentUnsupportedType => "DOCUMENT_UNSUPPORTED_TYPE",
+            DocErrorCode::DocumentOcrUnavailable => "DOCUMENT_OCR_UNAVAILABLE",
         }
     }
 }

@@ -88,7 +88,7 @@ impl CfdiFacts {
 }
 
 /// Where the text of a printed document came from.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Fuente {
     /// The text layer of a PDF (as the issuer's software wrote it).

@@ -103,7 +103,12 @@ fn state_code(token: &str) -> Option<String> {
 }
 
 fn version(token: &str) -> Option<String> {
-    let t: String = token.chars().map(|c| if c == 'O' || c == 'o' { '0' } else { c }).collect();
+    // OCR reads the point as a comma now and then ("4,0").
+    let t: String = token.chars().map(|c| match c {
+        'O' | 'o' => '0',
+        ',' => '.',
+        c => c,
+    }).collect();
     matches!(t.as_str(), "3.3" | "4.0").then_some(t)
 }
 
@@ -174,11 +179,15 @@ pub fn read_printed_receipt(text: &str, fuente: Fuente, confianza: Decimal) -> R
             "El documento no parece un recibo de nómina: no se encontraron percepciones ni deducciones.",
         ));
     }
-    let uuid = find(&lines, UUID, text::parse_uuid).or_else(|| text::tokens(text).find_map(text::parse_uuid));
-    let emisor_rfc = find(&lines, EMISOR_RFC, text::parse_rfc).ok_or_else(|| unreadable("emisor_rfc", "el RFC del emisor"))?;
+    let uuid = lines
+        .iter()
+        .filter_map(|l| l.after(UUID))
+        .find_map(|v| text::uuid_in(&v))
+        .or_else(|| text::tokens(text).find_map(text::parse_uuid));
+    let emisor_rfc = find(&lines, EMISOR_RFC, text::parse_rfc_checked).ok_or_else(|| unreadable("emisor_rfc", "el RFC del emisor"))?;
     let receptor_rfc =
-        find(&lines, RECEPTOR_RFC, text::parse_rfc).ok_or_else(|| unreadable("receptor_rfc", "el RFC del trabajador"))?;
-    let receptor_curp = find(&lines, CURP, text::parse_curp).ok_or_else(|| unreadable("receptor_curp", "la CURP del trabajador"))?;
+        find(&lines, RECEPTOR_RFC, text::parse_rfc_checked).ok_or_else(|| unreadable("receptor_rfc", "el RFC del trabajador"))?;
+    let receptor_curp = find(&lines, CURP, text::parse_curp_repaired).ok_or_else(|| unreadable("receptor_curp", "la CURP del trabajador"))?;
     let version = find(&lines, VERSION, version).ok_or_else(|| unreadable("version", "la versión del CFDI"))?;
     let fecha = find(&lines, FECHA, issue_stamp).ok_or_else(|| unreadable("fecha", "la fecha de emisión"))?;
     let tipo_nomina = tipo_nomina(&lines).ok_or_else(|| unreadable("tipo_nomina", "el tipo de nómina (ordinaria o extraordinaria)"))?;
@@ -196,7 +205,7 @@ pub fn read_printed_receipt(text: &str, fuente: Fuente, confianza: Decimal) -> R
     let clave_ent_fed = find(&lines, ENTIDAD, state_code).ok_or_else(|| unreadable("clave_ent_fed", "la entidad federativa"))?;
     let fecha_inicio = find(&lines, INICIO_REL, text::parse_date);
     let antiguedad = find(&lines, ANTIGUEDAD, iso_duration);
-    let money = |labels: &[&str]| find(&lines, labels, text::parse_money);
+    let money = |labels: &[&str]| lines.iter().filter_map(|l| l.after(labels)).find_map(|v| text::money_in(&v).first().copied());
     let total_percepciones =
         money(TOTAL_PERCEPCIONES).ok_or_else(|| unreadable("total_percepciones", "el total de percepciones"))?;
     let total_deducciones = money(TOTAL_DEDUCCIONES).unwrap_or(Decimal::ZERO);

@@ -129,7 +129,7 @@ impl BankLayout {
 }
 
 /// One movement of the statement.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Movimiento {
     /// Date.
     pub fecha: Date,
@@ -146,7 +146,7 @@ pub struct Movimiento {
 }
 
 /// The checks a statement must pass for its figures to count as verified.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ComprobacionesEstado {
     /// Opening balance + deposits − withdrawals = closing balance.
     pub saldos_cuadran: bool,
@@ -167,7 +167,7 @@ impl ComprobacionesEstado {
 }
 
 /// One bank statement read.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct EstadoCuenta {
     /// The layout's key.
     pub banco_clave: String,
@@ -213,6 +213,12 @@ impl EstadoCuenta {
     /// The statement as JSON text.
     pub fn to_json(&self) -> String {
         serde_json::to_string(self).unwrap_or_default()
+    }
+
+    /// A statement from its JSON text (as [`EstadoCuenta::to_json`] or a `Documento` of
+    /// `tipo` `estado_cuenta` writes it), for callers that store what was read.
+    pub fn from_json(text: &str) -> Result<EstadoCuenta, serde_json::Error> {
+        serde_json::from_str(text)
     }
 }
 

@@ -164,7 +164,28 @@ pub(crate) fn parse_money(token: &str) -> Option<Decimal> {
 
 /// The amounts of a piece of text, in order.
 pub(crate) fn money_in(text: &str) -> Vec<Decimal> {
-    tokens(text).filter_map(parse_money).collect()
+    tokens(&close_amounts(text)).filter_map(parse_money).collect()
+}
+
+/// `text` without the blanks OCR puts inside an amount next to its separators (`$35, 940.00`,
+/// `1 ,234.50`, `$12,345 .67`): a blank goes when a comma or point stands on one side and a
+/// digit on the other. Two amounts in two columns stay apart (a digit on both sides, or a `$`).
+pub(crate) fn close_amounts(text: &str) -> String {
+    let chars: Vec<char> = text.chars().collect();
+    let mut out = String::with_capacity(text.len());
+    for (i, &c) in chars.iter().enumerate() {
+        if c == ' ' && i > 0 && i + 1 < chars.len() {
+            let (before, after) = (chars[i - 1], chars[i + 1]);
+            let separator = |x: char| x == ',' || x == '.';
+            if (separator(before) && after.is_ascii_digit() && chars[..i - 1].last().is_some_and(char::is_ascii_digit))
+                || (before.is_ascii_digit() && separator(after) && chars.get(i + 2).is_some_and(char::is_ascii_digit))
+            {
+                continue;
+            }
+        }
+        out.push(c);
+    }
+    out
 }
 
 /// A plain decimal number such as `15`, `15.0` or `14.5` (days paid).
@@ -234,6 +255,57 @@ pub(crate) fn parse_uuid(token: &str) -> Option<String> {
     ok.then_some(t)
 }
 
+/// A hexadecimal digit where OCR read something that looks like one (a UUID holds nothing
+/// else, so a letter outside A–F can only be a misread digit).
+fn as_hex(c: char) -> char {
+    match c {
+        'O' | 'o' | 'Q' => '0',
+        'I' | 'l' | '|' | 'i' | '!' => '1',
+        'S' | 's' => '5',
+        'Z' | 'z' => '2',
+        'G' => '6',
+        'T' => '7',
+        'g' => '9',
+        '–' | '—' | '_' => '-',
+        c => c.to_ascii_uppercase(),
+    }
+}
+
+/// The first UUID in a labelled value as OCR reads it: blanks next to its dashes dropped
+/// (`A6E7 -7DFE`) and look-alike characters read as the hexadecimal digits they must be. A
+/// token one character too long loses one character of a look-alike pair OCR doubled (`0O`,
+/// `Il`: different as read, the same digit), if exactly one such reading is a UUID.
+pub(crate) fn uuid_in(value: &str) -> Option<String> {
+    let chars: Vec<char> = value.chars().collect();
+    let joined: String = chars
+        .iter()
+        .enumerate()
+        .filter(|&(i, c)| !(c.is_whitespace() && (chars[..i].iter().rev().find(|c| !c.is_whitespace()) == Some(&'-') || chars[i + 1..].iter().find(|c| !c.is_whitespace()) == Some(&'-'))))
+        .map(|(_, &c)| c)
+        .collect();
+    let as_uuid = |token: &[char]| parse_uuid(&token.iter().map(|&c| as_hex(c)).collect::<String>());
+    tokens(&joined).find_map(|token| {
+        let raw: Vec<char> = token.chars().collect();
+        match raw.len() {
+            36 => as_uuid(&raw),
+            37 => {
+                let mut found: Option<String> = None;
+                for i in (1..raw.len()).filter(|&i| raw[i] != raw[i - 1] && as_hex(raw[i]) == as_hex(raw[i - 1])) {
+                    let shorter: Vec<char> = raw.iter().enumerate().filter(|&(j, _)| j != i).map(|(_, &c)| c).collect();
+                    if let Some(candidate) = as_uuid(&shorter) {
+                        match &found {
+                            Some(f) if *f != candidate => return None,
+                            _ => found = Some(candidate),
+                        }
+                    }
+                }
+                found
+            }
+            _ => None,
+        }
+    })
+}
+
 /// An RFC's shape: 3 (company) or 4 (person) letters, a `YYMMDD` date and a three-character
 /// homoclave. Letters read as digits in the name part and digits read as letters in the
 /// date part are undone; the homoclave is taken as read (its check digit judges it).
@@ -265,7 +337,58 @@ pub(crate) fn parse_rfc(token: &str) -> Option<String> {
         }
         out.push(c);
     }
+    // The six digits are the date of birth or incorporation, YYMMDD.
+    let digits: Vec<u32> = out.chars().skip(letters).take(6).filter_map(|c| c.to_digit(10)).collect();
+    let (month, day) = (digits[2] * 10 + digits[3], digits[4] * 10 + digits[5]);
+    if !(1..=12).contains(&month) || !(1..=31).contains(&day) {
+        return None;
+    }
     Some(out)
+}
+
+/// Whether `chars[i]` repeats a neighbour as OCR doubles a letter (`QwW7`, `I1IA`): the same
+/// character once look-alike digits are read as letters and case is ignored.
+fn doubled(chars: &[char], i: usize) -> bool {
+    let same = |a: char, b: char| as_letter(a.to_ascii_uppercase()) == as_letter(b.to_ascii_uppercase());
+    (i > 0 && same(chars[i - 1], chars[i])) || (i + 1 < chars.len() && same(chars[i], chars[i + 1]))
+}
+
+/// The one reading of `token` that `parse` accepts and `valid` confirms, trying the token as
+/// read and then without one character that OCR doubled; `None` when no reading or more than
+/// one distinct reading qualifies (a guess is never taken).
+fn repaired(token: &str, parse: fn(&str) -> Option<String>, valid: impl Fn(&str) -> bool) -> Option<String> {
+    if let Some(read) = parse(token).filter(|r| valid(r)) {
+        return Some(read);
+    }
+    let chars: Vec<char> = token.chars().collect();
+    let mut found: Option<String> = None;
+    for i in (0..chars.len()).filter(|&i| doubled(&chars, i)) {
+        let shorter: String = chars.iter().enumerate().filter(|&(j, _)| j != i).map(|(_, c)| c).collect();
+        if let Some(candidate) = parse(&shorter).filter(|r| valid(r)) {
+            match &found {
+                Some(f) if *f != candidate => return None,
+                _ => found = Some(candidate),
+            }
+        }
+    }
+    found
+}
+
+/// An RFC as [`parse_rfc`] reads it, preferring the reading whose check digit holds: a
+/// character OCR doubled is dropped when exactly one such reading passes the check. A token
+/// one character longer than any RFC (`HELR550320QwW7`) loses its doubled character even when
+/// the check digit then fails. An RFC whose check digit fails is returned as read, and fails
+/// the receipt's checks.
+pub(crate) fn parse_rfc_checked(token: &str) -> Option<String> {
+    repaired(token, parse_rfc, rfc_check_digit_ok)
+        .or_else(|| parse_rfc(token))
+        .or_else(|| (token.chars().count() == 14).then(|| repaired(token, parse_rfc, |_| true)).flatten())
+}
+
+/// A CURP as [`parse_curp`] reads it, or, for a 19-character token, the one reading without
+/// a character OCR doubled.
+pub(crate) fn parse_curp_repaired(token: &str) -> Option<String> {
+    parse_curp(token).or_else(|| repaired(token, parse_curp, |_| true))
 }
 
 /// Whether an RFC's last character is the check digit of the others (the SAT's algorithm:
@@ -347,6 +470,36 @@ mod tests {
         assert_eq!(parse_rfc("G0DE561231GR8").as_deref(), Some("GODE561231GR8"));
         assert!(parse_rfc("EKU9003173C9").is_some());
         assert!(parse_rfc("EKU90031").is_none());
+    }
+
+    #[test]
+    fn ocr_misreadings_repaired_only_when_one_reading_fits() {
+        assert_eq!(money_in("Total: $35, 940.00"), vec![Decimal::new(3_594_000, 2)]);
+        assert_eq!(money_in("$1,000.00 2,000.00"), vec![Decimal::new(100_000, 2), Decimal::new(200_000, 2)]);
+        assert_eq!(money_in("$12,345 .67"), vec![Decimal::new(1_234_567, 2)]);
+        assert_eq!(
+            uuid_in("41242B9F-AE56-4AD4-A6E7 -7DFE33CB18D1 Régimen").as_deref(),
+            Some("41242B9F-AE56-4AD4-A6E7-7DFE33CB18D1")
+        );
+        assert_eq!(uuid_in("F64551FC-D6FO-4823-AB87-971CFB914464").as_deref(), Some("F64551FC-D6F0-4823-AB87-971CFB914464"));
+        assert_eq!(uuid_in("3f524cdc-07a1-4d7c-a22O-bdbo49fe8dd4").as_deref(), Some("3F524CDC-07A1-4D7C-A220-BDB049FE8DD4"));
+        assert!(uuid_in("41242B9F-AE56-4AD4-A6E7").is_none());
+        // A doubled look-alike (`0O`) dropped; a doubled letter (`CC`) is not a look-alike pair.
+        assert_eq!(uuid_in("26EAB90D-2B0B-47CD-A889-83EAE0O71BBCC").as_deref(), Some("26EAB90D-2B0B-47CD-A889-83EAE071BBCC"));
+        assert_eq!(uuid_in("3F524CDC-07A1-4D7C-A220-BDBO049FE8DD4").as_deref(), Some("3F524CDC-07A1-4D7C-A220-BDB049FE8DD4"));
+        assert!(uuid_in("26EAB90D-2B0B-47CD-A889-83EAE071BBCCC").is_none());
+        assert!(uuid_in("26EAB90D-2B0B-47CD-A889-83EAE071BBCCFecha").is_none());
+        // A doubled letter dropped when the check digit then holds, in either kind of RFC.
+        assert_eq!(parse_rfc_checked("EKKU9003173C9").as_deref(), Some("EKU9003173C9"));
+        assert_eq!(parse_rfc_checked("GODE561231GRR8").as_deref(), Some("GODE561231GR8"));
+        assert_eq!(parse_rfc_checked("G0DE561231GR8").as_deref(), Some("GODE561231GR8"));
+        // No doubled letter to drop: returned as read, and its check digit fails.
+        assert_eq!(parse_rfc_checked("GODE561231GR9").as_deref(), Some("GODE561231GR9"));
+        assert!(parse_rfc("ÑEKU900317").is_none());
+        assert_eq!(parse_rfc("ÑEK9003173C9").as_deref(), Some("ÑEK9003173C9"));
+        assert!(parse_rfc("EKU9013173C9").is_none(), "month 13");
+        assert_eq!(parse_rfc_checked("HELR550320QwW7").as_deref(), Some("HELR550320QW7"));
+        assert_eq!(parse_curp_repaired("GALM850101MJCRRPR08").as_deref(), Some("GALM850101MJCRPR08"));
     }
 
     #[test]

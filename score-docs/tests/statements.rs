@@ -3,83 +3,12 @@
 
 mod common;
 
-use common::money;
+use common::{d, month_movements, statement};
 use rust_decimal::Decimal;
 use score_docs::{
     BankLayout, DEFAULT_EXPENSE_FACTOR, DocErrorCode, Documento, EstadoCuenta, Fuente, ingreso_independiente, read_document_text,
     read_statement,
 };
-
-fn d(units: i64, cents: i64) -> Decimal {
-    Decimal::new(units * 100 + units.signum() * cents, 2)
-}
-
-
-const MES: [&str; 12] = ["ENE", "FEB", "MAR", "ABR", "MAY", "JUN", "JUL", "AGO", "SEP", "OCT", "NOV", "DIC"];
-
-/// A date `(year, month, day)` in a layout's format.
-fn date(layout: &str, (y, m, day): (i32, u32, u32)) -> String {
-    match layout {
-        "altiplano" => format!("{day:02}/{m:02}/{y}"),
-        "pacifico" => format!("{day:02}-{}-{y}", MES[m as usize - 1]),
-        _ => format!("{y}-{m:02}-{day:02}"),
-    }
-}
-
-type Movement = ((i32, u32, u32), &'static str, Decimal);
-
-/// A month's statement of `layout`, from March 1 to March 31 of `year` shifted by `month`.
-fn statement(layout: &str, month: u32, opening: Decimal, movements: &[Movement]) -> String {
-    let last = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month as usize - 1];
-    let (from, to) = (date(layout, (2025, month, 1)), date(layout, (2025, month, last)));
-    let deposits: Decimal = movements.iter().map(|m| m.2).filter(|a| *a > Decimal::ZERO).sum();
-    let withdrawals: Decimal = -movements.iter().map(|m| m.2).filter(|a| *a < Decimal::ZERO).sum::<Decimal>();
-    let closing = opening + deposits - withdrawals;
-    let mut balance = opening;
-    let mut rows = String::new();
-    for (when, what, amount) in movements {
-        balance += *amount;
-        let (a, b) = (*amount, balance);
-        rows.push_str(&match layout {
-            "altiplano" if a < Decimal::ZERO => format!("{} {what} {} {}\n", date(layout, *when), money(-a), money(b)),
-            "altiplano" => format!("{} {what} {} {}\n", date(layout, *when), money(a), money(b)),
-            "pacifico" => format!("{} {what}   {}   {}\n", date(layout, *when), money(a.abs()), money(b)),
-            _ => format!("{} {what} {} {}\n", date(layout, *when), money(a), money(b)),
-        });
-    }
-    match layout {
-        "altiplano" => format!(
-            "BANCO ALTIPLANO, S.A.\nEstado de cuenta\nTitular: MARIA LOPEZ GARCIA\nNúmero de cuenta: ****4821\n\
-             Periodo del {from} al {to}\nSaldo anterior: ${}\nTotal de depósitos: ${}\nTotal de retiros: ${}\n\
-             Saldo al corte: ${}\nDETALLE DE MOVIMIENTOS\nFecha Concepto Retiros Depósitos Saldo\n{rows}Saldo al corte: ${}\n",
-            money(opening), money(deposits), money(withdrawals), money(closing), money(closing)
-        ),
-        "pacifico" => format!(
-            "Banco del Pacífico Mexicano\nNombre del cliente: MARIA LOPEZ GARCIA\nCuenta CLABE: 0123 **** **** 4821\n\
-             Periodo: {from} al {to}\nSaldo inicial del periodo {}\nAbonos del periodo {}\nCargos del periodo {}\n\
-             Saldo final del periodo {}\nMOVIMIENTOS DEL PERIODO\nFecha Descripción Abono Cargo Saldo\n{rows}\
-             Total de movimientos: {}\n",
-            money(opening), money(deposits), money(withdrawals), money(closing), movements.len()
-        ),
-        _ => format!(
-            "CAJA SIERRA MADRE S.C. de A.P.\nSocio: MARIA LOPEZ GARCIA\nCuenta: 77-4821\nEstado de cuenta del {from} al {to}\n\
-             Saldo de apertura {}\nOPERACIONES\nFecha Referencia Importe Saldo\n{rows}Suma de entradas {}\n\
-             Suma de salidas {}\nSaldo de cierre {}\n",
-            money(opening), money(deposits), money(withdrawals), money(closing)
-        ),
-    }
-}
-
-fn month_movements(month: u32, fee: &'static str) -> Vec<Movement> {
-    vec![
-        ((2025, month, 3), "DEPOSITO CLIENTE ACME 0001", d(18_000, 0)),
-        ((2025, month, 5), "PAGO CREDITO AUTOMOTRIZ REF 4411", d(-4_250, 0)),
-        ((2025, month, 9), "TRASPASO ENTRE CUENTAS PROPIAS", d(5_000, 0)),
-        ((2025, month, 12), fee, d(-1_234, 56)),
-        ((2025, month, 20), "SPEI RECIBIDO HONORARIOS 7731", d(12_500, 50)),
-        ((2025, month, 28), "PAGO TARJETA DE CREDITO 5521", d(-3_100, 0)),
-    ]
-}
 
 fn read(layout: &str, text: &str) -> EstadoCuenta {
     let layouts = BankLayout::builtin();
@@ -194,4 +123,12 @@ fn falling_income_uses_the_last_three_months() {
     assert_eq!(income.depositos_elegibles_mensuales, d(10_000, 0));
     assert_eq!(income.ingreso_mensual, Some(d(7_000, 0)));
     assert_eq!(income.notas.len(), 1);
+}
+
+#[test]
+fn a_statement_reads_back_from_its_json() {
+    for layout in ["altiplano", "pacifico", "sierra"] {
+        let read = read(layout, &statement(layout, 3, d(10_000, 0), &month_movements(3, "COMPRA SUPERMERCADO")));
+        assert_eq!(EstadoCuenta::from_json(&read.to_json()).ok(), Some(read));
+    }
 }

@@ -90,6 +90,17 @@ pub(crate) fn too_slow() -> DocError {
     )
 }
 
+/// A tool this reading needs is not installed: the document was not judged.
+pub(crate) fn unavailable(program: &str) -> DocError {
+    DocError::new(
+        DocErrorCode::DocumentOcrUnavailable,
+        None,
+        format!(
+            "Este equipo no puede leer documentos impresos o escaneados: falta {program} (Debian: poppler-utils, tesseract-ocr y tesseract-ocr-spa). Sube el XML del recibo o inténtalo más tarde."
+        ),
+    )
+}
+
 pub(crate) fn unreadable(message: impl Into<String>) -> DocError {
     DocError::new(DocErrorCode::DocumentUnreadable, None, message)
 }

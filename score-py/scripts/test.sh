@@ -18,6 +18,8 @@ if ! command -v java >/dev/null 2>&1; then
   "${apt_get[@]}" update -q
   DEBIAN_FRONTEND=noninteractive "${apt_get[@]}" install -y -q --no-install-recommends openjdk-17-jre-headless
 fi
+# read_document's tests read printed receipts with the real Poppler and Tesseract.
+bash score-ocr/scripts/install-tools.sh
 # The package as users get it: the abi3 wheel in release mode and the sdist, into
 # target/py-dist (maturin honours CARGO_TARGET_DIR and uses the workspace's target/ otherwise).
 # The tests run against that wheel installed in .venv (not an editable install);

@@ -33,6 +33,8 @@ if [ ! -d "$ROOT/server/tests/oidc/node_modules/oidc-provider" ]; then
   log "installing oidc-provider (npm)"
   ( cd "$ROOT/server/tests/oidc" && { npm ci --no-audit --no-fund || npm install --no-audit --no-fund; } )
 fi
+# Printed documents are read with the real Poppler and Tesseract (tests/api/printed.rs).
+bash "$ROOT/score-ocr/scripts/install-tools.sh"
 
 # --- throwaway PostgreSQL cluster ----------------------------------------------------------
 PGBIN="$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -1)"

@@ -54,6 +54,14 @@ pub async fn build_state(config: Config) -> Result<(AppState, WorkerHandle), Sta
     let passwords = PasswordService::new(&config.argon2, config.hash_concurrency)
         .map_err(StartupError::Other)?;
     let oidc = OidcState::new(config.oidc.clone()).map_err(StartupError::Other)?;
+    let interrupted = crate::domain::document_reads::interrupt_unfinished(&db)
+        .await
+        .map_err(|e| StartupError::Other(e.message))?;
+    if interrupted > 0 {
+        tracing::warn!(documents = interrupted, "printed documents left unread by the last stop marked DOCUMENT_READ_INTERRUPTED");
+    }
+    let limits = score_ocr::Limits { timeout: config.ocr_timeout, ..score_ocr::Limits::default() };
+    let reader = crate::reader::DocumentReader::start(db.clone(), config.ocr_workers, config.ocr_queue, limits);
     let state = AppState::new(crate::state::Services {
         profile_writer: crate::domain::buyers::ProfileWriter::start(db.clone()),
         db,
@@ -65,6 +73,7 @@ pub async fn build_state(config: Config) -> Result<(AppState, WorkerHandle), Sta
         passwords,
         metrics,
         oidc: Arc::new(oidc),
+        reader,
     });
     Ok((state, mail_worker))
 }

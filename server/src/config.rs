@@ -99,6 +99,12 @@ pub struct Config {
     pub db_max_connections: u32,
     /// `METRICS_TOKEN`: when set, `/metrics` answers only `Authorization: Bearer <token>`.
     pub metrics_token: Option<Secret>,
+    /// `OCR_WORKERS`: printed documents read at once (each reading holds a core).
+    pub ocr_workers: usize,
+    /// `OCR_QUEUE`: printed documents that may wait to be read; beyond, uploads get 503.
+    pub ocr_queue: usize,
+    /// `OCR_TIMEOUT_SECONDS`: the most one document's reading may take.
+    pub ocr_timeout: Duration,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -241,6 +247,12 @@ impl Config {
             api_docs_enabled: parse_bool("API_DOCS_ENABLED", true)?,
             db_max_connections: parse("DB_MAX_CONNECTIONS", 10)?,
             metrics_token: var("METRICS_TOKEN").map(|s| Secret(s.into_bytes())),
+            ocr_workers: parse(
+                "OCR_WORKERS",
+                std::thread::available_parallelism().map(|n| n.get().div_ceil(2)).unwrap_or(1),
+            )?,
+            ocr_queue: parse("OCR_QUEUE", 32)?,
+            ocr_timeout: Duration::from_secs(parse("OCR_TIMEOUT_SECONDS", 60)?),
         };
         cfg.validate()?;
         Ok(cfg)
@@ -289,6 +301,9 @@ impl Config {
             api_docs_enabled: true,
             db_max_connections: 5,
             metrics_token: None,
+            ocr_workers: 1,
+            ocr_queue: 32,
+            ocr_timeout: Duration::from_secs(60),
         }
     }
 
@@ -315,6 +330,9 @@ impl Config {
             return Err(ConfigError(
                 "API_KEY_RATE_LIMIT_PER_MINUTE must be at least 1".into(),
             ));
+        }
+        if self.ocr_workers == 0 || self.ocr_queue == 0 || self.ocr_timeout.is_zero() {
+            return Err(ConfigError("OCR_WORKERS, OCR_QUEUE and OCR_TIMEOUT_SECONDS must be at least 1".into()));
         }
         if self.hash_concurrency == 0 {
             return Err(ConfigError(

@@ -13,6 +13,7 @@ pub mod http;
 pub mod mail;
 pub mod metrics;
 pub mod ratelimit;
+pub mod reader;
 pub mod routes;
 pub mod security;
 pub mod seed;

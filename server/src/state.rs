@@ -9,6 +9,7 @@ use crate::{
     mail::Mailer,
     metrics::Metrics,
     ratelimit::RateLimiter,
+    reader::DocumentReader,
     security::{JwtService, PasswordService},
 };
 
@@ -47,4 +48,6 @@ pub struct Services {
     /// Group-committing writer of new buyer profiles (see [`ProfileWriter`]).
     pub profile_writer: ProfileWriter,
     pub oidc: Arc<OidcState>,
+    /// The pool that reads printed documents off the request path.
+    pub reader: DocumentReader,
 }

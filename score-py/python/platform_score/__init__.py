@@ -26,7 +26,7 @@ from ._core import (
     score_many,
 )
 from ._frame import arrow_schema, output_schema, score_frame
-from ._core import DOCUMENT_ERROR_CODES, profile_from_cfdi, read_cfdi  # payroll receipts (score-docs)
+from ._core import DOCUMENT_ERROR_CODES, profile_from_cfdi, read_cfdi, read_document  # documents (score-docs, score-ocr)
 from ._types import (
     Amount,
     CapacidadCompra,
@@ -72,4 +72,4 @@ __all__ = [
     "score_json",
     "score_many",
 ]
-__all__ += ["DOCUMENT_ERROR_CODES", "profile_from_cfdi", "read_cfdi"]
+__all__ += ["DOCUMENT_ERROR_CODES", "profile_from_cfdi", "read_cfdi", "read_document"]

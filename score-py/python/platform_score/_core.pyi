@@ -23,7 +23,7 @@ from typing import (
 from ._types import ScoreReport
 
 __all__ = [
-    "DOCUMENT_ERROR_CODES", "profile_from_cfdi", "read_cfdi",  # payroll receipts (score-docs)
+    "DOCUMENT_ERROR_CODES", "profile_from_cfdi", "read_cfdi", "read_document",  # payroll receipts (score-docs)
     "score",
     "score_json",
     "score_many",
@@ -155,3 +155,4 @@ DOCUMENT_ERROR_CODES: Tuple[str, ...]
 
 def read_cfdi(data: bytes) -> Dict[str, Any]: ...
 def profile_from_cfdi(receipts: Sequence[bytes], *, reference_date: Union[str, _date]) -> Dict[str, Any]: ...
+def read_document(data: bytes, *, kind: Optional[Literal["recibo_nomina", "estado_cuenta"]] = None) -> Dict[str, Any]: ...

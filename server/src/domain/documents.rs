@@ -27,7 +27,10 @@ use utoipa::ToSchema;
 
 use crate::{
     db::{self, Db},
-    domain::buyers::{self, BuyerRow, ContactPatch, ProfileView},
+    domain::{
+        buyers::{self, BuyerRow, ContactPatch, ProfileView},
+        document_reads::{LecturaView, Origin},
+    },
     http::error::{ApiError, ApiResult},
 };
 
@@ -39,17 +42,24 @@ pub struct ReadReceipt {
     /// SHA-256 of the file, hex.
     pub sha256: String,
     pub facts: CfdiFacts,
+    /// The XML, or its print (a PDF's text or OCR).
+    pub fuente: Origin,
 }
 
-/// Reads every file with score-docs. A file that is not a readable payroll receipt fails the
-/// request with its code (`DOCUMENT_*`), `field` = `recibos[i]` (plus the attribute at fault)
-/// and `archivo` = its name.
-pub fn read_receipts(files: &[(Option<String>, &[u8])]) -> ApiResult<Vec<ReadReceipt>> {
+/// Reads every XML file with score-docs; `files` are `(i, name, bytes)` with `i` the file's
+/// place among the `recibos` of the request. A file that is not a readable payroll receipt
+/// fails the request with its code (`DOCUMENT_*`), `field` = `recibos[i]` (plus the attribute
+/// at fault) and `archivo` = its name.
+pub fn read_receipts(files: &[(usize, Option<String>, &[u8])]) -> ApiResult<Vec<ReadReceipt>> {
     files
         .iter()
-        .enumerate()
-        .map(|(i, (name, bytes))| match score_docs::read_cfdi(bytes) {
-            Ok(facts) => Ok(ReadReceipt { archivo: name.clone(), sha256: hex::encode(Sha256::digest(bytes)), facts }),
+        .map(|&(i, ref name, bytes)| match score_docs::read_cfdi(bytes) {
+            Ok(facts) => Ok(ReadReceipt {
+                archivo: name.clone(),
+                sha256: sha256_hex(bytes),
+                facts,
+                fuente: Origin::Xml,
+            }),
             Err(e) => {
                 let field = match &e.field {
                     Some(f) => format!("recibos[{i}].{f}"),
@@ -63,6 +73,11 @@ pub fn read_receipts(files: &[(Option<String>, &[u8])]) -> ApiResult<Vec<ReadRec
             }
         })
         .collect()
+}
+
+/// SHA-256 of a file, hex: how a file is known without keeping it.
+pub fn sha256_hex(bytes: &[u8]) -> String {
+    hex::encode(Sha256::digest(bytes))
 }
 
 /// Today's date in Mexico City (UTC−6 all year since 2022), the reference for seniority.
@@ -102,8 +117,17 @@ pub struct DocumentView {
     pub fecha_final_pago: String,
     /// `O` ordinary, `E` extraordinary.
     pub tipo_nomina: String,
+    /// Read from the XML (`xml`) or from its print (`pdf`: a PDF's text; `ocr`: a scan or
+    /// photo). Verifications stored before printed receipts were read say nothing: `xml`.
+    #[serde(default = "xml")]
+    #[schema(example = "xml")]
+    pub fuente: String,
     /// RFC 3339.
     pub recibido_at: String,
+}
+
+fn xml() -> String {
+    Origin::Xml.as_str().to_owned()
 }
 
 /// The verification of a profile by its payroll receipts.
@@ -139,6 +163,22 @@ pub struct VerifiedProfileView {
     #[serde(flatten)]
     pub profile: ProfileView,
     pub verificacion: Option<VerificationView>,
+    /// The printed documents sent (PDF, PNG, JPEG), newest first: being read, read or refused.
+    pub lecturas: Vec<LecturaView>,
+    /// The monthly income the bank statements read support (score-docs' rule for the
+    /// self-employed: eligible deposits less the expense factor), `null` without statements.
+    /// Shown to the bank; it does not replace the declared income.
+    #[schema(value_type = Option<Object>)]
+    pub ingreso_estados_cuenta: Option<Value>,
+}
+
+impl VerifiedProfileView {
+    /// The profile `row` with its verification and printed documents.
+    pub async fn load(db: &Db, profile: ProfileView, verificacion: Option<VerificationView>) -> ApiResult<VerifiedProfileView> {
+        let lecturas = super::document_reads::list(db, &profile.id).await?;
+        let ingreso_estados_cuenta = super::document_reads::statements_income(db, &profile.id).await?;
+        Ok(VerifiedProfileView { profile, verificacion, lecturas, ingreso_estados_cuenta })
+    }
 }
 
 /// What happened to each file of an upload.
@@ -149,7 +189,8 @@ pub struct ReceiptOutcome {
     pub uuid: Option<String>,
     pub sha256: String,
     /// `false` when the profile already had this receipt (same UUID, or same file when
-    /// unstamped): nothing changed for it.
+    /// unstamped): nothing changed for it. An XML whose receipt was on file from its print
+    /// replaces it (`true`).
     pub nuevo: bool,
 }
 
@@ -165,9 +206,11 @@ pub struct DocumentsAttached {
 
 #[derive(Debug, sqlx::FromRow)]
 struct DocumentRow {
+    id: String,
     uuid: Option<String>,
     sha256: String,
     facts_json: String,
+    fuente: String,
     created_at: i64,
 }
 
@@ -192,7 +235,7 @@ async fn lock_profile(conn: &mut AnyConnection, id: &str) -> ApiResult<BuyerRow>
 
 async fn stored_documents(conn: &mut AnyConnection, profile_id: &str) -> ApiResult<Vec<(DocumentRow, CfdiFacts)>> {
     let rows = sqlx::query_as::<_, DocumentRow>(
-        "SELECT uuid, sha256, facts_json, created_at FROM buyer_documents WHERE profile_id = $1 \
+        "SELECT id, uuid, sha256, facts_json, fuente, created_at FROM buyer_documents WHERE profile_id = $1 \
          ORDER BY fecha_inicial_pago, fecha_final_pago, created_at, id",
     )
     .bind(profile_id)
@@ -225,30 +268,57 @@ pub async fn attach(db: &Db, id: &str, receipts: Vec<ReadReceipt>, today: Date) 
     }
     let now = db::now();
     let mut recibidos = Vec::with_capacity(receipts.len());
-    let mut known: Vec<(Option<String>, String)> = stored.iter().map(|(r, _)| (r.uuid.clone(), r.sha256.clone())).collect();
+    let mut known: Vec<(Option<String>, String, String, Origin)> = stored
+        .iter()
+        .map(|(r, _)| (r.uuid.clone(), r.sha256.clone(), r.id.clone(), Origin::parse(&r.fuente)))
+        .collect();
     for r in receipts {
-        let seen = known.iter().any(|(uuid, sha)| match (&r.facts.uuid, uuid) {
+        let seen = known.iter_mut().find(|(uuid, sha, _, _)| match (&r.facts.uuid, uuid) {
             (Some(new), Some(old)) => new == old,
             _ => *sha == r.sha256,
         });
-        if !seen {
-            sqlx::query(
-                "INSERT INTO buyer_documents (id, profile_id, uuid, sha256, facts_json, fecha_inicial_pago, \
-                 fecha_final_pago, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
-            )
-            .bind(db::new_id())
-            .bind(id)
-            .bind(&r.facts.uuid)
-            .bind(&r.sha256)
-            .bind(r.facts.to_json())
-            .bind(&r.facts.fecha_inicial_pago)
-            .bind(&r.facts.fecha_final_pago)
-            .bind(now)
-            .execute(&mut *tx)
-            .await?;
-            known.push((r.facts.uuid.clone(), r.sha256.clone()));
-        }
-        recibidos.push(ReceiptOutcome { archivo: r.archivo, uuid: r.facts.uuid, sha256: r.sha256, nuevo: !seen });
+        let nuevo = match seen {
+            None => {
+                let row_id = db::new_id();
+                sqlx::query(
+                    "INSERT INTO buyer_documents (id, profile_id, uuid, sha256, facts_json, fecha_inicial_pago, \
+                     fecha_final_pago, created_at, fuente) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
+                )
+                .bind(&row_id)
+                .bind(id)
+                .bind(&r.facts.uuid)
+                .bind(&r.sha256)
+                .bind(r.facts.to_json())
+                .bind(&r.facts.fecha_inicial_pago)
+                .bind(&r.facts.fecha_final_pago)
+                .bind(now)
+                .bind(r.fuente.as_str())
+                .execute(&mut *tx)
+                .await?;
+                known.push((r.facts.uuid.clone(), r.sha256.clone(), row_id, r.fuente));
+                true
+            }
+            // The XML of a receipt on file from its print: the XML wins (it is the stamped
+            // original; the print was read, maybe misread).
+            Some((_, sha, row_id, origin)) if *origin != Origin::Xml && r.fuente == Origin::Xml => {
+                sqlx::query(
+                    "UPDATE buyer_documents SET sha256 = $2, facts_json = $3, fecha_inicial_pago = $4, \
+                     fecha_final_pago = $5, fuente = $6 WHERE id = $1",
+                )
+                .bind(&*row_id)
+                .bind(&r.sha256)
+                .bind(r.facts.to_json())
+                .bind(&r.facts.fecha_inicial_pago)
+                .bind(&r.facts.fecha_final_pago)
+                .bind(Origin::Xml.as_str())
+                .execute(&mut *tx)
+                .await?;
+                (*sha, *origin) = (r.sha256.clone(), Origin::Xml);
+                true
+            }
+            Some(_) => false,
+        };
+        recibidos.push(ReceiptOutcome { archivo: r.archivo, uuid: r.facts.uuid, sha256: r.sha256, nuevo });
     }
     let declared = match declared_profile(&mut tx, &current).await? {
         Some(text) => text,
@@ -322,6 +392,7 @@ async fn rescore(
             fecha_inicial_pago: f.fecha_inicial_pago.clone(),
             fecha_final_pago: f.fecha_final_pago.clone(),
             tipo_nomina: f.tipo_nomina.clone(),
+            fuente: r.fuente.clone(),
             recibido_at: db::to_rfc3339(r.created_at),
         })
         .collect();

@@ -7,6 +7,7 @@ pub mod api_keys;
 pub mod agencies;
 pub mod agents;
 pub mod buyers;
+pub mod document_reads;
 pub mod documents;
 pub mod leads;
 pub mod matching;

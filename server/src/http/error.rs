@@ -238,12 +238,14 @@ impl From<score_core::ScoreError> for ApiError {
 }
 
 /// A score-docs error (a payroll receipt that cannot be used) in the common envelope: 413 for
-/// `DOCUMENT_TOO_LARGE`, 422 for the other `DOCUMENT_*` codes (the request was well formed,
-/// the document is not a usable receipt), with `field` when one is at fault.
+/// `DOCUMENT_TOO_LARGE`, 503 for `DOCUMENT_OCR_UNAVAILABLE` (the server cannot read prints),
+/// 422 for the other `DOCUMENT_*` codes (the request was well formed, the document is not a
+/// usable receipt), with `field` when one is at fault.
 impl From<score_docs::DocError> for ApiError {
     fn from(e: score_docs::DocError) -> Self {
         let status = match e.code {
             score_docs::DocErrorCode::DocumentTooLarge => StatusCode::PAYLOAD_TOO_LARGE,
+            score_docs::DocErrorCode::DocumentOcrUnavailable => StatusCode::SERVICE_UNAVAILABLE,
             _ => StatusCode::UNPROCESSABLE_ENTITY,
         };
         let error = ApiError::new(status, e.code.as_str(), e.message);

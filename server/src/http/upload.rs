@@ -1,9 +1,10 @@
 //! `multipart/form-data` file uploads, bounded in count and size, with the error envelope.
 //!
 //! The files are read into memory (each at most [`MAX_FILE_BYTES`], at most [`MAX_FILES`] per
-//! request, so a request holds at most [`MAX_UPLOAD_BYTES`]): the payroll receipts this serves
-//! are a few kilobytes each, and the reader needs the whole document anyway. A file over the
-//! limit is refused as soon as its chunks pass it, not after reading the rest.
+//! request, and at most [`MAX_UPLOAD_BYTES`] in all): an XML receipt is a few kilobytes (its
+//! reader refuses more than 1 MiB), a printed PDF or a photo a few megabytes, and the readers
+//! need the whole document anyway. A file over the limit is refused as soon as its chunks pass
+//! it, not after reading the rest.
 
 use axum::{
     body::Bytes,
@@ -13,25 +14,29 @@ use axum::{
 
 use super::error::ApiError;
 
-/// The form field that carries the files.
+/// The form field of payroll receipts (XML, or their printed PDF, scan or photo).
 pub const FILE_FIELD: &str = "recibos";
+/// The form field of bank statements (PDF, PNG or JPEG).
+pub const STATEMENT_FIELD: &str = "estados_cuenta";
 /// Most files in one request (a year of monthly receipts, six months of fortnightly ones).
 pub const MAX_FILES: usize = 12;
-/// Largest file: the XML reader's own limit (`score_docs::MAX_BYTES`, 1 MiB).
-pub const MAX_FILE_BYTES: usize = score_docs::MAX_BYTES;
-/// Largest request body: every file at its limit plus room for the multipart headers.
-pub const MAX_UPLOAD_BYTES: usize = MAX_FILES * (MAX_FILE_BYTES + 4096);
+/// Largest file: score-ocr's limit for a printed document (10 MiB; an XML receipt is further
+/// held to its reader's 1 MiB).
+pub const MAX_FILE_BYTES: usize = 10 * 1024 * 1024;
+/// Largest request body: two printed documents at their limit, or a dozen phone photos.
+pub const MAX_UPLOAD_BYTES: usize = 2 * MAX_FILE_BYTES + 64 * 1024;
 
-/// One uploaded file: the name the client gave it (shown back, never used as a path) and its
-/// bytes.
+/// One uploaded file: the form field it came in ([`FILE_FIELD`] or [`STATEMENT_FIELD`]), the
+/// name the client gave it (shown back, never used as a path) and its bytes.
 #[derive(Debug, Clone)]
 pub struct UploadedFile {
+    pub field: &'static str,
     pub name: Option<String>,
     pub bytes: Bytes,
 }
 
 /// The files of a `multipart/form-data` body, in the order sent, from the parts named
-/// [`FILE_FIELD`]. Rejections, all in the envelope:
+/// [`FILE_FIELD`] and [`STATEMENT_FIELD`]. Rejections, all in the envelope:
 /// - not `multipart/form-data` → 415 `DOCUMENT_UPLOAD_INVALID`; a malformed body → 400
 ///   `DOCUMENT_UPLOAD_INVALID`;
 /// - a part with another name → 400 `UNKNOWN_FIELD` (`field` = its name);
@@ -45,7 +50,7 @@ fn upload_invalid(status: StatusCode) -> ApiError {
     ApiError::new(
         status,
         "DOCUMENT_UPLOAD_INVALID",
-        "Envía los recibos como multipart/form-data, cada archivo XML en un campo \"recibos\".",
+        "Envía los documentos como multipart/form-data: cada recibo (XML, PDF o imagen) en un campo \"recibos\" y cada estado de cuenta en un campo \"estados_cuenta\".",
     )
 }
 
@@ -58,13 +63,13 @@ fn too_many() -> ApiError {
     .with("field", FILE_FIELD)
 }
 
-fn file_too_large(index: usize, name: Option<&str>) -> ApiError {
+fn file_too_large(field: &str, index: usize, name: Option<&str>) -> ApiError {
     let e = ApiError::new(
         StatusCode::PAYLOAD_TOO_LARGE,
         "DOCUMENT_TOO_LARGE",
-        format!("El recibo {} pesa más de {} KiB, el máximo de un recibo de nómina.", index + 1, MAX_FILE_BYTES / 1024),
+        format!("El archivo {} pesa más de {} MiB, el máximo de un documento.", index + 1, MAX_FILE_BYTES / (1024 * 1024)),
     )
-    .with("field", format!("{FILE_FIELD}[{index}]"));
+    .with("field", format!("{field}[{index}]"));
     match name {
         Some(n) => e.with("archivo", n),
         None => e,
@@ -76,7 +81,7 @@ fn stream_error(e: &MultipartError) -> ApiError {
         ApiError::new(
             StatusCode::PAYLOAD_TOO_LARGE,
             "DOCUMENT_TOO_LARGE",
-            format!("El envío supera {} MiB; sube menos recibos a la vez.", MAX_UPLOAD_BYTES / (1024 * 1024)),
+            format!("El envío supera {} MiB; sube menos documentos a la vez.", MAX_UPLOAD_BYTES / (1024 * 1024)),
         )
     } else {
         upload_invalid(StatusCode::BAD_REQUEST)
@@ -98,34 +103,39 @@ impl<S: Send + Sync> FromRequest<S> for Uploads {
         let mut multipart = Multipart::from_request(req, state)
             .await
             .map_err(|_| upload_invalid(StatusCode::BAD_REQUEST))?;
-        let mut files = Vec::new();
+        let mut files: Vec<UploadedFile> = Vec::new();
         while let Some(mut field) = multipart.next_field().await.map_err(|e| stream_error(&e))? {
             let field_name = field.name().unwrap_or_default().to_owned();
-            if field_name != FILE_FIELD {
-                return Err(ApiError::bad_request(
-                    "UNKNOWN_FIELD",
-                    format!("Campo no reconocido \"{field_name}\": los recibos van en el campo \"{FILE_FIELD}\"."),
-                )
-                .with("field", field_name));
-            }
+            let kind = match field_name.as_str() {
+                FILE_FIELD => FILE_FIELD,
+                STATEMENT_FIELD => STATEMENT_FIELD,
+                _ => {
+                    return Err(ApiError::bad_request(
+                        "UNKNOWN_FIELD",
+                        format!(
+                            "Campo no reconocido \"{field_name}\": los recibos van en el campo \"{FILE_FIELD}\" y los estados de cuenta en \"{STATEMENT_FIELD}\"."
+                        ),
+                    )
+                    .with("field", field_name));
+                }
+            };
             if files.len() == MAX_FILES {
                 return Err(too_many());
             }
-            let index = files.len();
             let name = field.file_name().map(str::to_owned);
             let mut bytes = Vec::new();
             while let Some(chunk) = field.chunk().await.map_err(|e| stream_error(&e))? {
                 if bytes.len() + chunk.len() > MAX_FILE_BYTES {
-                    return Err(file_too_large(index, name.as_deref()));
+                    return Err(file_too_large(kind, files.iter().filter(|f| f.field == kind).count(), name.as_deref()));
                 }
                 bytes.extend_from_slice(&chunk);
             }
-            files.push(UploadedFile { name, bytes: Bytes::from(bytes) });
+            files.push(UploadedFile { field: kind, name, bytes: Bytes::from(bytes) });
         }
         if files.is_empty() {
             return Err(ApiError::bad_request(
                 "DOCUMENT_REQUIRED",
-                format!("No se recibió ningún recibo: adjunta al menos un archivo XML en el campo \"{FILE_FIELD}\"."),
+                format!("No se recibió ningún documento: adjunta al menos un recibo en el campo \"{FILE_FIELD}\" o un estado de cuenta en \"{STATEMENT_FIELD}\"."),
             ));
         }
         Ok(Uploads(files))

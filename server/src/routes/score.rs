@@ -333,7 +333,7 @@ pub async fn refine_profile(
     let (changes, contact) = buyers::split_body(body)?;
     let (row, verificacion) = documents::refine(&state.db, &id, changes, &contact, documents::today_in_mexico()).await?;
     state.metrics.record_score(&row.nivel);
-    Ok(axum::Json(DataResponse::new(VerifiedProfileView { profile: row.view()?, verificacion })))
+    Ok(axum::Json(DataResponse::new(VerifiedProfileView::load(&state.db, row.view()?, verificacion).await?)))
 }
 
 /// Onboarding: phases 1 and 2 in one call.
@@ -355,7 +355,8 @@ pub async fn onboarding(
 }
 
 /// The profile with its current `platform_score`, phase, timestamps and `verificacion` (its
-/// payroll receipts' verification, `null` without receipts).
+/// payroll receipts' verification, `null` without receipts), and its printed documents
+/// (`lecturas`: being read, read or refused) with the income its bank statements support.
 #[utoipa::path(get, path = "/api/v1/perfil/{id}", tag = "score",
     params(("id" = String, Path, description = "Profile id")),
     responses(
@@ -371,7 +372,7 @@ pub async fn get_profile(
     client.spend(&state, 1)?;
     let row = buyers::find(&state.db, &id).await?;
     let verificacion = documents::find_verification(&state.db, &row.id).await?;
-    Ok(axum::Json(DataResponse::new(VerifiedProfileView { profile: row.view()?, verificacion })))
+    Ok(axum::Json(DataResponse::new(VerifiedProfileView::load(&state.db, row.view()?, verificacion).await?)))
 }
 
 /// Query of `GET /api/v1/matching/{id}`.

@@ -14,5 +14,6 @@ mod oidc;
 mod ops;
 mod openapi;
 mod partners;
+mod printed;
 mod score;
 mod seeded;

@@ -109,8 +109,6 @@ pub async fn me(
     Ok(json(StatusCode::OK, DataResponse::new(user.profile())))
 }
 
-/// Profile update. Only these four fields can change; an empty string clears `phone` or
-
 /// Log out: revokes the session of the token, which is rejected (401) from then on.
 #[utoipa::path(post, path = "/api/auth/logout", tag = "auth",
     security(("bearer" = [])),

@@ -1,0 +1,294 @@
+//! Printed documents (PDF, PNG, JPEG payroll receipts and bank statements) read off the
+//! request path: a row per file from upload (`leyendo`) to its outcome (`leido` or
+//! `rechazado`), and what reading one does to the profile.
+//!
+//! What a read document does:
+//! - a printed payroll receipt whose checks all pass (`verificado`) is attached like an XML
+//!   receipt (`documents::attach`: same worker, one per UUID, the profile rescored), with
+//!   `fuente` `pdf` or `ocr`; the XML of the same UUID, sent before or after, wins;
+//! - a printed receipt that fails a check is kept as read (`aplicado` false, `nota` says why):
+//!   facts that did not add up never verify a profile;
+//! - a bank statement is kept as read; `GET /api/v1/perfil/{id}` shows the income the
+//!   statements support (`ingreso_estados_cuenta`, score-docs' rule for the self-employed). It
+//!   does not replace the declared income: statements show deposits, not who paid them, and a
+//!   bank weighs them with the rest of the file.
+//!
+//! The file itself is never stored (the row keeps its SHA-256).
+
+use score_docs::{DocError, Documento, EstadoCuenta, Fuente};
+use serde::Serialize;
+use serde_json::Value;
+use utoipa::ToSchema;
+
+use crate::{
+    db::{self, Db},
+    domain::documents::{self, ReadReceipt},
+    http::error::{ApiError, ApiResult},
+};
+
+/// Where a printed document is.
+pub const LEYENDO: &str = "leyendo";
+pub const LEIDO: &str = "leido";
+pub const RECHAZADO: &str = "rechazado";
+
+/// The code of a document whose reading a restart cut short.
+pub const INTERRUPTED: &str = "DOCUMENT_READ_INTERRUPTED";
+
+/// A printed document and what became of it.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct LecturaView {
+    /// Id of this reading.
+    pub id: String,
+    /// The file name the client gave.
+    pub archivo: Option<String>,
+    /// SHA-256 of the file, hex.
+    pub sha256: String,
+    /// `recibo_nomina` or `estado_cuenta`: as sent (the form field) or as read.
+    pub tipo: Option<String>,
+    /// `leyendo` (queued or being read), `leido` or `rechazado`.
+    #[schema(example = "leyendo")]
+    pub estado: String,
+    /// Whether its facts verify the profile (a printed receipt whose checks all pass).
+    pub aplicado: bool,
+    /// Why a read document was not applied.
+    pub nota: Option<String>,
+    /// What was read (score-docs' `Documento`: a receipt's facts with `fuente`, `confianza`,
+    /// `verificado` and `comprobaciones`, or a statement's months and checks).
+    #[schema(value_type = Option<Object>)]
+    pub documento: Option<Value>,
+    /// Why it was refused (`DOCUMENT_UNREADABLE`, `DOCUMENT_TOO_LARGE`,
+    /// `DOCUMENT_UNSUPPORTED_TYPE`, `DOCUMENT_MIXED_WORKERS`, `DOCUMENT_READ_INTERRUPTED`, ...).
+    #[schema(value_type = Option<Object>)]
+    pub error: Option<Value>,
+    pub recibido_at: String,
+    pub terminado_at: Option<String>,
+}
+
+#[derive(Debug, sqlx::FromRow)]
+struct ReadRow {
+    id: String,
+    archivo: Option<String>,
+    sha256: String,
+    tipo: Option<String>,
+    estado: String,
+    documento_json: Option<String>,
+    aplicado: i64,
+    nota: Option<String>,
+    error_code: Option<String>,
+    error_message: Option<String>,
+    created_at: i64,
+    finished_at: Option<i64>,
+}
+
+impl ReadRow {
+    fn view(self) -> ApiResult<LecturaView> {
+        let documento = self.documento_json.map(|t| serde_json::from_str(&t).map_err(ApiError::internal)).transpose()?;
+        let error = self.error_code.map(|code| serde_json::json!({ "codigo": code, "mensaje": self.error_message }));
+        Ok(LecturaView {
+            id: self.id,
+            archivo: self.archivo,
+            sha256: self.sha256,
+            tipo: self.tipo,
+            estado: self.estado,
+            aplicado: self.aplicado != 0,
+            nota: self.nota,
+            documento,
+            error,
+            recibido_at: db::to_rfc3339(self.created_at),
+            terminado_at: self.finished_at.map(db::to_rfc3339),
+        })
+    }
+}
+
+/// A file to read.
+#[derive(Debug, Clone)]
+pub struct NewRead {
+    pub archivo: Option<String>,
+    pub sha256: String,
+    /// `recibo_nomina` or `estado_cuenta`, as the form field says (`None`: tell by reading).
+    pub tipo: Option<&'static str>,
+}
+
+/// Records files about to be read for the profile `profile_id` (which must exist).
+pub async fn start(db: &Db, profile_id: &str, files: &[NewRead]) -> ApiResult<Vec<LecturaView>> {
+    let now = db::now();
+    let mut tx = db.begin().await?;
+    let mut ids = Vec::with_capacity(files.len());
+    for f in files {
+        let id = db::new_id();
+        sqlx::query(
+            "INSERT INTO document_reads (id, profile_id, archivo, sha256, tipo, estado, aplicado, created_at) \
+             VALUES ($1, $2, $3, $4, $5, $6, 0, $7)",
+        )
+        .bind(&id)
+        .bind(profile_id)
+        .bind(&f.archivo)
+        .bind(&f.sha256)
+        .bind(f.tipo)
+        .bind(LEYENDO)
+        .bind(now)
+        .execute(&mut *tx)
+        .await?;
+        ids.push(id);
+    }
+    tx.commit().await?;
+    Ok(files
+        .iter()
+        .zip(ids)
+        .map(|(f, id)| LecturaView {
+            id,
+            archivo: f.archivo.clone(),
+            sha256: f.sha256.clone(),
+            tipo: f.tipo.map(str::to_owned),
+            estado: LEYENDO.to_owned(),
+            aplicado: false,
+            nota: None,
+            documento: None,
+            error: None,
+            recibido_at: db::to_rfc3339(now),
+            terminado_at: None,
+        })
+        .collect())
+}
+
+/// The profile's printed documents, newest first (at most 100).
+pub async fn list(db: &Db, profile_id: &str) -> ApiResult<Vec<LecturaView>> {
+    let rows = sqlx::query_as::<_, ReadRow>(
+        "SELECT id, archivo, sha256, tipo, estado, documento_json, aplicado, nota, error_code, error_message, created_at, \
+         finished_at FROM document_reads WHERE profile_id = $1 ORDER BY created_at DESC, id DESC LIMIT 100",
+    )
+    .bind(profile_id)
+    .fetch_all(db)
+    .await?;
+    rows.into_iter().map(ReadRow::view).collect()
+}
+
+/// The income the profile's read bank statements support (score-docs' rule for the
+/// self-employed), when it has any.
+pub async fn statements_income(db: &Db, profile_id: &str) -> ApiResult<Option<Value>> {
+    let texts = sqlx::query_scalar::<_, String>(
+        "SELECT documento_json FROM document_reads WHERE profile_id = $1 AND estado = $2 AND tipo = 'estado_cuenta' \
+         AND documento_json IS NOT NULL ORDER BY created_at, id",
+    )
+    .bind(profile_id)
+    .bind(LEIDO)
+    .fetch_all(db)
+    .await?;
+    if texts.is_empty() {
+        return Ok(None);
+    }
+    let statements = texts
+        .iter()
+        .map(|t| EstadoCuenta::from_json(t).map_err(ApiError::internal))
+        .collect::<ApiResult<Vec<_>>>()?;
+    let income = score_docs::ingreso_independiente(&statements, score_docs::DEFAULT_EXPENSE_FACTOR);
+    serde_json::from_str(&income.to_json()).map(Some).map_err(ApiError::internal)
+}
+
+async fn finish_row(
+    db: &Db,
+    id: &str,
+    estado: &str,
+    documento: Option<(&str, String)>,
+    aplicado: bool,
+    nota: Option<&str>,
+    error: Option<(&str, &str)>,
+) -> ApiResult<()> {
+    sqlx::query(
+        "UPDATE document_reads SET estado = $2, tipo = COALESCE($3, tipo), documento_json = $4, aplicado = $5, nota = $6, \
+         error_code = $7, error_message = $8, finished_at = $9 WHERE id = $1",
+    )
+    .bind(id)
+    .bind(estado)
+    .bind(documento.as_ref().map(|(tipo, _)| *tipo))
+    .bind(documento.as_ref().map(|(_, json)| json.as_str()))
+    .bind(i64::from(aplicado))
+    .bind(nota)
+    .bind(error.map(|(code, _)| code))
+    .bind(error.map(|(_, message)| message))
+    .bind(db::now())
+    .execute(db)
+    .await?;
+    Ok(())
+}
+
+/// Records what reading the file `read` of the profile `profile_id` gave, and applies it: a
+/// verified printed receipt is attached to the profile (which rescores it).
+pub async fn finish(db: &Db, read: &str, profile_id: &str, file: NewRead, outcome: Result<Documento, DocError>) -> ApiResult<()> {
+    let documento = match outcome {
+        Err(e) => return finish_row(db, read, RECHAZADO, None, false, None, Some((e.code.as_str(), &e.message))).await,
+        Ok(d) => d,
+    };
+    let json = documento.to_json();
+    match documento {
+        Documento::EstadoCuenta(_) => finish_row(db, read, LEIDO, Some(("estado_cuenta", json)), false, None, None).await,
+        Documento::ReciboNomina(r) if !r.verificado => {
+            let nota = "No se aplicó al perfil: el recibo no pasó todas las comprobaciones (ver documento.comprobaciones). \
+                        Sube el XML o una imagen más nítida.";
+            finish_row(db, read, LEIDO, Some(("recibo_nomina", json)), false, Some(nota), None).await
+        }
+        Documento::ReciboNomina(r) => {
+            let receipt = ReadReceipt { archivo: file.archivo, sha256: file.sha256, facts: r.hechos, fuente: r.fuente.into() };
+            match documents::attach(db, profile_id, vec![receipt], documents::today_in_mexico()).await {
+                Ok(_) => finish_row(db, read, LEIDO, Some(("recibo_nomina", json)), true, None, None).await,
+                // The receipt was read; the profile refuses it (another worker's, too many).
+                Err(e) if e.status.is_client_error() => {
+                    finish_row(db, read, RECHAZADO, Some(("recibo_nomina", json)), false, None, Some((e.code, &e.message))).await
+                }
+                Err(e) => Err(e),
+            }
+        }
+    }
+}
+
+/// Marks as interrupted the documents a stopped server was still reading (their bytes were
+/// only in its memory): the buyer is told to send them again. Run at start.
+pub async fn interrupt_unfinished(db: &Db) -> ApiResult<u64> {
+    let done = sqlx::query(
+        "UPDATE document_reads SET estado = $1, error_code = $2, error_message = $3, finished_at = $4 WHERE estado = $5",
+    )
+    .bind(RECHAZADO)
+    .bind(INTERRUPTED)
+    .bind("El servidor se reinició mientras leía este documento; vuelve a subirlo.")
+    .bind(db::now())
+    .bind(LEYENDO)
+    .execute(db)
+    .await?;
+    Ok(done.rows_affected())
+}
+
+/// Where a receipt on file came from, as stored in `buyer_documents.fuente`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Origin {
+    Xml,
+    Pdf,
+    Ocr,
+}
+
+impl Origin {
+    /// As stored (an unknown text is read as the XML, the column's default).
+    pub fn parse(text: &str) -> Origin {
+        match text {
+            "pdf" => Origin::Pdf,
+            "ocr" => Origin::Ocr,
+            _ => Origin::Xml,
+        }
+    }
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Origin::Xml => "xml",
+            Origin::Pdf => "pdf",
+            Origin::Ocr => "ocr",
+        }
+    }
+}
+
+impl From<Fuente> for Origin {
+    fn from(f: Fuente) -> Origin {
+        match f {
+            Fuente::Pdf => Origin::Pdf,
+            Fuente::Ocr => Origin::Ocr,
+        }
+    }
+}

@@ -1,0 +1,268 @@
+//! Printed documents through `POST /api/v1/fase2/documentos/{id}` with the real Poppler and
+//! Tesseract: receipts printed to a text PDF and to a photo, and bank statements, are answered
+//! 202 and read off the request path; `GET /api/v1/perfil/{id}` shows each outcome; a verified
+//! print verifies the profile like its XML, the XML wins, a misread or refused document never
+//! does; nothing of the file is kept; a full queue, a restart and bad files have their codes.
+#![allow(clippy::unwrap_used)]
+
+#[path = "../../../score-docs/tests/common/mod.rs"]
+mod common;
+#[path = "../../../score-ocr/tests/printing/mod.rs"]
+mod printing;
+
+use std::path::Path;
+use std::time::Duration;
+
+use reqwest::multipart::{Form, Part};
+use score_docs::CfdiFacts;
+use serde_json::{Value, json};
+
+use crate::helpers::{TestApp, TestOptions, assert_error};
+
+fn fixture(name: &str) -> (CfdiFacts, Vec<u8>) {
+    let xml = std::fs::read(Path::new(env!("CARGO_MANIFEST_DIR")).join("../fixtures/documents").join(name)).unwrap();
+    (score_docs::read_cfdi(&xml).unwrap(), xml)
+}
+
+/// A receipt's print as payroll software writes it: a PDF with a text layer.
+fn printed_pdf(name: &str) -> Vec<u8> {
+    printing::text_pdf(&common::print(&fixture(name).0), 1)
+}
+
+/// A month's statement of the `altiplano` bank as a PDF.
+fn statement_pdf(month: u32) -> Vec<u8> {
+    let text = common::statement("altiplano", month, common::d(10_000, 0), &common::month_movements(month, "COMPRA SUPERMERCADO"));
+    printing::text_pdf(&text, 1)
+}
+
+async fn upload(app: &TestApp, id: &str, parts: Vec<(&str, &str, Vec<u8>)>) -> reqwest::Response {
+    let form = parts.into_iter().fold(Form::new(), |form, (field, name, bytes)| {
+        form.part(field.to_owned(), Part::bytes(bytes).file_name(name.to_owned()))
+    });
+    app.client.post(app.url(&format!("/api/v1/fase2/documentos/{id}"))).multipart(form).send().await.unwrap()
+}
+
+async fn data(resp: reqwest::Response, status: u16) -> Value {
+    let got = resp.status().as_u16();
+    let body: Value = resp.json().await.unwrap();
+    assert_eq!(got, status, "{body}");
+    body["data"].clone()
+}
+
+async fn new_profile(app: &TestApp) -> String {
+    let profile = json!({
+        "estado": "JAL", "ingreso_mensual": 20000, "tipo_ingreso": "asalariado", "antiguedad_meses": 12, "edad": 40
+    });
+    data(app.post_json("/api/v1/fase1/perfil", &profile).await, 201).await["id"].as_str().unwrap().to_owned()
+}
+
+/// The profile once no document is being read (the pool works off the request path).
+async fn profile_when_read(app: &TestApp, id: &str) -> Value {
+    for _ in 0..600 {
+        let profile = data(app.get(&format!("/api/v1/perfil/{id}")).await, 200).await;
+        if profile["lecturas"].as_array().unwrap().iter().all(|l| l["estado"] != "leyendo") {
+            return profile;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    panic!("the documents of {id} were not read in 60 s");
+}
+
+fn reading<'a>(profile: &'a Value, archivo: &str) -> &'a Value {
+    profile["lecturas"].as_array().unwrap().iter().find(|l| l["archivo"] == archivo).unwrap()
+}
+
+/// A fixture receipt whose worker has a real RFC (the SAT's sample `CACX7605101P8`): the
+/// fixtures' worker RFCs are made up and fail their check digits, so their prints are read but
+/// never verify. Its facts and its XML (the same UUID).
+fn receipt_with_valid_rfcs() -> (CfdiFacts, Vec<u8>) {
+    let (_, xml) = fixture("quincenal-40-infonavit-1.xml");
+    let xml = String::from_utf8(xml).unwrap().replace(" gaml850101hx3", "CACX7605101P8").into_bytes();
+    (score_docs::read_cfdi(&xml).unwrap(), xml)
+}
+
+#[tokio::test]
+async fn a_printed_receipt_verifies_the_profile_like_its_xml_and_the_xml_wins() {
+    let app = TestApp::spawn().await;
+    let id = new_profile(&app).await;
+    let (facts, xml) = receipt_with_valid_rfcs();
+    let pdf = printing::text_pdf(&common::print(&facts), 1);
+
+    let accepted = data(upload(&app, &id, vec![("recibos", "recibo.pdf", pdf.clone())]).await, 202).await;
+    assert_eq!(accepted["perfil_id"], id);
+    assert_eq!(accepted["lecturas"][0]["estado"], "leyendo");
+    assert_eq!(accepted["lecturas"][0]["tipo"], "recibo_nomina");
+    assert!(accepted["verificacion"].is_null());
+
+    let profile = profile_when_read(&app, &id).await;
+    let read = reading(&profile, "recibo.pdf");
+    assert_eq!(read["estado"], "leido", "{read}");
+    assert_eq!(read["aplicado"], true, "{read}");
+    assert_eq!(read["documento"]["fuente"], "pdf");
+    assert_eq!(read["documento"]["verificado"], true);
+    assert_eq!(read["documento"]["uuid"], facts.uuid.clone().unwrap());
+    let verificacion = &profile["verificacion"];
+    assert_eq!(verificacion["documentos"][0]["fuente"], "pdf", "{verificacion}");
+    assert!(verificacion["campos"].as_array().unwrap().contains(&json!("ingreso_mensual")));
+    // The income the print proves is what profile_from_cfdi makes of the same facts.
+    let expected = score_docs::profile_from_cfdi(std::slice::from_ref(&facts), server::domain::documents::today_in_mexico()).unwrap();
+    let expected = serde_json::to_value(&expected.perfil).unwrap();
+    assert_eq!(profile["perfil"]["ingreso_mensual"], expected["ingreso_mensual"], "{profile}");
+
+    // The XML of the same receipt replaces what was read from its print.
+    let attached = data(upload(&app, &id, vec![("recibos", "recibo.xml", xml)]).await, 200).await;
+    assert_eq!(attached["recibidos"][0]["nuevo"], true);
+    let documentos = attached["verificacion"]["documentos"].as_array().unwrap();
+    assert_eq!(documentos.len(), 1);
+    assert_eq!(documentos[0]["fuente"], "xml");
+
+    // The print again: read and accepted, and the XML stays.
+    data(upload(&app, &id, vec![("recibos", "otra-vez.pdf", pdf)]).await, 202).await;
+    let again = profile_when_read(&app, &id).await;
+    assert_eq!(reading(&again, "otra-vez.pdf")["aplicado"], true);
+    let documentos = again["verificacion"]["documentos"].as_array().unwrap();
+    assert_eq!((documentos.len(), &documentos[0]["fuente"]), (1, &json!("xml")));
+
+    // A print of another worker is read and refused by the profile.
+    data(upload(&app, &id, vec![("recibos", "otro.pdf", printed_pdf("subcontratacion-33-ordinaria.xml"))]).await, 202).await;
+    let other = profile_when_read(&app, &id).await;
+    let refused = reading(&other, "otro.pdf");
+    // Its RFCs fail their check digits or it names another worker: either way never applied.
+    assert_eq!(refused["aplicado"], false, "{refused}");
+}
+
+#[tokio::test]
+async fn the_xml_replaces_its_print_and_a_print_never_replaces_the_xml() {
+    let app = TestApp::spawn().await;
+    let id = new_profile(&app).await;
+    let (facts, xml) = fixture("semanal-33-fonacot-1.xml");
+    // A print whose employer RFC fails its check digit (a misread): read, never applied.
+    let mut misread = facts.clone();
+    misread.emisor_rfc = "EKU9003173C8".into();
+    let misread = printing::text_pdf(&common::print(&misread), 1);
+    data(upload(&app, &id, vec![("recibos", "recibo.pdf", misread.clone())]).await, 202).await;
+    let profile = profile_when_read(&app, &id).await;
+    let read = reading(&profile, "recibo.pdf");
+    assert_eq!(read["estado"], "leido");
+    assert_eq!(read["aplicado"], false);
+    assert!(read["nota"].as_str().unwrap().contains("comprobaciones"), "{read}");
+    assert_eq!(read["documento"]["comprobaciones"]["rfc_emisor_valido"], false);
+    assert!(profile["verificacion"].is_null(), "an unverified print verifies nothing");
+
+    // The XML and a print of it in one request: the XML is attached at once (its outcome in
+    // `recibidos`), the print is read and changes nothing.
+    let accepted =
+        data(upload(&app, &id, vec![("recibos", "recibo.xml", xml), ("recibos", "recibo.pdf", misread)]).await, 202).await;
+    assert_eq!(accepted["recibidos"][0]["nuevo"], true);
+    assert_eq!(accepted["verificacion"]["documentos"][0]["fuente"], "xml");
+    let profile = profile_when_read(&app, &id).await;
+    let documentos = profile["verificacion"]["documentos"].as_array().unwrap();
+    assert_eq!(documentos.len(), 1);
+    assert_eq!(documentos[0]["fuente"], "xml");
+    assert_eq!(documentos[0]["uuid"], facts.uuid.unwrap());
+}
+
+#[tokio::test]
+async fn a_photo_is_read_by_tesseract_and_statements_show_the_income_they_support() {
+    let app = TestApp::spawn().await;
+    let id = new_profile(&app).await;
+    let photo = printing::render(&printed_pdf("mensual-40-pensionado-1.xml"), 300, "png");
+    let statements: Vec<(&str, &str, Vec<u8>)> = vec![
+        ("estados_cuenta", "marzo.pdf", statement_pdf(3)),
+        ("estados_cuenta", "abril.pdf", statement_pdf(4)),
+        ("estados_cuenta", "mayo.pdf", statement_pdf(5)),
+    ];
+    let mut parts = vec![("recibos", "foto.png", photo)];
+    parts.extend(statements);
+    let accepted = data(upload(&app, &id, parts).await, 202).await;
+    assert_eq!(accepted["lecturas"].as_array().unwrap().len(), 4);
+    assert_eq!(accepted["lecturas"][1]["tipo"], "estado_cuenta");
+
+    let profile = profile_when_read(&app, &id).await;
+    let photo = reading(&profile, "foto.png");
+    assert_eq!(photo["estado"], "leido", "{photo}");
+    assert_eq!(photo["documento"]["fuente"], "ocr");
+    let (facts, _) = fixture("mensual-40-pensionado-1.xml");
+    assert_eq!(photo["documento"]["neto"].to_string(), facts.neto.to_string(), "{photo}");
+    let confianza = photo["documento"]["confianza"].as_f64().unwrap();
+    assert!(confianza > 0.5 && confianza <= 1.0, "{confianza}");
+    for month in ["marzo.pdf", "abril.pdf", "mayo.pdf"] {
+        let read = reading(&profile, month);
+        assert_eq!(read["estado"], "leido", "{read}");
+        assert_eq!(read["documento"]["verificado"], true, "{read}");
+        assert_eq!(read["aplicado"], false, "statements inform, they do not replace the declared income");
+    }
+    let income = &profile["ingreso_estados_cuenta"];
+    let statements: Vec<score_docs::EstadoCuenta> = ["marzo.pdf", "abril.pdf", "mayo.pdf"]
+        .iter()
+        .map(|m| score_docs::EstadoCuenta::from_json(&reading(&profile, m)["documento"].to_string()).unwrap())
+        .collect();
+    let expected = score_docs::ingreso_independiente(&statements, score_docs::DEFAULT_EXPENSE_FACTOR);
+    assert_eq!(*income, serde_json::from_str::<Value>(&expected.to_json()).unwrap());
+    assert!(income["ingreso_mensual"].as_f64().unwrap() > 0.0, "{income}");
+    assert_eq!(profile["perfil"]["ingreso_mensual"], 20000, "the declared income stays");
+}
+
+#[tokio::test]
+async fn bad_files_get_their_codes_and_nothing_of_a_file_is_kept() {
+    let app = TestApp::spawn().await;
+    let id = new_profile(&app).await;
+    // A statement that is not a PDF or image is refused at once, naming the file.
+    let body = assert_error(upload(&app, &id, vec![("estados_cuenta", "estado.txt", b"hola".to_vec())]).await, 422, "DOCUMENT_UNSUPPORTED_TYPE").await;
+    assert_eq!(body["field"], "estados_cuenta[0]");
+    assert_eq!(body["archivo"], "estado.txt");
+    // Printed documents for an unknown profile: 404 before anything is queued.
+    assert_error(upload(&app, "00000000-0000-4000-8000-000000000000", vec![("recibos", "r.pdf", printed_pdf("sin-timbre-40.xml"))]).await, 404, "PROFILE_NOT_FOUND").await;
+    // A damaged PDF and a PNG header with 100,000 x 100,000 pixels: read off the path, refused
+    // with their codes.
+    let mut bomb = b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR".to_vec();
+    bomb.extend_from_slice(&100_000u32.to_be_bytes());
+    bomb.extend_from_slice(&100_000u32.to_be_bytes());
+    bomb.extend_from_slice(&[8, 0, 0, 0, 0, 0, 0, 0, 0]);
+    let parts = vec![("recibos", "roto.pdf", b"%PDF-1.4\n1 0 obj broken".to_vec()), ("recibos", "enorme.png", bomb)];
+    data(upload(&app, &id, parts).await, 202).await;
+    let profile = profile_when_read(&app, &id).await;
+    assert_eq!(reading(&profile, "roto.pdf")["estado"], "rechazado");
+    assert_eq!(reading(&profile, "roto.pdf")["error"]["codigo"], "DOCUMENT_UNREADABLE");
+    assert_eq!(reading(&profile, "enorme.png")["error"]["codigo"], "DOCUMENT_TOO_LARGE");
+    assert!(reading(&profile, "enorme.png")["error"]["mensaje"].as_str().unwrap().len() > 10);
+    // What is stored of a document: its SHA-256 and what was read, never its bytes.
+    let stored: Vec<(String, Option<String>)> =
+        sqlx::query_as("SELECT sha256, documento_json FROM document_reads WHERE profile_id = $1").bind(&id).fetch_all(&app.db).await.unwrap();
+    assert_eq!(stored.len(), 2);
+    assert!(stored.iter().all(|(sha, doc)| sha.len() == 64 && doc.is_none()));
+}
+
+#[tokio::test]
+async fn a_full_queue_refuses_the_upload_whole_and_a_restart_marks_unread_documents() {
+    let app = TestApp::spawn_with(TestOptions {
+        configure: Some(Box::new(|c| c.ocr_queue = 1)),
+        ..TestOptions::default()
+    })
+    .await;
+    let id = new_profile(&app).await;
+    let two = vec![("recibos", "a.pdf", printed_pdf("sin-timbre-40.xml")), ("recibos", "b.pdf", printed_pdf("sin-timbre-40.xml"))];
+    let resp = upload(&app, &id, two).await;
+    assert_eq!(resp.headers().get("retry-after").and_then(|v| v.to_str().ok()), Some("60"));
+    assert_error(resp, 503, "DOCUMENT_QUEUE_FULL").await;
+    let count: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM document_reads").fetch_one(&app.db).await.unwrap();
+    assert_eq!(count, 0, "a refused upload stores nothing");
+
+    // A reading left unfinished by a stop is marked at the next start.
+    sqlx::query("INSERT INTO document_reads (id, profile_id, sha256, estado, aplicado, created_at) VALUES ($1, $2, $3, 'leyendo', 0, 0)")
+        .bind(uuid_like())
+        .bind(&id)
+        .bind("0".repeat(64))
+        .execute(&app.db)
+        .await
+        .unwrap();
+    let marked = server::domain::document_reads::interrupt_unfinished(&app.db).await.unwrap();
+    assert_eq!(marked, 1);
+    let profile = data(app.get(&format!("/api/v1/perfil/{id}")).await, 200).await;
+    assert_eq!(profile["lecturas"][0]["estado"], "rechazado");
+    assert_eq!(profile["lecturas"][0]["error"]["codigo"], "DOCUMENT_READ_INTERRUPTED");
+}
+
+fn uuid_like() -> String {
+    "11111111-2222-4333-8444-555555555555".to_owned()
+}
