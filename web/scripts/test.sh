@@ -41,6 +41,8 @@ if [ ! -f score-docs/wasm/pkg-web/score_docs_wasm.js ]; then
   score-docs/wasm/build.sh
 fi
 
+# Printed documents sent from the profile page are read by the server with Poppler and Tesseract.
+bash "$ROOT/score-ocr/scripts/install-tools.sh"
 # --- build -------------------------------------------------------------------------------
 log "building the web app"
 (cd web && npm run --silent build)

@@ -44,15 +44,19 @@ export function clearSession() {
   localStorage.removeItem(TOKEN_KEY);
 }
 
-/** Calls the API; resolves to the parsed body, rejects with ApiError. */
+/**
+ * Calls the API; resolves to the parsed body, rejects with ApiError. `body` is sent as JSON,
+ * or as multipart/form-data when it is a FormData (file uploads).
+ */
 export async function api(path, { method = 'GET', body, token } = {}) {
+  const form = body instanceof FormData;
   const headers = { accept: 'application/json' };
-  if (body !== undefined) headers['content-type'] = 'application/json';
+  if (body !== undefined && !form) headers['content-type'] = 'application/json';
   const auth = token ?? loadSession()?.token;
   if (auth) headers.authorization = `Bearer ${auth}`;
   let response;
   try {
-    response = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+    response = await fetch(path, { method, headers, body: body === undefined || form ? body : JSON.stringify(body) });
   } catch {
     throw new ApiError(0, { message: 'No hay conexión con el servidor. Revisa tu red e inténtalo de nuevo.' });
   }

@@ -2,7 +2,7 @@
 // page with score-docs' WebAssembly module, so the files never leave the device until the
 // buyer chooses to send them, and the verification the server keeps for a saved profile.
 import { useState } from 'preact/hooks';
-import { ApiError } from '../api.js';
+import { api } from '../api.js';
 import { LABELS } from '../profile-fields.js';
 import { decimal, pesos } from './ui.jsx';
 
@@ -57,15 +57,7 @@ export async function uploadReceipts(profileId, files) {
   for (let i = 0; i < files.length; i += FILES_PER_UPLOAD) {
     const form = new FormData();
     for (const f of files.slice(i, i + FILES_PER_UPLOAD)) form.append('recibos', f, f.name);
-    let response;
-    try {
-      response = await fetch(`/api/v1/fase2/documentos/${encodeURIComponent(profileId)}`, { method: 'POST', body: form, headers: { accept: 'application/json' } });
-    } catch {
-      throw new ApiError(0, { message: 'No hay conexión con el servidor. Revisa tu red e inténtalo de nuevo.' });
-    }
-    const body = await response.json().catch(() => null);
-    if (!response.ok) throw new ApiError(response.status, body);
-    last = body.data;
+    last = (await api(`/api/v1/fase2/documentos/${encodeURIComponent(profileId)}`, { method: 'POST', body: form })).data;
   }
   return last;
 }

@@ -1,5 +1,6 @@
 // A saved buyer profile (reopenable by its link): the stored report, its verification by
-// payroll receipts when the buyer sent them, the compatible
+// payroll receipts when the buyer sent them, printed receipts and bank statements read on the
+// server, the compatible
 // properties with their reasons, and "me interesa", which records the interest (phase 3) and
 // shares the buyer's contact with that property's agent.
 import { useEffect, useState } from 'preact/hooks';
@@ -9,6 +10,7 @@ import { Alert, Field, Loading, PageTitle, Pagination, formValues, pesos, decima
 import { Report } from '../components/report.jsx';
 import { rememberProfile } from './accounts.jsx';
 import { VerificationSummary } from '../components/receipts.jsx';
+import { PrintedDocumentsCard } from '../components/documents.jsx';
 
 const OPERATIONS = [
   ['', 'Todas'],
@@ -63,6 +65,7 @@ export function Profile() {
         </button>
       </div>
       <VerificationSummary verificacion={perfil.verificacion} />
+      <PrintedDocumentsCard perfil={perfil} onChanged={setPerfil} />
       <div class="layout">
         <div class="card">
           <h2>Tu reporte</h2>
