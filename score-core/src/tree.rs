@@ -120,6 +120,12 @@ struct TreeSink<'b, B: TreeBuilder> {
 }
 
 impl<B: TreeBuilder> TreeSink<'_, B> {
+    /// True when nothing more will be built: one key's value is there, or building failed.
+    #[inline(always)]
+    fn complete(&self) -> bool {
+        (self.only.is_some() && self.done.is_some()) || self.error.is_some()
+    }
+
     /// True when the value at `at` is not built (another key than `only`, or inside one).
     #[inline(always)]
     fn skipped(&self, at: Slot) -> bool {
@@ -204,6 +210,10 @@ impl<B: TreeBuilder> TreeSink<'_, B> {
 }
 
 impl<B: TreeBuilder> ReportSink for TreeSink<'_, B> {
+    #[inline(always)]
+    fn finished(&self) -> bool {
+        self.complete()
+    }
     fn begin_object(&mut self, at: Slot) {
         self.open(at, |b, template| b.object(template));
     }

@@ -201,6 +201,13 @@ pub trait ReportSink {
     /// (no hashing of content). Rust does not promise one address per constant text, so such
     /// a cache fills lazily and may hold a text twice; it stays within a few hundred entries.
     fn text(&mut self, at: Slot, value: &Text);
+    /// Whether the sink needs nothing more of this report. The walk asks between groups of
+    /// the report's own keys and then stops without closing the report's object: a sink that
+    /// wants one key's value (a lazy binding's `report["score"]`) is done once it has it.
+    #[inline(always)]
+    fn finished(&self) -> bool {
+        false
+    }
 }
 
 /// The wire names of `nivel`.
@@ -302,6 +309,9 @@ impl ScoreReport {
         s.begin_object(Slot::Root);
         s.integer(k(SCORE), u64::from(self.score));
         s.label(k(NIVEL), nivel(self.nivel));
+        if s.finished() {
+            return;
+        }
 
         let c = &self.capacidad_compra_estimada;
         s.begin_object(k(CAPACIDAD_COMPRA_ESTIMADA));
@@ -324,6 +334,9 @@ impl ScoreReport {
         s.integer(k(CC_PLAZO_ANIOS), u64::from(c.plazo_anios));
         s.decimal(k(CC_PRECIO_M2_ESTADO), c.precio_m2_estado);
         s.end_object();
+        if s.finished() {
+            return;
+        }
 
         let f = &self.salud_financiera;
         s.begin_object(k(SALUD_FINANCIERA));
@@ -332,12 +345,18 @@ impl ScoreReport {
         s.decimal(k(SF_INGRESO_DISPONIBLE), f.ingreso_disponible);
         s.decimal(k(SF_RATIO), f.ratio);
         s.end_object();
+        if s.finished() {
+            return;
+        }
 
         s.begin_array(k(RECOMENDACIONES), self.recomendaciones.len());
         for (i, text) in self.recomendaciones.iter().enumerate() {
             s.text(Slot::Item(i), text);
         }
         s.end_array();
+        if s.finished() {
+            return;
+        }
         s.text(k(DISCLAIMER), &self.disclaimer);
         s.decimal(k(VALOR_VIVIENDA_MAX), self.valor_vivienda_max);
         s.decimal(k(CREDITO_MAX), self.credito_max);
@@ -346,6 +365,9 @@ impl ScoreReport {
         s.decimal(k(RENTA_ESTIMADA), self.renta_estimada);
         s.text(k(MODELO_VERSION), &self.modelo_version);
         s.text(k(CALIBRACION), &self.calibracion);
+        if s.finished() {
+            return;
+        }
 
         let e = &self.estado;
         s.begin_object(k(ESTADO));
@@ -353,6 +375,9 @@ impl ScoreReport {
         s.text(k(ES_CODIGO), &e.codigo);
         s.text(k(ES_NOMBRE), &e.nombre);
         s.end_object();
+        if s.finished() {
+            return;
+        }
 
         let co = &self.componentes;
         s.begin_object(k(COMPONENTES));
@@ -363,6 +388,9 @@ impl ScoreReport {
         componente(s, CO_AHORRO, &co.ahorro);
         componente(s, CO_SALUD_FINANCIERA, &co.salud_financiera);
         s.end_object();
+        if s.finished() {
+            return;
+        }
 
         s.begin_array(k(RECOMENDACIONES_DETALLE), self.recomendaciones_detalle.len());
         for (i, Recomendacion { codigo: c, texto }) in self.recomendaciones_detalle.iter().enumerate() {
@@ -372,6 +400,9 @@ impl ScoreReport {
             s.end_object();
         }
         s.end_array();
+        if s.finished() {
+            return;
+        }
 
         let d = &self.dictamen;
         s.begin_object(k(DICTAMEN));
@@ -470,5 +501,50 @@ mod tests {
         assert!(visits.1 >= 6, "the model's texts are static: {}", visits.1);
         assert_eq!(keys::SCORE.json_prefix(), "\"score\":");
         assert_eq!(keys::NIVEL.json_prefix(), ",\"nivel\":");
+    }
+
+    /// A sink that is finished stops the walk at the next group of the report's own keys.
+    #[test]
+    fn a_finished_sink_stops_the_walk() {
+        struct UpTo(Visits, usize);
+        impl ReportSink for UpTo {
+            fn begin_object(&mut self, at: Slot) {
+                self.0.begin_object(at);
+            }
+            fn end_object(&mut self) {}
+            fn begin_array(&mut self, at: Slot, len: usize) {
+                self.0.begin_array(at, len);
+            }
+            fn end_array(&mut self) {}
+            fn integer(&mut self, at: Slot, value: u64) {
+                self.0.integer(at, value);
+            }
+            fn boolean(&mut self, at: Slot, value: bool) {
+                self.0.boolean(at, value);
+            }
+            fn decimal(&mut self, at: Slot, value: Decimal) {
+                self.0.decimal(at, value);
+            }
+            fn label(&mut self, at: Slot, value: Label) {
+                self.0.label(at, value);
+            }
+            fn text(&mut self, at: Slot, value: &Text) {
+                self.0.text(at, value);
+            }
+            fn finished(&self) -> bool {
+                self.0.0.len() >= self.1
+            }
+        }
+        let report = crate::schema::probe_report();
+        let mut first = UpTo(Visits::default(), 1);
+        report.walk(&mut first);
+        assert_eq!(first.0.0, [keys::SCORE, keys::NIVEL]);
+        let mut all = UpTo(Visits::default(), usize::MAX);
+        report.walk(&mut all);
+        assert_eq!(all.0.0.len(), {
+            let mut v = Visits::default();
+            report.walk(&mut v);
+            v.0.len()
+        });
     }
 }

@@ -52,7 +52,9 @@ pub(crate) fn names(py: Python<'_>) -> PyResult<&Names> {
         Ok(Names {
             labels: KEYS.iter().map(|_| PyOnceLock::new()).collect(),
             texts: Mutex::new(StaticTextCache::default()),
-            top_tuple: PyTuple::new(py, top.iter().map(|k| k.name))?.unbind(),
+            // The interned key strings: a key written in Python code is the same object, found
+            // by identity (lazy.rs, `key_index`).
+            top_tuple: PyTuple::new(py, top.iter().map(|k| keys[k.id].clone_ref(py)))?.unbind(),
             keys,
             templates,
             top,
