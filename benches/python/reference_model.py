@@ -68,6 +68,7 @@ CURVES: Dict[str, List[Tuple[Decimal, Decimal]]] = {
         "CURVA_ANTIGUEDAD_INDEPENDIENTE",
         "CURVA_DEUDAS",
         "CURVA_AHORRO",
+        "CURVA_AHORRO_COBERTURA",
         "CURVA_SALUD_FINANCIERA",
     )
 }
@@ -225,14 +226,15 @@ def score(profile: Any) -> Dict[str, Any]:
     ratio = disponible_ingreso / I
 
     # 3-4. Components
-    ref = min(max(I, P["AHORRO_INGRESO_REFERENCIA_MIN"]), P["AHORRO_INGRESO_REFERENCIA_MAX"])
+    ingreso_x = CURVES["CURVA_INGRESO"]
+    ref = min(max(I, ingreso_x[0][0] * costo), ingreso_x[-1][0] * costo)
     values = {
-        "ingreso": curve("CURVA_INGRESO", I),
+        "ingreso": curve_ratio("CURVA_INGRESO", I, costo),
         "tipo_ingreso": P["PUNTOS_TIPO_" + tipo.upper()],
         "antiguedad": curve("CURVA_ANTIGUEDAD_INDEPENDIENTE" if tipo == "independiente" else "CURVA_ANTIGUEDAD_ASALARIADO",
                             Decimal(p["antiguedad"])),
         "deudas": P["PUNTOS_DEUDAS_NO_DECLARADAS"] if deudas is None else curve_ratio("CURVA_DEUDAS", deudas, I),
-        "ahorro": curve_ratio("CURVA_AHORRO", p["ahorro"], ref * 12),
+        "ahorro": min(curve_ratio("CURVA_AHORRO", p["ahorro"], ref * 12), curve_ratio("CURVA_AHORRO_COBERTURA", I, costo)),
         "salud_financiera": curve_ratio("CURVA_SALUD_FINANCIERA", disponible_ingreso, I),
     }
     weights = {k: P["PESO_" + k.upper()] for k in values}

@@ -75,6 +75,11 @@ impl Curve {
     /// When `x` cannot be placed on one side of a breakpoint `x_k`, the curve is Lipschitz there
     /// with the larger slope `L` of the two adjacent segments, so `y_k` with an added error of
     /// `L x |x - x_k|` (bounded) is certified whichever side the exact `x` is on.
+    /// The first and the last breakpoint's `x` as filtered doubles (the curve's domain).
+    pub(crate) fn approx_domain(&self) -> (Approx, Approx) {
+        (self.approx[0].0, self.approx[self.approx.len() - 1].0)
+    }
+
     pub(crate) fn eval_approx(&self, x: Approx) -> Option<Approx> {
         let points = self.approx;
         for (k, &(x_k, y_k)) in points.iter().enumerate() {
@@ -158,9 +163,11 @@ mod tests {
     fn interpolates_and_clamps() {
         let c = crate::params::CURVA_INGRESO;
         assert_eq!(c.eval(Decimal::from(0)), Decimal::ZERO);
-        assert_eq!(c.eval(Decimal::from(9600)), Decimal::ZERO);
-        assert_eq!(c.eval(Decimal::from(12800)), Decimal::from(10));
-        assert_eq!(c.eval(Decimal::from(26000)), Decimal::from(45));
-        assert_eq!(c.eval(Decimal::from(1_000_000)), Decimal::ONE_HUNDRED);
+        assert_eq!(c.eval(Decimal::new(5, 1)), Decimal::ZERO);
+        assert_eq!(c.eval(Decimal::new(75, 2)), Decimal::from(6));
+        assert_eq!(c.eval(Decimal::from(4)), Decimal::from(85));
+        assert_eq!(c.eval(Decimal::from(1_000)), Decimal::ONE_HUNDRED);
+        // A ratio as a fraction: 20,000 pesos over a cost of 16,000 is 1.25, 32 points.
+        assert_eq!(c.eval_ratio(Decimal::from(20_000), Decimal::from(16_000)), Decimal::from(32));
     }
 }

@@ -35,8 +35,14 @@ pub(crate) struct Exact {
     pub subcuenta: Decimal,
     /// Core dwelling area for the household, m².
     pub nucleo: Decimal,
-    /// Income the savings are compared with, a year of it (clamped, see the curve).
-    pub ingreso_referencia_anual: Decimal,
+}
+
+impl Exact {
+    /// A year of the income savings are compared with ([`referencia_ahorro`]): computed only
+    /// where it is needed exactly (the filtered path clamps in filtered arithmetic).
+    pub(crate) fn ingreso_referencia_anual(&self, ingreso: Decimal) -> Decimal {
+        referencia_ahorro(ingreso, self.costo_vida_digno) * Decimal::from(12)
+    }
 }
 
 pub(crate) fn exact(profile: &Profile, state: &StateInfo) -> Exact {
@@ -49,7 +55,6 @@ pub(crate) fn exact(profile: &Profile, state: &StateInfo) -> Exact {
     let ingreso_disponible = ingreso - costo_vida_digno - deudas;
     let pago = (PTI_MAX * ingreso).min(DTI_TOTAL_MAX * ingreso - deudas).min(ingreso_disponible).max(Decimal::ZERO);
     let subcuenta = subcuenta_estimada(profile);
-    let referencia = ingreso.clamp(AHORRO_INGRESO_REFERENCIA_MIN, AHORRO_INGRESO_REFERENCIA_MAX);
     Exact {
         costo_vida_digno,
         ingreso_disponible,
@@ -62,8 +67,17 @@ pub(crate) fn exact(profile: &Profile, state: &StateInfo) -> Exact {
         disponible: profile.ahorro + subcuenta,
         subcuenta,
         nucleo: m2_minimo_nucleo(personas),
-        ingreso_referencia_anual: referencia * Decimal::from(12),
     }
+}
+
+/// The income savings are compared with: the income clamped to the income curve's domain in
+/// pesos (its first and last ratio times the household's decent cost of living), so that where
+/// more income earns no more income points it costs no savings points either (MODEL.md,
+/// "Monotonicity").
+pub(crate) fn referencia_ahorro(ingreso: Decimal, costo_vida_digno: Decimal) -> Decimal {
+    let points = CURVA_INGRESO.points();
+    let (low, high) = (points[0].0 * costo_vida_digno, points[points.len() - 1].0 * costo_vida_digno);
+    ingreso.clamp(low, high)
 }
 
 /// The debts capacity and financial health count: the declared ones, or the typical ratio of
@@ -120,14 +134,18 @@ fn components(profile: &Profile, exact: &Exact) -> [Decimal; 6] {
 pub(crate) fn component(profile: &Profile, exact: &Exact, index: usize) -> Decimal {
     let ingreso = profile.ingreso_mensual;
     match index {
-        0 => CURVA_INGRESO.eval(ingreso),
+        0 => CURVA_INGRESO.eval_ratio(ingreso, exact.costo_vida_digno),
         1 => puntos_tipo(profile.tipo_ingreso),
         2 => curva_antiguedad(profile.tipo_ingreso).eval(Decimal::from(profile.antiguedad_meses)),
         3 => match profile.deudas_mensuales {
             None => PUNTOS_DEUDAS_NO_DECLARADAS,
             Some(d) => CURVA_DEUDAS.eval_ratio(d, ingreso),
         },
-        4 => CURVA_AHORRO.eval_ratio(profile.ahorro, exact.ingreso_referencia_anual),
+        // Savings against a year of income, at most what the income's coverage of the
+        // household's decent cost of living allows (both exact: the minimum of two).
+        4 => CURVA_AHORRO
+            .eval_ratio(profile.ahorro, exact.ingreso_referencia_anual(ingreso))
+            .min(CURVA_AHORRO_COBERTURA.eval_ratio(ingreso, exact.costo_vida_digno)),
         _ => CURVA_SALUD_FINANCIERA.eval_ratio(exact.ingreso_disponible, ingreso),
     }
 }

@@ -44,22 +44,42 @@ const ANUALIDAD: [Approx; FACTOR_ANUALIDAD.len()] = {
 pub(crate) fn figures(profile: &Profile, exact: &Exact, state: &StateInfo) -> Option<Figures> {
     let ingreso = Approx::of(profile.ingreso_mensual);
     let ratio = Approx::of(exact.ingreso_disponible).div(ingreso);
+    let costo = Approx::of(exact.costo_vida_digno);
+    let cobertura = ingreso.div(costo);
+    // The savings reference: the income clamped to the income curve's domain in pesos
+    // (figures::referencia_ahorro), decided in filtered arithmetic.
+    let (desde, hasta) = CURVA_INGRESO.approx_domain();
+    let (piso, techo) = (costo.mul(desde), costo.mul(hasta));
+    let referencia = if less(ingreso, piso)? {
+        piso
+    } else if less(techo, ingreso)? {
+        techo
+    } else {
+        ingreso
+    };
     let values = [
-        CURVA_INGRESO.eval_approx(ingreso)?,
+        CURVA_INGRESO.eval_approx(cobertura)?,
         Approx::of(puntos_tipo(profile.tipo_ingreso)),
         curva_antiguedad(profile.tipo_ingreso).eval_approx(Approx::exact(f64::from(profile.antiguedad_meses)))?,
         match profile.deudas_mensuales {
             None => DEUDAS_NO_DECLARADAS,
             Some(d) => CURVA_DEUDAS.eval_approx(Approx::of(d).div(ingreso))?,
         },
-        CURVA_AHORRO.eval_approx(Approx::of(profile.ahorro).div(Approx::of(exact.ingreso_referencia_anual)))?,
+        CURVA_AHORRO.eval_approx(Approx::of(profile.ahorro).div(referencia.mul(DOCE)))?,
         CURVA_SALUD_FINANCIERA.eval_approx(ratio)?,
     ];
     // The shown values: certified roundings, or, for a value exactly on a tie (an income of
     // 9,608 is worth exactly 0.025 points), the exact decimal one. Score, points and the weak
     // components then follow from the shown values in exact integers.
+    // Savings are capped by the income's coverage of the cost of living; rounding is monotone,
+    // so the shown minimum is the minimum of the two shown values.
+    let tope_ahorro = CURVA_AHORRO_COBERTURA.eval_approx(cobertura)?;
     let shown: [Decimal; 6] = std::array::from_fn(|i| {
-        round_dp(values[i], MONEY).unwrap_or_else(|| money(component(profile, exact, i)))
+        let certified = match i {
+            4 => round_dp(values[i], MONEY).zip(round_dp(tope_ahorro, MONEY)).map(|(a, b)| a.min(b)),
+            _ => round_dp(values[i], MONEY),
+        };
+        certified.unwrap_or_else(|| money(component(profile, exact, i)))
     });
     let (score, puntos) = score_and_points(&shown);
 

@@ -37,15 +37,18 @@ pub const ESCALA_SCORE: Decimal = dec(10, 0);
 
 // ---- Component curves (MODEL.md section "Curves") -------------------------------------------
 
-/// Monthly household net income (MXN) to income points.
+/// Monthly household net income over the household's decent cost of living in its state
+/// (`costo_vida_digno`, section 5 of MODEL.md) to income points: income measured against the
+/// household's needs where it lives, not in pesos alone. An income that does not cover that cost
+/// (ratio below 1) earns at most 12 points, so such a profile cannot score above 600.
 pub const CURVA_INGRESO: Curve = curve![
-    (dec(9600, 0), dec(0, 0)),
-    (dec(16000, 0), dec(20, 0)),
-    (dec(26000, 0), dec(45, 0)),
-    (dec(40000, 0), dec(65, 0)),
-    (dec(60000, 0), dec(80, 0)),
-    (dec(80000, 0), dec(90, 0)),
-    (dec(120000, 0), dec(100, 0)),
+    (dec(5, 1), dec(0, 0)),
+    (dec(1, 0), dec(12, 0)),
+    (dec(15, 1), dec(52, 0)),
+    (dec(25, 1), dec(70, 0)),
+    (dec(4, 0), dec(85, 0)),
+    (dec(55, 1), dec(93, 0)),
+    (dec(75, 1), dec(100, 0)),
 ];
 
 /// Months in the current job (salaried, mixed, pensioner) to seniority points.
@@ -102,11 +105,10 @@ pub const CURVA_AHORRO: Curve = curve![
     (dec(150, 2), dec(100, 0)),
 ];
 
-/// The income that savings are compared with is clamped to the income curve's domain, so a
-/// raise never lowers the score through the savings ratio (see MODEL.md, "Monotonicity").
-pub const AHORRO_INGRESO_REFERENCIA_MIN: Decimal = dec(9600, 0);
-/// Upper end of the clamp above.
-pub const AHORRO_INGRESO_REFERENCIA_MAX: Decimal = dec(120000, 0);
+/// Income over the household's decent cost of living to the most savings points it can earn:
+/// savings count in full only when the income covers the household's decent cost of living, and
+/// not at all below half of it, so savings cannot lift a profile with almost no income.
+pub const CURVA_AHORRO_COBERTURA: Curve = curve![(dec(5, 1), dec(0, 0)), (dec(1, 0), dec(100, 0))];
 
 /// Financial-health ratio (income left after cost of living and debts, over income) to points.
 pub const CURVA_SALUD_FINANCIERA: Curve = curve![
@@ -258,8 +260,6 @@ pub const PARAMETERS: &[(&str, Decimal)] = &[
     ("ESCALA_SCORE", ESCALA_SCORE),
     ("PUNTOS_DEUDAS_NO_DECLARADAS", PUNTOS_DEUDAS_NO_DECLARADAS),
     ("PROPORCION_DEUDAS_NO_DECLARADAS", PROPORCION_DEUDAS_NO_DECLARADAS),
-    ("AHORRO_INGRESO_REFERENCIA_MIN", AHORRO_INGRESO_REFERENCIA_MIN),
-    ("AHORRO_INGRESO_REFERENCIA_MAX", AHORRO_INGRESO_REFERENCIA_MAX),
     ("PUNTOS_TIPO_ASALARIADO", PUNTOS_TIPO_ASALARIADO),
     ("PUNTOS_TIPO_MIXTO", PUNTOS_TIPO_MIXTO),
     ("PUNTOS_TIPO_PENSIONADO", PUNTOS_TIPO_PENSIONADO),
@@ -308,6 +308,7 @@ pub const CURVES: &[(&str, &Curve)] = &[
     ("CURVA_ANTIGUEDAD_INDEPENDIENTE", &CURVA_ANTIGUEDAD_INDEPENDIENTE),
     ("CURVA_DEUDAS", &CURVA_DEUDAS),
     ("CURVA_AHORRO", &CURVA_AHORRO),
+    ("CURVA_AHORRO_COBERTURA", &CURVA_AHORRO_COBERTURA),
     ("CURVA_SALUD_FINANCIERA", &CURVA_SALUD_FINANCIERA),
 ];
 

@@ -118,6 +118,24 @@ proptest! {
         prop_assert_eq!(again, p);
     }
 
+    /// An income below the household's decent cost of living in its state never scores above
+    /// 600 (`medio`), however strong the rest (issue 17); at most half of it, savings add nothing.
+    #[test]
+    fn income_below_the_cost_of_living_scores_at_most_600(p in profile(), share in 1u32..100) {
+        let costo = report(&p).salud_financiera.costo_vida_digno;
+        let mut poor = p.clone();
+        // A share of the household's cost of living, at least one centavo.
+        poor.ingreso_mensual = (costo * rust_decimal::Decimal::from(share) / rust_decimal::Decimal::ONE_HUNDRED)
+            .round_dp(2)
+            .max(rust_decimal::Decimal::new(1, 2));
+        prop_assume!(poor.ingreso_mensual < costo);
+        let r = report(&poor);
+        prop_assert!(r.score <= 600, "{:?} scores {}", poor, r.score);
+        if poor.ingreso_mensual * rust_decimal::Decimal::TWO <= costo {
+            prop_assert!(r.componentes.ahorro.valor.is_zero());
+        }
+    }
+
     /// A report with no credit never pre-qualifies (issue 17).
     #[test]
     fn no_credit_never_prequalifies(p in profile()) {

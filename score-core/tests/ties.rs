@@ -72,6 +72,20 @@ fn curve(points: &[(Decimal, Decimal)], x: Q) -> Q {
     Q::dec(points[points.len() - 1].1)
 }
 
+fn min(a: Q, b: Q) -> Q {
+    if a.le(b) { a } else { b }
+}
+
+fn clamp(x: Q, low: Q, high: Q) -> Q {
+    if x.le(low) {
+        low
+    } else if high.le(x) {
+        high
+    } else {
+        x
+    }
+}
+
 /// The six exact component values of MODEL.md sections 3 to 5.
 fn components(p: &Profile) -> [Q; 6] {
     let ingreso = Q::dec(p.ingreso_mensual);
@@ -80,7 +94,8 @@ fn components(p: &Profile) -> [Q; 6] {
     let costo = Q::dec(LINEA_POBREZA_URBANA).mul(personas).mul(Q::dec(info.factor));
     let deudas = p.deudas_mensuales.map(Q::dec);
     let supuestas = deudas.unwrap_or(Q::dec(PROPORCION_DEUDAS_NO_DECLARADAS).mul(ingreso));
-    let referencia = p.ingreso_mensual.clamp(AHORRO_INGRESO_REFERENCIA_MIN, AHORRO_INGRESO_REFERENCIA_MAX);
+    let ingreso_x = CURVA_INGRESO.points();
+    let referencia = clamp(ingreso, Q::dec(ingreso_x[0].0).mul(costo), Q::dec(ingreso_x[ingreso_x.len() - 1].0).mul(costo));
     let tipo = match p.tipo_ingreso {
         IncomeType::Asalariado => PUNTOS_TIPO_ASALARIADO,
         IncomeType::Mixto => PUNTOS_TIPO_MIXTO,
@@ -92,14 +107,17 @@ fn components(p: &Profile) -> [Q; 6] {
         _ => CURVA_ANTIGUEDAD_ASALARIADO.points(),
     };
     [
-        curve(CURVA_INGRESO.points(), ingreso),
+        curve(CURVA_INGRESO.points(), ingreso.div(costo)),
         Q::dec(tipo),
         curve(antiguedad, Q::int(i128::from(p.antiguedad_meses))),
         match deudas {
             None => Q::dec(PUNTOS_DEUDAS_NO_DECLARADAS),
             Some(d) => curve(CURVA_DEUDAS.points(), d.div(ingreso)),
         },
-        curve(CURVA_AHORRO.points(), Q::dec(p.ahorro).div(Q::dec(referencia).mul(Q::int(12)))),
+        min(
+            curve(CURVA_AHORRO.points(), Q::dec(p.ahorro).div(referencia.mul(Q::int(12)))),
+            curve(CURVA_AHORRO_COBERTURA.points(), ingreso.div(costo)),
+        ),
         curve(CURVA_SALUD_FINANCIERA.points(), ingreso.sub(costo).sub(supuestas).div(ingreso)),
     ]
 }
@@ -181,11 +199,16 @@ fn sweep() -> Vec<Profile> {
             p.tipo_ingreso = IncomeType::ALL[rng.next(4) as usize];
             profiles.push(p);
         }
-        let referencia = i.clamp(AHORRO_INGRESO_REFERENCIA_MIN, AHORRO_INGRESO_REFERENCIA_MAX) * Decimal::from(12);
+        // The state first: the savings reference depends on its cost of living.
+        let estado = 1 + rng.next(32) as u8;
+        let probe = base(estado, i);
+        let costo = Q::dec(LINEA_POBREZA_URBANA).mul(Q::dec(PERSONAS_HOGAR_DEFAULT)).mul(Q::dec(probe.estado.info().factor));
+        let ingreso_x = CURVA_INGRESO.points();
+        let referencia = clamp(Q::dec(i), Q::dec(ingreso_x[0].0).mul(costo), Q::dec(ingreso_x[ingreso_x.len() - 1].0).mul(costo));
         let mut savings = Vec::new();
-        tie_numerators(CURVA_AHORRO.points(), Q::dec(referencia), &mut savings);
+        tie_numerators(CURVA_AHORRO.points(), referencia.mul(Q::int(12)), &mut savings);
         for a in savings {
-            let mut p = base(1 + rng.next(32) as u8, i);
+            let mut p = base(estado, i);
             p.ahorro = a;
             p.deudas_mensuales = Some(Decimal::new(100 * rng.next(ingreso as u64 / 2) as i64, 2));
             p.antiguedad_meses = rng.next(70) as u32;
