@@ -1,16 +1,20 @@
-"""OCR accuracy over generated printed payroll receipts (issue 19): every fixture receipt of
-fixtures/documents printed as a payroll program prints it, then rendered as a scanner or a phone
-would give it, in five variants: 300 dpi PNG; 200 dpi PNG with a larger font; rotated 1 degree
-and saved as JPEG (quality 80); rotated -1.5 degrees with noise and JPEG quality 65; and a
-scanned PDF (the 300 dpi image as the page, no text layer). Each is read by score-ocr (Poppler,
-Tesseract) and score-docs, and compared with the facts `read_cfdi` reads from the XML.
+"""OCR accuracy over generated printed documents (issue 19): every fixture receipt of
+fixtures/documents printed as a payroll program prints it, and 21 monthly bank statements (7 in
+each described layout, random movements), each rendered as a scanner or a phone would give it,
+in five variants: 300 dpi PNG; 200 dpi PNG with a larger font; rotated 1 degree and saved as
+JPEG (quality 80); rotated -1.5 degrees with noise and JPEG quality 65; and a scanned PDF (the
+300 dpi image as the page, no text layer). Each is read by score-ocr (Poppler, Tesseract) and
+score-docs, and compared with the truth: the facts `read_cfdi` reads from a receipt's XML, the
+figures a statement was generated with.
 
     python3 -m venv .venv && .venv/bin/pip install pillow      # once (make bench-ocr does it)
     .venv/bin/python benches/ocr/accuracy.py [--keep DIR]
 
-Prints, per variant and overall: documents read, documents with every key figure right (UUID,
-RFCs, pay dates, days paid, perceptions, deductions, net: the 95% target), documents with every
-fact right, verified documents with a wrong fact (must be 0), and seconds per page. Not a test.
+Prints, per kind and variant and overall: documents read, documents with every key figure right
+(receipts: UUID, RFCs, pay dates, days paid, perceptions, deductions, net; statements: period,
+opening and closing balance, deposits, withdrawals, number of movements: the 95% target),
+documents with every fact right, verified documents with a wrong fact (must be 0), and seconds
+per page. Not a test.
 """
 
 from __future__ import annotations
@@ -23,12 +27,13 @@ import statistics
 import subprocess
 import sys
 import tempfile
+from decimal import Decimal
 from pathlib import Path
 
 from PIL import Image, ImageFilter
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "fixtures" / "documents"))
-from printer import printed, text_pdf  # noqa: E402  (the print shared with score-py's tests)
+from printer import printed, statement, text_pdf  # noqa: E402  (the print shared with score-py's tests)
 
 ROOT = Path(__file__).resolve().parents[2]
 DOCS = ROOT / "fixtures" / "documents"
@@ -45,11 +50,11 @@ def noisy(img: Image.Image, sigma: float, rng: random.Random) -> Image.Image:
     return Image.blend(img, noise, 0.18).filter(ImageFilter.GaussianBlur(0.6)) if rng else img
 
 
-def variants(facts: dict, work: Path, stem: str, rng: random.Random) -> list[tuple[str, Path]]:
+def variants(text: str, work: Path, stem: str, rng: random.Random) -> list[tuple[str, Path]]:
     out = []
     for size in (8, 10):
         pdf = work / f"{stem}-{size}.pdf"
-        pdf.write_bytes(text_pdf(printed(facts), size))
+        pdf.write_bytes(text_pdf(text, size))
         if size == 8:
             img = rendered(pdf, 300)
             out.append(("png-300", work / f"{stem}-png300.png"))
@@ -64,6 +69,42 @@ def variants(facts: dict, work: Path, stem: str, rng: random.Random) -> list[tup
             out.append(("png-200-font10", work / f"{stem}-png200.png"))
             rendered(pdf, 200).save(out[-1][1])
     return out
+
+
+CONCEPTS = ["DEPOSITO CLIENTE {n}", "SPEI RECIBIDO HONORARIOS {n}", "PAGO CREDITO AUTOMOTRIZ REF {n}",
+            "COMPRA SUPERMERCADO", "PAGO TARJETA DE CREDITO {n}", "TRASPASO ENTRE CUENTAS PROPIAS",
+            "COMISION POR MANEJO DE CUENTA", "DEPOSITO EN EFECTIVO", "PAGO DE SERVICIOS LUZ {n}"]
+
+
+def cents(rng: random.Random, low: int, high: int) -> Decimal:
+    return Decimal(rng.randint(low * 100, high * 100)) / 100
+
+
+def movements(rng: random.Random, year: int, month: int) -> list[tuple[int, str, Decimal]]:
+    """Five to nine movements on distinct days, deposits and withdrawals mixed."""
+    days = sorted(rng.sample(range(2, 28), rng.randint(5, 9)))
+    out = []
+    for day in days:
+        concept = rng.choice(CONCEPTS).format(n=rng.randint(1000, 9999))
+        signed = cents(rng, 200, 25_000) if concept.startswith(("DEPOSITO", "SPEI", "TRASPASO")) else -cents(rng, 50, 6_000)
+        out.append((day, concept, signed))
+    return out
+
+
+def judge(kind: str, got: dict | None, true: dict) -> tuple[bool, bool, list[str]]:
+    """Every key figure right, every fact right, and what was missed."""
+    if not got:
+        return False, False, []
+    if kind == "recibo":
+        missed = [k for k in KEY if got.get(k) != true.get(k)]
+        return not missed, not missed and all(got.get(k) == v for k, v in true.items()), missed
+    read_figures = {k: got.get(k) for k in ("desde", "hasta")}
+    read_figures.update({k: Decimal(str(got.get(k))) for k in ("saldo_inicial", "saldo_final", "depositos", "retiros")})
+    read_figures["movimientos"] = len(got.get("movimientos", []))
+    missed = [k for k, v in true.items() if read_figures.get(k) != v]
+    # Every fact of a statement: the key figures and every movement's balance checking out.
+    exact = not missed and all(m.get("cuadra") for m in got.get("movimientos", []))
+    return not missed, exact, missed
 
 
 def read(paths: list[Path]) -> list[dict]:
@@ -82,27 +123,32 @@ def main() -> None:
     xmls = sorted(p for p in DOCS.glob("*.xml") if not p.name.startswith("rechazo-"))
     truth = {Path(r["archivo"]).stem: r["documento"] for r in read(xmls) if "documento" in r}
     rng = random.Random(19)
-    docs = []
+    docs: list[tuple[str, str, str, Path, dict]] = []
     for stem, facts in sorted(truth.items()):
-        for variant, path in variants(facts, work, stem, rng):
-            docs.append((stem, variant, path))
-    results = read([p for _, _, p in docs])
-    by_variant: dict[str, list[tuple[bool, bool, bool, float]]] = {}
-    for (stem, variant, path), r in zip(docs, results):
-        facts = truth[stem]
+        for variant, path in variants(printed(facts), work, stem, rng):
+            docs.append(("recibo", stem, variant, path, facts))
+    for layout in ("altiplano", "pacifico", "sierra"):
+        for month in range(1, 8):
+            text, figures = statement(layout, 2025, month, cents(rng, 0, 80_000), movements(rng, 2025, month))
+            for variant, path in variants(text, work, f"{layout}-{month:02}", rng):
+                docs.append(("estado", f"{layout}-{month:02}", variant, path, figures))
+    results = read([d[3] for d in docs])
+    by_group: dict[tuple[str, str], list[tuple[bool, bool, bool, float]]] = {}
+    for (kind, stem, variant, path, true), r in zip(docs, results):
         got = r.get("documento")
-        key_ok = bool(got) and all(got.get(k) == facts.get(k) for k in KEY)
-        exact = bool(got) and all(got.get(k) == v for k, v in facts.items())
+        key_ok, exact, missed = judge(kind, got, true)
         wrong_verified = bool(got) and got.get("verificado") and not exact
         if not key_ok:
-            missed = [k for k in KEY if not got or got.get(k) != facts.get(k)] if got else [r.get("error", {}).get("code")]
-            print(f"  {stem} {variant}: wrong or missing {missed}")
-        by_variant.setdefault(variant, []).append((key_ok, exact, bool(wrong_verified), r.get("segundos", 0.0)))
-    print(f"{'variant':26} {'docs':>5} {'key figures right':>18} {'every fact right':>17} {'verified but wrong':>19} {'s/page':>7}")
-    rows = [(v, rs) for v, rs in sorted(by_variant.items())] + [("all", [x for rs in by_variant.values() for x in rs])]
-    for variant, rs in rows:
+            print(f"  {stem} {variant}: wrong or missing {missed if got else [r.get('error', {}).get('code')]}")
+        by_group.setdefault((kind, variant), []).append((key_ok, exact, bool(wrong_verified), r.get("segundos", 0.0)))
+    print(f"{'kind':7} {'variant':26} {'docs':>5} {'key figures right':>18} {'every fact right':>17} {'verified but wrong':>19} {'s/page':>7}")
+    rows = [(k, v, rs) for (k, v), rs in sorted(by_group.items())]
+    for kind in ("recibo", "estado"):
+        rows.append((kind, "all", [x for (k, _), rs in by_group.items() if k == kind for x in rs]))
+    rows.append(("all", "all", [x for rs in by_group.values() for x in rs]))
+    for kind, variant, rs in rows:
         n = len(rs)
-        print(f"{variant:26} {n:>5} {sum(r[0] for r in rs) / n:>18.1%} {sum(r[1] for r in rs) / n:>17.1%} "
+        print(f"{kind:7} {variant:26} {n:>5} {sum(r[0] for r in rs) / n:>18.1%} {sum(r[1] for r in rs) / n:>17.1%} "
               f"{sum(r[2] for r in rs):>19} {statistics.mean(r[3] for r in rs):>7.2f}")
     print(f"documents in {work}" if args.keep else "")
 

@@ -252,7 +252,8 @@ type MovementLine = (Date, String, Vec<(Decimal, bool)>);
 
 /// Reads one movement line: the date, the description up to the first amount, the amounts.
 fn movement_line(layout: &BankLayout, line: &Line) -> Option<MovementLine> {
-    let text = line.text();
+    // OCR's blanks inside an amount ("65, 430.56") closed first, as for every amount.
+    let text = text::close_amounts(&line.text());
     let mut parts = text.split_whitespace();
     let fecha = layout.formato_fecha.read(parts.next()?)?;
     let rest: Vec<&str> = parts.collect();
@@ -264,7 +265,8 @@ fn movement_line(layout: &BankLayout, line: &Line) -> Option<MovementLine> {
 
 /// The signed amount of a movement from its amounts and the balance before it.
 fn signed_amount(layout: &BankLayout, amounts: &[(Decimal, bool)], previous: Decimal) -> Option<(Decimal, Decimal)> {
-    let (saldo, _) = *amounts.last()?;
+    // The balance keeps its sign: an overdrawn account prints a negative balance.
+    let saldo = amounts.last().map(|&(a, negative)| if negative { -a } else { a })?;
     let cols: Vec<Column> = layout.columnas.iter().copied().filter(|c| matches!(c, Column::Retiro | Column::Deposito | Column::Importe)).collect();
     let amount = match (&amounts[..amounts.len() - 1], cols.as_slice()) {
         ([(a, negative)], [Column::Importe]) => {

@@ -140,14 +140,23 @@ fn as_letter(c: char) -> char {
 /// anything else, so that a date or a code is never taken for money.
 pub(crate) fn parse_money(token: &str) -> Option<Decimal> {
     let t = token.trim_start_matches('$').trim_end_matches(['.', ',']);
+    // A noisy scan doubles a minus sign's stroke ("-=5,159.24").
     let (negative, t) = match t.strip_prefix('-') {
-        Some(rest) => (true, rest.trim_start_matches('$')),
+        Some(rest) => (true, rest.trim_start_matches(['$', '=', '-'])),
         None => (false, t),
     };
     if !t.chars().any(|c| c.is_ascii_digit()) {
         return None;
     }
-    let t: String = t.chars().map(as_digit).collect();
+    // A speck read beside the decimal point ("3,495.,83") is not a digit of the amount.
+    let mut t: String = t.replace(".,", ".").replace(",.", ".").chars().map(as_digit).collect();
+    // OCR reads the decimal point as a comma now and then ("5,594,34"): a last group of two
+    // digits after a comma can only be the cents (thousands come in groups of three).
+    if !t.contains('.') {
+        if let Some(at) = t.rfind(',').filter(|&at| t.len() - at == 3) {
+            t.replace_range(at..=at, ".");
+        }
+    }
     let (whole, cents) = t.rsplit_once('.')?;
     if cents.len() != 2 || !cents.bytes().all(|b| b.is_ascii_digit()) || whole.is_empty() {
         return None;
@@ -477,6 +486,11 @@ mod tests {
         assert_eq!(money_in("Total: $35, 940.00"), vec![Decimal::new(3_594_000, 2)]);
         assert_eq!(money_in("$1,000.00 2,000.00"), vec![Decimal::new(100_000, 2), Decimal::new(200_000, 2)]);
         assert_eq!(money_in("$12,345 .67"), vec![Decimal::new(1_234_567, 2)]);
+        assert_eq!(parse_money("5,594,34"), Some(Decimal::new(559_434, 2)));
+        assert_eq!(parse_money("$34,50"), Some(Decimal::new(3_450, 2)));
+        assert_eq!(parse_money("-=5,159.24"), Some(Decimal::new(-515_924, 2)));
+        assert_eq!(parse_money("-3,495.,83"), Some(Decimal::new(-349_583, 2)));
+        assert_eq!(parse_money("1,234"), None, "three digits after the comma are thousands, not cents");
         assert_eq!(
             uuid_in("41242B9F-AE56-4AD4-A6E7 -7DFE33CB18D1 Régimen").as_deref(),
             Some("41242B9F-AE56-4AD4-A6E7-7DFE33CB18D1")

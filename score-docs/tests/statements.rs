@@ -132,3 +132,22 @@ fn a_statement_reads_back_from_its_json() {
         assert_eq!(EstadoCuenta::from_json(&read.to_json()).ok(), Some(read));
     }
 }
+
+#[test]
+fn blanks_ocr_puts_inside_amounts_do_not_split_a_movement() {
+    let text = statement("pacifico", 3, d(10_000, 0), &month_movements(3, "COMPRA SUPERMERCADO")).replace("28,000.00", "28, 000.00");
+    let s = read("pacifico", &text);
+    assert!(s.verificado, "{:?}", s.comprobaciones);
+    assert_eq!(s.movimientos[0].saldo, d(28_000, 0));
+}
+
+#[test]
+fn an_overdrawn_balance_keeps_its_sign() {
+    let movements = [((2025, 3, 3), "PAGO TARJETA DE CREDITO 5521", d(-12_000, 0)), ((2025, 3, 9), "DEPOSITO CLIENTE ACME 0001", d(5_000, 0))];
+    for layout in ["altiplano", "pacifico", "sierra"] {
+        let s = read(layout, &statement(layout, 3, d(10_000, 0), &movements));
+        assert!(s.verificado, "{layout}: {:?}", s.comprobaciones);
+        assert_eq!(s.movimientos[0].saldo, d(-2_000, 0), "{layout}");
+        assert_eq!(s.saldo_final, d(3_000, 0));
+    }
+}

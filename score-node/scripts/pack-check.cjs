@@ -8,14 +8,14 @@ const profile = { estado: 'CMX', ingreso_mensual: 30000, tipo_ingreso: 'asalaria
 
 assert.equal(require(`${name}/package.json`).version, api.VERSION, 'package.json version is score-core version');
 const report = api.score(profile);
-assert.equal(report.score, 656);
+assert.equal(report.score, 641);
 assert.equal(report.nivel, 'alto');
-assert.equal(JSON.parse(api.scoreJson(JSON.stringify(profile))).score, 656);
+assert.equal(JSON.parse(api.scoreJson(JSON.stringify(profile))).score, 641);
 assert.throws(() => api.scoreMany(5), (e) => e instanceof api.ScoreError && e.code === 'INVALID_TYPE' && e.field === null);
 const many = api.scoreMany([profile, { ...profile, estado: 'XX' }], { errors: 'return' });
-assert.equal(many[0].score, 656);
+assert.equal(many[0].score, 641);
 assert.ok(many[1] instanceof api.ScoreError && many[1].code === 'UNKNOWN_STATE' && many[1].index === 1);
 api.scoreManyAsync([profile, profile]).then((out) => {
-  assert.deepEqual(out.map((r) => r.score), [656, 656]);
+  assert.deepEqual(out.map((r) => r.score), [641, 641]);
   console.log(`${name}: require OK`);
 });
