@@ -18,6 +18,7 @@
 //! assert!(profile.verificacion.campos.contains(&"ingreso_mensual"));
 //! ```
 
+mod balances;
 mod cfdi;
 mod date;
 mod document;

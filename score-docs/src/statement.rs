@@ -9,6 +9,7 @@
 //! checks every line that was read; a layout with a signed amount column says it with the
 //! sign.
 
+use crate::balances::{self, Ends};
 use crate::date::Date;
 use crate::error::{DocError, DocErrorCode};
 use crate::facts::Fuente;
@@ -36,8 +37,15 @@ pub enum DateFormat {
 }
 
 impl DateFormat {
-    /// The date a movement line starts with, when written in this format.
+    /// The date a movement line starts with, when written in this format; also as a scan
+    /// reads it now and then, with a speck before it (`O05-ENE-2025`) or a letter for a digit
+    /// (`2O25-04-1l`, which [`text::parse_date`] undoes).
     fn read(self, token: &str) -> Option<Date> {
+        let speck_dropped = token.char_indices().nth(1).filter(|_| !token.starts_with(|c: char| c.is_ascii_digit())).map(|(at, _)| &token[at..]);
+        self.read_exact(token).or_else(|| speck_dropped.and_then(|t| self.read_exact(t)))
+    }
+
+    fn read_exact(self, token: &str) -> Option<Date> {
         let shape_ok = match self {
             DateFormat::DiaMesAnio => token.len() == 10 && token.as_bytes().get(2) == Some(&b'/'),
             DateFormat::DiaNombreMesAnio => {
@@ -143,6 +151,10 @@ pub struct Movimiento {
     pub saldo: Decimal,
     /// The previous balance plus this amount is the printed balance.
     pub cuadra: bool,
+    /// The amount or the balance could not be read as printed (a noisy scan) and was rebuilt
+    /// from the balances around it and the statement's totals (see `balances.rs`).
+    #[serde(default)]
+    pub corregido: bool,
 }
 
 /// The checks a statement must pass for its figures to count as verified.
@@ -251,13 +263,21 @@ pub fn layout_for<'a>(text: &str, layouts: &'a [BankLayout]) -> Result<&'a BankL
 type MovementLine = (Date, String, Vec<(Decimal, bool)>);
 
 /// Reads one movement line: the date, the description up to the first amount, the amounts.
+/// A line that starts with a date but has no legible amount is a movement with none (the
+/// balances around it then cannot be rebuilt through it).
 fn movement_line(layout: &BankLayout, line: &Line) -> Option<MovementLine> {
     // OCR's blanks inside an amount ("65, 430.56") closed first, as for every amount.
     let text = text::close_amounts(&line.text());
-    let mut parts = text.split_whitespace();
-    let fecha = layout.formato_fecha.read(parts.next()?)?;
-    let rest: Vec<&str> = parts.collect();
-    let first_amount = rest.iter().position(|t| text::parse_money(t).is_some())?;
+    let parts: Vec<&str> = text.split_whitespace().collect();
+    let (first, second) = (*parts.first()?, parts.get(1).copied().unwrap_or_default());
+    // A blank OCR put inside the date, beside a separator (`04- JUL-2025`), is closed too.
+    let split_date = first.ends_with(['-', '/']) || second.starts_with(['-', '/']);
+    let fecha = match layout.formato_fecha.read(first) {
+        Some(fecha) if !split_date => fecha,
+        _ => layout.formato_fecha.read(&format!("{first}{second}"))?,
+    };
+    let rest = &parts[if split_date { 2 } else { 1 }..];
+    let first_amount = rest.iter().position(|t| text::parse_money(t).is_some()).unwrap_or(rest.len());
     let concepto = rest[..first_amount].join(" ");
     let amounts = rest[first_amount..].iter().filter_map(|t| text::parse_money(t).map(|a| (a.abs(), a.is_sign_negative()))).collect();
     Some((fecha, concepto, amounts))
@@ -316,6 +336,30 @@ fn average_balance(desde: Date, hasta: Date, opening: Decimal, movimientos: &[Mo
     money::round(total / Decimal::from(last - first + 1), money::MONEY_DP)
 }
 
+/// The movements as printed: each line's amount signed by the balance before it; a line
+/// whose amounts cannot be told apart is left out (and the balances after it stop adding up).
+fn as_printed(layout: &BankLayout, read: &[MovementLine], opening: Decimal) -> Vec<Movimiento> {
+    let mut movimientos = Vec::with_capacity(read.len());
+    let mut previous = opening;
+    for (fecha, concepto, amounts) in read {
+        let Some((importe, saldo)) = signed_amount(layout, amounts, previous) else { continue };
+        movimientos.push(Movimiento { fecha: *fecha, concepto: concepto.clone(), importe, saldo, cuadra: previous + importe == saldo, corregido: false });
+        previous = saldo;
+    }
+    movimientos
+}
+
+/// Whether `movimientos` go from the opening to the closing balance line by line, with the
+/// stated totals.
+fn adds_up(movimientos: &[Movimiento], ends: &Ends) -> bool {
+    let deposits: Decimal = movimientos.iter().map(|m| m.importe.max(Decimal::ZERO)).sum();
+    let withdrawals: Decimal = movimientos.iter().map(|m| (-m.importe).max(Decimal::ZERO)).sum();
+    movimientos.iter().all(|m| m.cuadra)
+        && movimientos.last().map_or(ends.opening, |m| m.saldo) == ends.closing
+        && ends.deposits.is_none_or(|d| d == deposits)
+        && ends.withdrawals.is_none_or(|w| w == withdrawals)
+}
+
 /// Reads a bank statement's text with the first of `layouts` whose marks it bears.
 ///
 /// Errors: `DOCUMENT_UNSUPPORTED_TYPE` when no layout matches, `DOCUMENT_UNREADABLE` (field:
@@ -339,19 +383,34 @@ pub fn read_statement(text: &str, fuente: Fuente, confianza: Decimal, layouts: &
         .find(|d| d.len() >= 2)
         .ok_or_else(|| unreadable("periodo", "el periodo"))?;
     let (desde, hasta) = (period[0], period[1]);
-    let saldo_inicial = summary(&layout.saldo_inicial).ok_or_else(|| unreadable("saldo_inicial", "el saldo inicial"))?;
-    let saldo_final = summary(&layout.saldo_final).ok_or_else(|| unreadable("saldo_final", "el saldo final"))?;
     let stated_deposits = summary(&layout.total_depositos);
     let stated_withdrawals = summary(&layout.total_retiros);
+    // A balance a scan made illegible follows from the other and the stated totals; the
+    // movements' running balances then check it like any figure read.
+    let net = stated_deposits.zip(stated_withdrawals).map(|(d, w)| d - w);
+    let (opening, closing) = (summary(&layout.saldo_inicial), summary(&layout.saldo_final));
+    let saldo_inicial = opening
+        .or_else(|| closing.zip(net).map(|(c, n)| c - n))
+        .ok_or_else(|| unreadable("saldo_inicial", "el saldo inicial"))?;
+    let saldo_final = closing.or_else(|| net.map(|n| saldo_inicial + n)).ok_or_else(|| unreadable("saldo_final", "el saldo final"))?;
     let text_after = |labels: &[String]| head.iter().filter_map(|l| l.after(&BankLayout::labels(labels))).find(|v| !v.is_empty());
 
-    let mut movimientos = Vec::new();
-    let mut previous = saldo_inicial;
-    for line in start.map_or(&[][..], |start| &lines[start + 1..end]) {
-        let Some((fecha, concepto, amounts)) = movement_line(layout, line) else { continue };
-        let Some((importe, saldo)) = signed_amount(layout, &amounts, previous) else { continue };
-        movimientos.push(Movimiento { fecha, concepto, importe, saldo, cuadra: previous + importe == saldo });
-        previous = saldo;
+    let block = start.map_or(&[][..], |start| &lines[start + 1..end]);
+    let read: Vec<MovementLine> = block.iter().filter_map(|line| movement_line(layout, line)).collect();
+    let mut movimientos = as_printed(layout, &read, saldo_inicial);
+    let ends = Ends { opening: saldo_inicial, closing: saldo_final, deposits: stated_deposits, withdrawals: stated_withdrawals };
+    // A line of the list with an amount that is not a movement may be a lost movement: then
+    // nothing is rebuilt, since its amount would pass to a neighbour.
+    let lost_line = block.iter().any(|line| movement_line(layout, line).is_none() && !text::money_in(&line.text()).is_empty());
+    if !adds_up(&movimientos, &ends) && !lost_line {
+        let amounts: Vec<Vec<(Decimal, bool)>> = read.iter().map(|r| r.2.clone()).collect();
+        if let Some(rebuilt) = balances::rebuild(&amounts, &ends) {
+            movimientos = read
+                .into_iter()
+                .zip(rebuilt)
+                .map(|((fecha, concepto, _), r)| Movimiento { fecha, concepto, importe: r.importe, saldo: r.saldo, cuadra: true, corregido: r.corregido })
+                .collect();
+        }
     }
     let depositos: Decimal = movimientos.iter().map(|m| m.importe).filter(|a| *a > Decimal::ZERO).sum();
     let retiros: Decimal = -movimientos.iter().map(|m| m.importe).filter(|a| *a < Decimal::ZERO).sum::<Decimal>();
@@ -381,4 +440,27 @@ pub fn read_statement(text: &str, fuente: Fuente, confianza: Decimal, layouts: &
         comprobaciones,
         movimientos,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn dates_as_a_scan_reads_them() {
+        let read = |format: DateFormat, token: &str| format.read(token).map(|d| d.to_string());
+        assert_eq!(read(DateFormat::DiaNombreMesAnio, "05-ENE-2025").as_deref(), Some("2025-01-05"));
+        assert_eq!(read(DateFormat::DiaNombreMesAnio, "O05-ENE-2025").as_deref(), Some("2025-01-05"));
+        assert_eq!(read(DateFormat::DiaNombreMesAnio, "O5-ENE-2O25").as_deref(), Some("2025-01-05"));
+        assert_eq!(read(DateFormat::Iso, "2O25-04-1l").as_deref(), Some("2025-04-11"));
+        assert_eq!(read(DateFormat::DiaMesAnio, "|05/03/2025").as_deref(), Some("2025-03-05"));
+        // Words are not dates.
+        assert_eq!(read(DateFormat::DiaMesAnio, "Fecha"), None);
+        let layout = &BankLayout::builtin()[1];
+        assert_eq!(layout.formato_fecha, DateFormat::DiaNombreMesAnio);
+        let line = &text::lines("04- JUL-2025 COMPRA SUPERMERCADO 1,124.94 14, 415.92\n")[0];
+        let (fecha, concepto, amounts) = movement_line(layout, line).expect("a movement");
+        assert_eq!((fecha.to_string().as_str(), concepto.as_str(), amounts.len()), ("2025-07-04", "COMPRA SUPERMERCADO", 2));
+        assert_eq!(read(DateFormat::DiaNombreMesAnio, "OSO-ENE"), None);
+    }
 }

@@ -150,10 +150,11 @@ pub(crate) fn parse_money(token: &str) -> Option<Decimal> {
     }
     // A speck read beside the decimal point ("3,495.,83") is not a digit of the amount.
     let mut t: String = t.replace(".,", ".").replace(",.", ".").chars().map(as_digit).collect();
-    // OCR reads the decimal point as a comma now and then ("5,594,34"): a last group of two
-    // digits after a comma can only be the cents (thousands come in groups of three).
+    // OCR reads the decimal point as a comma or a colon now and then ("5,594,34", "63,571:32"):
+    // a last group of two digits after one can only be the cents (thousands come in groups of
+    // three).
     if !t.contains('.') {
-        if let Some(at) = t.rfind(',').filter(|&at| t.len() - at == 3) {
+        if let Some(at) = t.rfind([',', ':']).filter(|&at| t.len() - at == 3) {
             t.replace_range(at..=at, ".");
         }
     }
@@ -186,7 +187,11 @@ pub(crate) fn close_amounts(text: &str) -> String {
         if c == ' ' && i > 0 && i + 1 < chars.len() {
             let (before, after) = (chars[i - 1], chars[i + 1]);
             let separator = |x: char| x == ',' || x == '.';
-            if (separator(before) && after.is_ascii_digit() && chars[..i - 1].last().is_some_and(char::is_ascii_digit))
+            // An amount that already has its decimal point is complete: a separator after it
+            // is punctuation (`4,119.33. 33,841.18` is two amounts).
+            let word_before = chars[..i - 1].iter().rev().take_while(|c| !c.is_whitespace());
+            let complete = word_before.clone().any(|&c| c == '.');
+            if (separator(before) && after.is_ascii_digit() && !complete && chars[..i - 1].last().is_some_and(char::is_ascii_digit))
                 || (before.is_ascii_digit() && separator(after) && chars.get(i + 2).is_some_and(char::is_ascii_digit))
             {
                 continue;
@@ -244,15 +249,40 @@ pub(crate) fn parse_date(token: &str) -> Option<Date> {
         };
         (digits(parts[2])?, month, digits(parts[0])?)
     };
+    // A speck read as a zero before the day (`0O1-ENE-2025`).
+    let day = if day.len() == 3 && day.starts_with('0') { day[1..].to_owned() } else { day };
     if year.len() != 4 || month.is_empty() || month.len() > 2 || day.is_empty() || day.len() > 2 {
         return None;
     }
     Date::parse(&format!("{year}-{month:0>2}-{day:0>2}"))
 }
 
-/// The dates of a piece of text, in order.
+/// The dates of a piece of text, in order. When blanks OCR put beside a date's separators
+/// (`31- JUL -2025`) hide some, the text with those blanks closed is read too, and the reading
+/// with more dates wins.
 pub(crate) fn dates_in(text: &str) -> Vec<Date> {
-    tokens(text).filter_map(parse_date).collect()
+    let found: Vec<Date> = tokens(text).filter_map(parse_date).collect();
+    let closed: Vec<Date> = tokens(&close_date_blanks(text)).filter_map(parse_date).collect();
+    if closed.len() > found.len() { closed } else { found }
+}
+
+/// `text` without the blanks beside a `-` or `/` that stands between a letter or digit and
+/// another.
+fn close_date_blanks(text: &str) -> String {
+    let chars: Vec<char> = text.chars().collect();
+    let separator = |c: Option<&char>| c.is_some_and(|&c| c == '-' || c == '/');
+    let word = |c: Option<&char>| c.is_some_and(|c| c.is_alphanumeric());
+    let mut out = String::with_capacity(text.len());
+    for (i, &c) in chars.iter().enumerate() {
+        let (before, after) = (i.checked_sub(1).and_then(|j| chars.get(j)), chars.get(i + 1));
+        let joins_after = separator(before) && word(i.checked_sub(2).and_then(|j| chars.get(j))) && word(after);
+        let joins_before = separator(after) && word(before) && word(chars.get(i + 2));
+        if c == ' ' && (joins_after || joins_before) {
+            continue;
+        }
+        out.push(c);
+    }
+    out
 }
 
 /// A CFDI folio fiscal: 8-4-4-4-12 hexadecimal digits, upper-case (`O` read for `0` undone).
@@ -482,11 +512,23 @@ mod tests {
     }
 
     #[test]
+    fn dates_with_blanks_and_specks_a_scan_adds() {
+        let shown = |text: &str| dates_in(text).iter().map(ToString::to_string).collect::<Vec<_>>();
+        assert_eq!(shown("Periodo: 01-JUL-2025 al 31- JUL -2025"), ["2025-07-01", "2025-07-31"]);
+        assert_eq!(shown("Periodo: 01-MAY-2025 al 31-MAY -2025"), ["2025-05-01", "2025-05-31"]);
+        assert_eq!(shown("Periodo: 0O1-ENE-2025 al 31-ENE-2025"), ["2025-01-01", "2025-01-31"]);
+        assert_eq!(shown("del 2025-04-01 al 2025-04-30"), ["2025-04-01", "2025-04-30"]);
+        assert_eq!(shown("Folio 123 - ABC"), Vec::<String>::new());
+    }
+
+    #[test]
     fn ocr_misreadings_repaired_only_when_one_reading_fits() {
         assert_eq!(money_in("Total: $35, 940.00"), vec![Decimal::new(3_594_000, 2)]);
         assert_eq!(money_in("$1,000.00 2,000.00"), vec![Decimal::new(100_000, 2), Decimal::new(200_000, 2)]);
         assert_eq!(money_in("$12,345 .67"), vec![Decimal::new(1_234_567, 2)]);
+        assert_eq!(money_in("4,119.33. 33,841.18"), vec![Decimal::new(411_933, 2), Decimal::new(3_384_118, 2)]);
         assert_eq!(parse_money("5,594,34"), Some(Decimal::new(559_434, 2)));
+        assert_eq!(parse_money("63,571:32"), Some(Decimal::new(6_357_132, 2)));
         assert_eq!(parse_money("$34,50"), Some(Decimal::new(3_450, 2)));
         assert_eq!(parse_money("-=5,159.24"), Some(Decimal::new(-515_924, 2)));
         assert_eq!(parse_money("-3,495.,83"), Some(Decimal::new(-349_583, 2)));

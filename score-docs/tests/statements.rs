@@ -57,17 +57,77 @@ fn three_layouts_give_the_same_figures() {
 #[test]
 fn a_statement_that_does_not_add_up_is_not_verified() {
     let text = statement("altiplano", 3, d(10_000, 0), &month_movements(3, "COMPRA"));
-    // One movement misread: its balance no longer follows, nor do the totals.
-    let misread = text.replacen("18,000.00", "13,000.00", 1);
+    // A balance and the next amount misread as unrelated figures: the lines no longer follow,
+    // nor do the totals, and no line on either side confirms a rebuilt value.
+    assert_eq!(text.matches("23,750.00").count(), 1, "{text}");
+    let misread = text.replacen("23,750.00", "21,111.00", 1).replacen("5,000.00", "7,777.00", 1);
     let s = read_statement(&misread, Fuente::Ocr, Decimal::new(8, 1), &BankLayout::builtin()).expect("reads");
     assert!(!s.verificado);
     assert!(!s.comprobaciones.movimientos_cuadran);
+    assert!(s.movimientos.iter().all(|m| !m.corregido));
     let unknown = text.replace("BANCO ALTIPLANO", "BANCO DESCONOCIDO");
     let e = read_statement(&unknown, Fuente::Pdf, Decimal::ONE, &BankLayout::builtin()).expect_err("unknown bank");
     assert_eq!(e.code, DocErrorCode::DocumentUnsupportedType);
     let no_period = text.replace("Periodo del", "Del");
     let e = read_statement(&no_period, Fuente::Pdf, Decimal::ONE, &BankLayout::builtin()).expect_err("no period");
     assert_eq!((e.code, e.field.as_deref()), (DocErrorCode::DocumentUnreadable, Some("periodo")));
+}
+
+#[test]
+fn figures_a_scan_lost_come_back_from_the_balances() {
+    let text = statement("altiplano", 3, d(10_000, 0), &month_movements(3, "COMPRA"));
+    let clean = read_statement(&text, Fuente::Ocr, Decimal::new(8, 1), &BankLayout::builtin()).expect("reads");
+    assert!(clean.verificado && clean.movimientos.iter().all(|m| !m.corregido));
+    // A slip of one digit in the first amount, and the second line's balance unreadable.
+    let second_balance = clean.movimientos[1].saldo.to_string();
+    let (whole, cents) = second_balance.split_once('.').expect("two decimals");
+    let printed_balance = format!("{},{}.{cents}", &whole[..whole.len() - 3], &whole[whole.len() - 3..]);
+    assert!(text.contains(&printed_balance), "{printed_balance}\n{text}");
+    let scanned = text.replacen("18,000.00", "13,000.00", 1).replacen(&printed_balance, "ILEGIBLE", 1);
+    let s = read_statement(&scanned, Fuente::Ocr, Decimal::new(8, 1), &BankLayout::builtin()).expect("reads");
+    assert!(s.verificado, "{:?}", s.comprobaciones);
+    let without_flags = |m: &[score_docs::Movimiento]| m.iter().map(|m| (m.fecha, m.importe, m.saldo)).collect::<Vec<_>>();
+    assert_eq!(without_flags(&s.movimientos), without_flags(&clean.movimientos));
+    let corrected: Vec<bool> = s.movimientos.iter().map(|m| m.corregido).collect();
+    assert_eq!(corrected, [true, true, false, false, false, false]);
+    assert_eq!((s.depositos, s.retiros), (clean.depositos, clean.retiros));
+    // A line of the list that holds an amount but no readable date may be a lost movement:
+    // nothing is rebuilt around it.
+    let lost_date = scanned.replacen("05/03/2025", "XX/03/2025", 1);
+    let s = read_statement(&lost_date, Fuente::Ocr, Decimal::new(8, 1), &BankLayout::builtin()).expect("reads");
+    assert!(!s.verificado);
+}
+
+#[test]
+fn nothing_is_rebuilt_through_a_movement_with_no_legible_figure() {
+    // Two deposits in a row: were the first one's line dropped, the second's amount would
+    // absorb it and every total would still agree.
+    let movements = vec![
+        ((2025, 3, 3), "DEPOSITO CLIENTE 0001", d(18_000, 0)),
+        ((2025, 3, 5), "DEPOSITO CLIENTE 0002", d(4_250, 0)),
+        ((2025, 3, 9), "DEPOSITO CLIENTE 0003", d(5_000, 0)),
+        ((2025, 3, 12), "COMPRA SUPERMERCADO", d(-1_234, 56)),
+    ];
+    let text = statement("altiplano", 3, d(10_000, 0), &movements);
+    assert!(text.contains("4,250.00 32,250.00"), "{text}");
+    let illegible = text.replacen("4,250.00 32,250.00", "ILEGIBLE 1A5.O5:3225", 1);
+    let s = read_statement(&illegible, Fuente::Ocr, Decimal::new(8, 1), &BankLayout::builtin()).expect("reads");
+    assert!(!s.verificado, "{:?}", s.movimientos);
+    assert_eq!(s.movimientos.len(), 3, "the line with no figure is kept out of the movements");
+}
+
+#[test]
+fn an_illegible_balance_follows_from_the_other_and_the_totals() {
+    let text = statement("altiplano", 3, d(10_000, 0), &month_movements(3, "COMPRA"));
+    assert!(text.contains("$36,915.94"), "{text}");
+    let s = read_statement(&text.replace("$36,915.94", "LL ASI TO"), Fuente::Ocr, Decimal::new(8, 1), &BankLayout::builtin()).expect("reads");
+    assert_eq!(s.saldo_final, d(36_915, 94));
+    assert!(s.verificado, "{:?}", s.comprobaciones);
+    let s = read_statement(&text.replace("$10,000.00", "$1O,OOO:OO?"), Fuente::Ocr, Decimal::new(8, 1), &BankLayout::builtin()).expect("reads");
+    assert_eq!(s.saldo_inicial, d(10_000, 0));
+    let neither = text.replace("$36,915.94", "LL ASI TO").replace("$10,000.00", "ILEGIBLE");
+    let e = read_statement(&neither, Fuente::Ocr, Decimal::new(8, 1), &BankLayout::builtin()).expect_err("no balance");
+    assert_eq!((e.code, e.field.as_deref()), (DocErrorCode::DocumentUnreadable, Some("saldo_inicial")));
 }
 
 #[test]
