@@ -218,8 +218,14 @@ pub fn from_f64(value: f64) -> Option<Decimal> {
     if !value.is_finite() || value.abs() >= 1e27 {
         return None;
     }
-    if value.abs() < 1e-20 {
+    if value == 0.0 {
         return Some(Decimal::ZERO);
+    }
+    if value.abs() < 1e-20 {
+        // Far below a centavo, and below what a `Decimal` holds exactly: the smallest
+        // `Decimal` of its sign, so that validation refuses it as it refuses 0.001
+        // (`MONTO_MINIMO`) instead of reading it as 0.
+        return Some(Decimal::new(if value < 0.0 { -1 } else { 1 }, 28));
     }
     // serde_json's shortest round-trip writer (the one every report is written with) rather
     // than `Display` for f64: the same digits, and no second float formatter in the WebAssembly
@@ -387,6 +393,10 @@ pub(crate) mod tests {
         }
         assert_eq!(from_f64(f64::NAN), None);
         assert_eq!(from_f64(1e300), None);
+        // Tiny amounts are not 0: validation refuses them with any amount below a centavo.
+        assert_eq!(from_f64(1e-300), Some(Decimal::new(1, 28)));
+        assert_eq!(from_f64(-1e-21), Some(Decimal::new(-1, 28)));
+        assert_eq!(from_f64(-0.0), Some(Decimal::ZERO));
     }
 
     #[test]

@@ -236,6 +236,9 @@ pub const MAX_RECOMENDACIONES_COMPONENTE: Decimal = dec(3, 0);
 
 // ---- Input plausibility --------------------------------------------------------------------
 
+/// The smallest amount other than 0: one centavo. An amount above 0 and below it (income,
+/// debts, savings, sub-account) is refused on every path, since no peso figure is smaller.
+pub const MONTO_MINIMO: Decimal = dec(1, 2);
 /// Ceiling for monthly amounts (income, debts): 100 million MXN a month.
 pub const MONTO_MENSUAL_MAX: Decimal = dec(100_000_000, 0);
 /// Ceiling for balances (savings, fund sub-account): 10 billion MXN.
@@ -293,6 +296,7 @@ pub const PARAMETERS: &[(&str, Decimal)] = &[
     ("UMBRAL_ENGANCHE_PARCIAL", UMBRAL_ENGANCHE_PARCIAL),
     ("UMBRAL_RECOMENDACION", UMBRAL_RECOMENDACION),
     ("MAX_RECOMENDACIONES_COMPONENTE", MAX_RECOMENDACIONES_COMPONENTE),
+    ("MONTO_MINIMO", MONTO_MINIMO),
     ("MONTO_MENSUAL_MAX", MONTO_MENSUAL_MAX),
     ("SALDO_MAX", SALDO_MAX),
     ("ANTIGUEDAD_MAX_MESES", ANTIGUEDAD_MAX_MESES),

@@ -7,7 +7,7 @@
 use crate::error::{ErrorCode, ScoreError};
 use crate::money;
 use crate::params::{
-    ANTIGUEDAD_MAX_MESES, EDAD_MAX, EDAD_MIN, MONTO_MENSUAL_MAX, PERSONAS_HOGAR_MAX, SALDO_MAX,
+    ANTIGUEDAD_MAX_MESES, EDAD_MAX, EDAD_MIN, MONTO_MENSUAL_MAX, MONTO_MINIMO, PERSONAS_HOGAR_MAX, SALDO_MAX,
 };
 use crate::states::State;
 use rust_decimal::Decimal;
@@ -313,6 +313,13 @@ fn amount(field: &str, value: Decimal, max: Decimal) -> Result<(), ScoreError> {
             ErrorCode::AmountTooLarge,
             Some(field),
             format!("El campo \"{field}\" supera el máximo admitido de {max} MXN."),
+        ));
+    }
+    if !value.is_zero() && value < MONTO_MINIMO {
+        return Err(ScoreError::new(
+            ErrorCode::ValueOutOfRange,
+            Some(field),
+            format!("El campo \"{field}\" es menor que un centavo ({MONTO_MINIMO} MXN), la cantidad más pequeña admitida."),
         ));
     }
     Ok(())

@@ -3,7 +3,7 @@
 //! (draft 2020-12), from which the committed `fixtures/*.schema.json` and the type stubs of
 //! every binding are checked.
 
-use crate::params::{ANTIGUEDAD_MAX_MESES, EDAD_MAX, EDAD_MIN, MONTO_MENSUAL_MAX, PERSONAS_HOGAR_MAX, SALDO_MAX};
+use crate::params::{ANTIGUEDAD_MAX_MESES, EDAD_MAX, EDAD_MIN, MONTO_MENSUAL_MAX, MONTO_MINIMO, PERSONAS_HOGAR_MAX, SALDO_MAX};
 use crate::profile::{FIELDS, IncomeType};
 use crate::report::Text;
 use crate::walk::{Key, Label, ReportSink, Slot};
@@ -172,7 +172,8 @@ pub struct FieldSpec {
     pub kind: FieldKind,
     /// Required (absent or `null` is MISSING_FIELD).
     pub required: bool,
-    /// Smallest accepted value of a number (an income must also be above 0).
+    /// Smallest accepted value of a number. An amount field whose `min` is 0 also refuses
+    /// the values between 0 and one centavo (`MONTO_MINIMO`).
     pub min: Decimal,
     /// Largest accepted value of a number.
     pub max: Decimal,
@@ -188,8 +189,8 @@ pub fn profile_fields() -> Vec<FieldSpec> {
             let (kind, required, min, max, description) = match name {
                 "estado" => (FieldKind::Text, true, Decimal::ZERO, Decimal::ZERO,
                     "Entidad federativa: código ISO (\"CMX\", \"MX-JAL\"), clave INEGI (\"09\") o nombre (\"Nuevo León\")."),
-                "ingreso_mensual" => (FieldKind::Amount, true, Decimal::ZERO, MONTO_MENSUAL_MAX,
-                    "Ingreso neto mensual del hogar, MXN (mayor que 0)."),
+                "ingreso_mensual" => (FieldKind::Amount, true, MONTO_MINIMO, MONTO_MENSUAL_MAX,
+                    "Ingreso neto mensual del hogar, MXN (al menos un centavo)."),
                 "tipo_ingreso" => (FieldKind::Text, true, Decimal::ZERO, Decimal::ZERO,
                     "asalariado | independiente | mixto | pensionado (sin distinguir mayúsculas)."),
                 "antiguedad_meses" => (FieldKind::Count, true, Decimal::ZERO, ANTIGUEDAD_MAX_MESES,
@@ -229,9 +230,12 @@ pub fn profile_schema() -> Value {
                 p.insert("examples".into(), json!(IncomeType::ALL.map(IncomeType::as_str)));
             }
             if f.kind != FieldKind::Text {
-                let min_key = if f.name == "ingreso_mensual" { "exclusiveMinimum" } else { "minimum" };
-                p.insert(min_key.into(), number(f.min));
+                p.insert("minimum".into(), number(f.min));
                 p.insert("maximum".into(), number(f.max));
+            }
+            if f.kind == FieldKind::Amount && f.min.is_zero() {
+                // 0, or at least one centavo.
+                p.insert("not".into(), json!({"type": "number", "exclusiveMinimum": 0, "exclusiveMaximum": number(MONTO_MINIMO)}));
             }
             p.insert("description".into(), f.description.into());
             (f.name.to_owned(), Value::Object(p))
