@@ -136,6 +136,8 @@ def _amount(profile: Dict[str, Any], field: str, ceiling: Decimal) -> Optional[D
         raise ReferenceError("NEGATIVE_AMOUNT", field)
     if v > ceiling:
         raise ReferenceError("AMOUNT_TOO_LARGE", field)
+    if 0 < v < P["MONTO_MINIMO"]:
+        raise ReferenceError("VALUE_OUT_OF_RANGE", field)
     return v
 
 

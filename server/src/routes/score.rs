@@ -70,8 +70,9 @@ pub struct ScoreProfile {
     /// INEGI key (`09`) or official name, case- and accent-insensitive.
     #[schema(example = "CMX")]
     estado: String,
-    /// Monthly household net income, MXN (> 0).
-    #[schema(example = 30000, exclusive_minimum = 0)]
+    /// Monthly household net income, MXN: at least one centavo (0.01), the smallest amount; any
+    /// other amount is 0 or at least a centavo too.
+    #[schema(example = 30000, minimum = 0.01)]
     ingreso_mensual: f64,
     /// `asalariado`, `independiente`, `mixto` or `pensionado`.
     #[schema(example = "asalariado")]
