@@ -35,6 +35,10 @@ fn bench(c: &mut Criterion) {
     .expect("valid");
     let mut group = c.benchmark_group("score_core");
     group.bench_function("score/one_report", |b| b.iter(|| score_core::score(black_box(&one))));
+    let off = score_core::Opciones { simulaciones: false };
+    group.bench_function("score/one_report_without_simulations", |b| {
+        b.iter(|| score_core::score_with(black_box(&one), off))
+    });
     group.bench_function("score_json/parse_score_serialise", |b| {
         let text = serde_json::to_string(&one.to_json_value()).expect("json");
         b.iter(|| score_core::score_json(black_box(&text)))
@@ -48,6 +52,13 @@ fn bench(c: &mut Criterion) {
         b.iter(|| {
             out.clear();
             out.extend(batch.iter().map(|p| score_core::score(black_box(p))));
+        })
+    });
+    group.bench_function("score/batch_1000_without_simulations", |b| {
+        let mut out = Vec::with_capacity(batch.len());
+        b.iter(|| {
+            out.clear();
+            out.extend(batch.iter().map(|p| score_core::score_with(black_box(p), off)));
         })
     });
     group.finish();

@@ -28,6 +28,7 @@ REPO = Path(__file__).resolve().parents[2]
 MODEL_MD = REPO / "score-core" / "MODEL.md"
 TEXTS_SNAP = REPO / "score-core" / "tests" / "snapshots" / "snapshots__recommendation_texts.snap"
 VERDICT_SNAP = REPO / "score-core" / "tests" / "snapshots" / "snapshots__verdict_texts.snap"
+SIMULATION_SNAP = REPO / "score-core" / "tests" / "snapshots" / "snapshots__simulation_texts.snap"
 
 CTX = decimal.Context(prec=60, rounding=decimal.ROUND_HALF_EVEN)
 decimal.setcontext(CTX)
@@ -86,6 +87,11 @@ def _texts(snapshot: Path) -> Dict[str, str]:
 
 TEXTS = _texts(TEXTS_SNAP)
 VERDICT_TEXTS = _texts(VERDICT_SNAP)
+SIMULATION_TEXTS = _texts(SIMULATION_SNAP)
+# MODEL.md section 14: at most four simulations; twelve months when none reaches the next level.
+MAX_SIMULACIONES = 4
+MESES_SIMULADOS = 12
+NIVELES = ["bajo", "medio", "alto", "excelente"]
 # MODEL.md section 9.1, in the order the verdict lists them.
 KNOCK_OUTS = ["INGRESO_MENOR_AL_MINIMO", "DEUDA_MAYOR_AL_LIMITE", "SIN_PLAZO_POR_EDAD", "SIN_CAPACIDAD_DE_PAGO"]
 CONDITIONS = ["DEUDAS_NO_DECLARADAS", "ENGANCHE_Y_GASTOS_NO_CUBIERTOS"]
@@ -215,7 +221,64 @@ def rnd(value: Decimal, places: int) -> Decimal:
     return value.quantize(Decimal(1).scaleb(-places), rounding=ROUND_HALF_UP)
 
 
-def score(profile: Any) -> Dict[str, Any]:
+def score(profile: Any, simulations: bool = True) -> Dict[str, Any]:
+    """The report of ``profile``; ``simulations=False`` leaves ``simulaciones`` empty."""
+    report = _report(profile)
+    report["simulaciones"] = _simulaciones(profile, report) if simulations else []
+    return report
+
+
+def _simulaciones(profile: Dict[str, Any], base: Dict[str, Any]) -> List[Dict[str, Any]]:
+    """MODEL.md section 14: each action applied to the profile and scored again."""
+    p = _read(profile)
+    found: List[Dict[str, Any]] = []
+
+    def offer(accion: str, campo: str, antes: Any, despues: Any, meses: Optional[int] = None) -> None:
+        changed = dict(profile)
+        changed[campo] = despues
+        r = _report(changed)
+        if r["score"] > base["score"] or r["credito_max"] > base["credito_max"]:
+            found.append({
+                "accion": accion,
+                "descripcion": SIMULATION_TEXTS[accion],
+                "cambios": [{"campo": campo, "antes": antes, "despues": despues}],
+                "score": r["score"],
+                "nivel": r["nivel"],
+                "credito_max": r["credito_max"],
+                "meses_para_siguiente_nivel": meses,
+            })
+
+    c = base["capacidad_compra_estimada"]
+    faltante = c["enganche_requerido"] + c["gastos_cierre_estimados"] - c["enganche_disponible"]
+    if c["credito_max"] > 0 and faltante > 0 and p["ahorro"] < P["SALDO_MAX"]:
+        offer("AHORRAR_ENGANCHE", "ahorro", p["ahorro"], min(p["ahorro"] + faltante, P["SALDO_MAX"]))
+    deudas = p["deudas"]
+    if deudas is None:
+        offer("DECLARAR_DEUDAS", "deudas_mensuales", None, Decimal(0))
+    elif deudas > 0:
+        mitad = rnd(deudas / 2, 2)
+        offer("PAGAR_DEUDAS", "deudas_mensuales", deudas, mitad if mitad >= P["MONTO_MINIMO"] else Decimal(0))
+    antiguedad = p["antiguedad"]
+    most = int(P["ANTIGUEDAD_MAX_MESES"]) - antiguedad
+    if most > 0:
+        def reaches(meses: int) -> bool:
+            changed = dict(profile, antiguedad_meses=antiguedad + meses)
+            return NIVELES.index(_report(changed)["nivel"]) > NIVELES.index(base["nivel"])
+
+        meses: Optional[int] = None
+        if base["nivel"] != "excelente" and reaches(most):
+            low, high = 0, most
+            while high - low > 1:
+                mid = low + (high - low) // 2
+                low, high = (low, mid) if reaches(mid) else (mid, high)
+            meses = high
+        added = meses if meses is not None else min(MESES_SIMULADOS, most)
+        offer("SUMAR_ANTIGUEDAD", "antiguedad_meses", Decimal(antiguedad), Decimal(antiguedad + added), meses)
+    found.sort(key=lambda s: (-s["score"], -s["credito_max"]))
+    return found[:MAX_SIMULACIONES]
+
+
+def _report(profile: Any) -> Dict[str, Any]:
     p = _read(profile)
     I, tipo, estado = p["ingreso"], p["tipo"], p["estado"]
     factor, deudas = estado["factor"], p["deudas"]

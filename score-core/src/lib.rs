@@ -38,6 +38,7 @@ mod recommendations;
 mod verdict;
 mod report;
 mod report_json;
+mod simulations;
 pub mod schema;
 pub mod states;
 pub mod tree;
@@ -67,8 +68,27 @@ pub const VERSION: &str = env!("CARGO_PKG_VERSION");
 /// (A [`ValidProfile`], from [`Profile::validated`] or its readers, scores without checking
 /// again.)
 pub fn score(profile: &Profile) -> Result<ScoreReport, ScoreError> {
+    score_with(profile, Opciones::default())
+}
+
+/// How a report is made. The default makes all of it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Opciones {
+    /// Compute `simulaciones` (each one scores a changed profile; a batch that does not show
+    /// them turns them off, and each report then has an empty `simulaciones`).
+    pub simulaciones: bool,
+}
+
+impl Default for Opciones {
+    fn default() -> Self {
+        Opciones { simulaciones: true }
+    }
+}
+
+/// [`score`], made as `opciones` say.
+pub fn score_with(profile: &Profile, opciones: Opciones) -> Result<ScoreReport, ScoreError> {
     profile.validate()?;
-    Ok(model::report(profile))
+    Ok(model::report(profile, opciones.simulaciones))
 }
 
 /// Scores a profile given as a JSON value (the form every binding converts to): read and

@@ -12,13 +12,18 @@ use crate::states::StateInfo;
 use rust_decimal::Decimal;
 
 /// The whole report of a validated profile: filtered arithmetic where it certifies every
-/// figure, exact decimal arithmetic otherwise; the same digits either way.
-pub(crate) fn report(profile: &Profile) -> ScoreReport {
+/// figure, exact decimal arithmetic otherwise; the same digits either way. `simulaciones`
+/// false leaves `simulaciones` empty (a batch that does not need them).
+pub(crate) fn report(profile: &Profile, simulaciones: bool) -> ScoreReport {
     let state = profile.estado.info();
     let exact = exact(profile, state);
     let figures =
         crate::filtered::figures(profile, &exact, state).unwrap_or_else(|| figures_exact(profile, &exact, state));
-    assemble(profile, state, &exact, figures)
+    let mut report = assemble(profile, state, &exact, figures);
+    if simulaciones {
+        report.simulaciones = crate::simulations::simulaciones(profile, &report);
+    }
+    report
 }
 
 fn assemble(profile: &Profile, state: &StateInfo, exact: &Exact, figures: Figures) -> ScoreReport {
@@ -73,6 +78,7 @@ fn assemble(profile: &Profile, state: &StateInfo, exact: &Exact, figures: Figure
         componentes: Componentes { ingreso, tipo_ingreso, antiguedad, deudas, ahorro, salud_financiera },
         recomendaciones_detalle,
         dictamen,
+        simulaciones: Vec::new(),
     }
 }
 

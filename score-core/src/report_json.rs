@@ -236,6 +236,11 @@ impl ReportSink for Writer<'_, '_> {
         self.slot(at);
         self.write_text(value);
     }
+    #[inline(always)]
+    fn null(&mut self, at: Slot) {
+        self.slot(at);
+        self.raw("null");
+    }
 }
 
 /// True when no byte of `bytes` is one JSON escapes (`"`, `\` or a control character).

@@ -27,6 +27,8 @@ pub enum Shape {
     Label(&'static [&'static str]),
     /// A text.
     Text,
+    /// The inner shape or `null`.
+    Nullable(Box<Shape>),
 }
 
 /// A report with items in both of its arrays (several recommendations), whose walk visits
@@ -47,7 +49,7 @@ pub(crate) fn probe_report() -> crate::ScoreReport {
         personas_hogar: None,
         subcuenta_fondo: None,
     };
-    crate::model::report(&profile)
+    crate::model::report(&profile, true)
 }
 
 /// The report's shape, as its walk visits it.
@@ -116,6 +118,16 @@ impl ReportSink for Recorder {
     fn text(&mut self, at: Slot, _: &Text) {
         self.put(at, Shape::Text);
     }
+    fn null(&mut self, at: Slot) {
+        // Only reached through the `_or_null` methods, which record the key's type.
+        self.put(at, Shape::Nullable(Box::new(Shape::Text)));
+    }
+    fn integer_or_null(&mut self, at: Slot, _: Option<u64>) {
+        self.put(at, Shape::Nullable(Box::new(Shape::Integer)));
+    }
+    fn decimal_or_null(&mut self, at: Slot, _: Option<Decimal>) {
+        self.put(at, Shape::Nullable(Box::new(Shape::Decimal)));
+    }
 }
 
 const SCHEMA_DIALECT: &str = "https://json-schema.org/draft/2020-12/schema";
@@ -149,6 +161,13 @@ fn shape_schema(shape: &Shape) -> Value {
         Shape::Decimal => json!({"type": "number"}),
         Shape::Label(all) => json!({"type": "string", "enum": all}),
         Shape::Text => json!({"type": "string"}),
+        Shape::Nullable(inner) => {
+            let mut schema = shape_schema(inner);
+            if let Some(Value::String(t)) = schema.get("type").cloned() {
+                schema["type"] = json!([t, "null"]);
+            }
+            schema
+        }
     }
 }
 
@@ -281,7 +300,8 @@ mod tests {
                 _ => 0,
             }
         }
-        // 17 + 18 + 4 + 3 + 6 x (1 + 3) + 2 + dictamen 3 + its motivos 2.
-        assert_eq!(count(&report_shape()), 73);
+        // 18 + 18 + 4 + 3 + 6 x (1 + 3) + 2 + dictamen 3 + its motivos 2 + a simulation 7 +
+        // its cambios 3.
+        assert_eq!(count(&report_shape()), 84);
     }
 }

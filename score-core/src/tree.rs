@@ -43,6 +43,8 @@ pub trait TreeBuilder {
     fn label(&mut self, key: Option<Key>, value: Label) -> Result<Self::Value, Self::Error>;
     /// A text.
     fn text(&mut self, value: &Text) -> Result<Self::Value, Self::Error>;
+    /// No value (the host's `None` or `null`).
+    fn null(&mut self) -> Result<Self::Value, Self::Error>;
 }
 
 /// Every object template: its index and its keys in order (the report's at [`ROOT_TEMPLATE`]).
@@ -81,13 +83,14 @@ struct Open<V> {
     value: Option<V>,
 }
 
-/// The open containers: the report nests three deep, so a fixed array (no allocation per
-/// report); deeper values would be dropped, and the walk has none.
-struct Stack<T>([Option<T>; 4], usize);
+/// The open containers: the report nests five deep (report, `simulaciones`, a simulation, its
+/// `cambios`, a change), so a fixed array (no allocation per report); deeper values would be
+/// dropped, and the walk has none (a test builds every key).
+struct Stack<T>([Option<T>; 6], usize);
 
 impl<T> Default for Stack<T> {
     fn default() -> Self {
-        Stack([None, None, None, None], 0)
+        Stack([None, None, None, None, None, None], 0)
     }
 }
 
@@ -242,6 +245,9 @@ impl<B: TreeBuilder> ReportSink for TreeSink<'_, B> {
     fn text(&mut self, at: Slot, value: &Text) {
         self.leaf(at, |b| b.text(value));
     }
+    fn null(&mut self, at: Slot) {
+        self.leaf(at, |b| b.null());
+    }
 }
 
 /// A hasher for text addresses (two words): one multiply a word.
@@ -331,6 +337,9 @@ mod tests {
         fn text(&mut self, value: &Text) -> Result<Self::Value, ()> {
             Ok(std::rc::Rc::new(Value::from(value.as_ref()).into()))
         }
+        fn null(&mut self) -> Result<Self::Value, ()> {
+            Ok(std::rc::Rc::new(Value::Null.into()))
+        }
     }
 
     #[test]
@@ -341,7 +350,7 @@ mod tests {
         let built = build(&report, &mut builder, None).expect("built").expect("a value");
         assert_eq!(built.take(), expected);
         let (_, top) = templates().into_iter().find(|(t, _)| *t == ROOT_TEMPLATE).expect("root");
-        assert_eq!(top.len(), 17);
+        assert_eq!(top.len(), 18);
         for key in top {
             let one = build(&report, &mut builder, Some(key)).expect("built").expect("a value");
             assert_eq!(one.take(), expected[key.name], "{}", key.name);

@@ -12,7 +12,7 @@
 //! literals a hand-written writer would.
 
 use crate::report::{
-    CodigoDictamen, CodigoRecomendacion, Componente, Condicion, EstatusEnganche, EvaluacionM2, MotivoDictamen, Nivel,
+    AccionSimulacion, CampoSimulado, CodigoDictamen, CodigoRecomendacion, Componente, Condicion, EstatusEnganche, EvaluacionM2, MotivoDictamen, Nivel,
     Recomendacion, ScoreReport, Text,
 };
 use rust_decimal::Decimal;
@@ -89,6 +89,7 @@ pub mod keys {
         COMPONENTES = "componentes";
         RECOMENDACIONES_DETALLE = "recomendaciones_detalle";
         DICTAMEN = "dictamen";
+        SIMULACIONES = "simulaciones";
         // capacidad_compra_estimada
         CC_VALOR_BANCARIO = "valor_bancario", first;
         CC_VALOR_REALISTA = "valor_realista";
@@ -138,6 +139,18 @@ pub mod keys {
         // each item of dictamen.motivos
         DM_CODIGO = "codigo", first;
         DM_TEXTO = "texto";
+        // each item of simulaciones
+        SI_ACCION = "accion", first;
+        SI_DESCRIPCION = "descripcion";
+        SI_CAMBIOS = "cambios";
+        SI_SCORE = "score";
+        SI_NIVEL = "nivel";
+        SI_CREDITO_MAX = "credito_max";
+        SI_MESES_PARA_SIGUIENTE_NIVEL = "meses_para_siguiente_nivel";
+        // each item of a simulation's cambios
+        CA_CAMPO = "campo", first;
+        CA_ANTES = "antes";
+        CA_DESPUES = "despues";
     }
 }
 
@@ -196,6 +209,27 @@ pub trait ReportSink {
     fn decimal(&mut self, at: Slot, value: Decimal);
     /// One name of a closed set (an enum's wire name).
     fn label(&mut self, at: Slot, value: Label);
+    /// No value: JSON `null` (a simulation's `antes` of a field the profile leaves out, a
+    /// `meses_para_siguiente_nivel` that does not apply). The walk reaches it only through
+    /// [`ReportSink::integer_or_null`] and [`ReportSink::decimal_or_null`].
+    fn null(&mut self, at: Slot);
+    /// A whole number or `null`. A sink that records types (the schema) overrides it to mark
+    /// the key nullable whatever this report holds.
+    #[inline(always)]
+    fn integer_or_null(&mut self, at: Slot, value: Option<u64>) {
+        match value {
+            Some(v) => self.integer(at, v),
+            None => self.null(at),
+        }
+    }
+    /// A shown figure or `null` (see [`ReportSink::integer_or_null`]).
+    #[inline(always)]
+    fn decimal_or_null(&mut self, at: Slot, value: Option<Decimal>) {
+        match value {
+            Some(v) => self.decimal(at, v),
+            None => self.null(at),
+        }
+    }
     /// A Spanish text. A `Cow::Borrowed` text is one of the model's [`static_texts`], so a
     /// binding can keep its host string in a cache keyed by the text's address and length
     /// (no hashing of content). Rust does not promise one address per constant text, so such
@@ -258,6 +292,28 @@ pub const CODIGO_DICTAMEN_NAMES: [&str; CodigoDictamen::ALL.len()] = {
     names
 };
 
+/// The wire names of a simulation's `accion`, in [`AccionSimulacion::ALL`] order.
+pub const ACCION_NAMES: [&str; AccionSimulacion::ALL.len()] = {
+    let mut names = [""; AccionSimulacion::ALL.len()];
+    let mut i = 0;
+    while i < names.len() {
+        names[i] = AccionSimulacion::ALL[i].as_str();
+        i += 1;
+    }
+    names
+};
+/// The profile keys a simulation's `cambios[].campo` names, in [`CampoSimulado::ALL`] order.
+pub const CAMPO_NAMES: [&str; CampoSimulado::ALL.len()] =
+    [CampoSimulado::ALL[0].as_str(), CampoSimulado::ALL[1].as_str(), CampoSimulado::ALL[2].as_str()];
+
+#[inline(always)]
+const fn accion(a: AccionSimulacion) -> Label {
+    Label { all: &ACCION_NAMES, index: a as usize }
+}
+#[inline(always)]
+const fn campo(c: CampoSimulado) -> Label {
+    Label { all: &CAMPO_NAMES, index: c as usize }
+}
 #[inline(always)]
 const fn nivel(n: Nivel) -> Label {
     Label { all: &NIVEL_NAMES, index: n as usize }
@@ -285,13 +341,15 @@ const fn codigo_dictamen(c: CodigoDictamen) -> Label {
 
 /// Every `&'static` text a report can carry: the disclaimer, the model version, the
 /// calibration, each recommendation's text (in [`CodigoRecomendacion::ALL`] order), each
-/// verdict reason's text (in [`CodigoDictamen::ALL`] order) and each state's clave, code and
+/// verdict reason's text (in [`CodigoDictamen::ALL`] order), each simulation's description
+/// (in [`AccionSimulacion::ALL`] order) and each state's clave, code and
 /// name (in INEGI order): every `Cow::Borrowed` text of a report has one of these contents. A
 /// binding may turn them into host strings up front.
 pub fn static_texts() -> Vec<&'static str> {
     let mut texts = vec![crate::DISCLAIMER, crate::MODEL_VERSION, crate::CALIBRATION];
     texts.extend(CodigoRecomendacion::ALL.iter().map(|c| crate::recommendation_text(*c)));
     texts.extend(CodigoDictamen::ALL.iter().map(|c| crate::verdict_text(*c)));
+    texts.extend(AccionSimulacion::ALL.iter().map(|a| a.descripcion()));
     for state in &crate::states::STATES {
         texts.extend([state.clave, state.iso, state.nombre]);
     }
@@ -417,6 +475,31 @@ impl ScoreReport {
         }
         s.end_array();
         s.end_object();
+        if s.finished() {
+            return;
+        }
+
+        s.begin_array(k(SIMULACIONES), self.simulaciones.len());
+        for (i, si) in self.simulaciones.iter().enumerate() {
+            s.begin_object(Slot::Item(i));
+            s.label(k(SI_ACCION), accion(si.accion));
+            s.text(k(SI_DESCRIPCION), &si.descripcion);
+            s.begin_array(k(SI_CAMBIOS), si.cambios.len());
+            for (j, ca) in si.cambios.iter().enumerate() {
+                s.begin_object(Slot::Item(j));
+                s.label(k(CA_CAMPO), campo(ca.campo));
+                s.decimal_or_null(k(CA_ANTES), ca.antes);
+                s.decimal_or_null(k(CA_DESPUES), ca.despues);
+                s.end_object();
+            }
+            s.end_array();
+            s.integer(k(SI_SCORE), u64::from(si.score));
+            s.label(k(SI_NIVEL), nivel(si.nivel));
+            s.decimal(k(SI_CREDITO_MAX), si.credito_max);
+            s.integer_or_null(k(SI_MESES_PARA_SIGUIENTE_NIVEL), si.meses_para_siguiente_nivel.map(u64::from));
+            s.end_object();
+        }
+        s.end_array();
         s.end_object();
     }
 }
@@ -463,6 +546,9 @@ mod tests {
             self.at(at);
         }
         fn decimal(&mut self, at: Slot, _: Decimal) {
+            self.at(at);
+        }
+        fn null(&mut self, at: Slot) {
             self.at(at);
         }
         fn label(&mut self, at: Slot, value: Label) {
@@ -524,6 +610,9 @@ mod tests {
             }
             fn decimal(&mut self, at: Slot, value: Decimal) {
                 self.0.decimal(at, value);
+            }
+            fn null(&mut self, at: Slot) {
+                self.0.null(at);
             }
             fn label(&mut self, at: Slot, value: Label) {
                 self.0.label(at, value);

@@ -4,7 +4,7 @@
 use proptest::prelude::*;
 use rust_decimal::Decimal;
 use score_core::params::{PROPORCION_DEUDAS_NO_DECLARADAS, PUNTOS_DEUDAS_NO_DECLARADAS};
-use score_core::{CodigoDictamen, Condicion, Nivel, Profile, ScoreReport, State};
+use score_core::{CampoSimulado, CodigoDictamen, Condicion, Nivel, Profile, ScoreReport, State};
 use serde_json::{Value, json};
 
 /// Money with cents, from 0.01 to about 10 million.
@@ -190,6 +190,50 @@ proptest! {
         prop_assert_eq!(r.pago_mensual_estimado, c.pago_mensual_estimado);
         prop_assert_eq!(r.renta_estimada, c.renta_equivalente);
         prop_assert_eq!(r.recomendaciones.len(), r.recomendaciones_detalle.len());
+    }
+
+    /// Every simulation is exactly the report of the profile with its changes applied, gains
+    /// score or credit, and they come most score gained first; simulations off leave the rest
+    /// of the report unchanged.
+    #[test]
+    fn every_simulation_equals_rescoring_the_changed_profile(p in profile()) {
+        let r = report(&p);
+        prop_assert!(r.simulaciones.len() <= 4);
+        for s in &r.simulaciones {
+            let mut changed = p.clone();
+            for c in &s.cambios {
+                match c.campo {
+                    CampoSimulado::Ahorro => {
+                        prop_assert_eq!(c.antes, Some(p.ahorro));
+                        changed.ahorro = c.despues.expect("savings stay given");
+                    }
+                    CampoSimulado::DeudasMensuales => {
+                        prop_assert_eq!(c.antes, p.deudas_mensuales);
+                        changed.deudas_mensuales = c.despues;
+                    }
+                    CampoSimulado::AntiguedadMeses => {
+                        prop_assert_eq!(c.antes, Some(Decimal::from(p.antiguedad_meses)));
+                        changed.antiguedad_meses = c.despues.and_then(|d| d.to_string().parse().ok()).expect("months");
+                    }
+                }
+            }
+            let again = score_core::score(&changed).expect("a simulated profile is valid");
+            prop_assert_eq!(s.score, again.score, "{:?}", s.accion);
+            prop_assert_eq!(s.nivel, again.nivel);
+            prop_assert_eq!(s.credito_max, again.capacidad_compra_estimada.credito_max);
+            prop_assert!(s.score > r.score || s.credito_max > r.credito_max, "{:?} gains nothing", s.accion);
+            if let Some(meses) = s.meses_para_siguiente_nivel {
+                // The fewest months: one less does not reach the next level.
+                prop_assert!(again.nivel > r.nivel);
+                let mut one_less = p.clone();
+                one_less.antiguedad_meses = p.antiguedad_meses + meses - 1;
+                prop_assert_eq!(report(&one_less).nivel, r.nivel);
+            }
+        }
+        prop_assert!(r.simulaciones.windows(2).all(|w| w[0].score >= w[1].score));
+        let off = score_core::score_with(&p, score_core::Opciones { simulaciones: false }).expect("valid");
+        prop_assert!(off.simulaciones.is_empty());
+        prop_assert_eq!(ScoreReport { simulaciones: Vec::new(), ..r }, off);
     }
 }
 

@@ -2,7 +2,7 @@
 //! recommendation text. A wording change shows up as a snapshot diff (insta), so it is a
 //! deliberate, reviewed change; surfaces assert on codes, people read these texts.
 
-use score_core::{CodigoDictamen, CodigoRecomendacion, ErrorCode};
+use score_core::{AccionSimulacion, CodigoDictamen, CodigoRecomendacion, ErrorCode};
 use std::path::Path;
 
 #[test]
@@ -43,6 +43,13 @@ fn verdict_texts() {
         .iter()
         .map(|c| format!("{}\n  {}", c.as_str(), score_core::verdict_text(*c)))
         .collect();
+    insta::assert_snapshot!(lines.join("\n"));
+}
+
+#[test]
+fn simulation_texts() {
+    let lines: Vec<String> =
+        AccionSimulacion::ALL.iter().map(|a| format!("{}\n  {}", a.as_str(), a.descripcion())).collect();
     insta::assert_snapshot!(lines.join("\n"));
 }
 

@@ -228,6 +228,11 @@ impl ReportSink for Out<'_> {
         self.static_text(value.as_str());
     }
     #[inline(always)]
+    fn null(&mut self, _: Slot) {
+        // The generated builder reads a NaN of a nullable key as `null`.
+        self.push(f64::NAN);
+    }
+    #[inline(always)]
     fn text(&mut self, _: Slot, value: &Text) {
         match value {
             Cow::Borrowed(text) => self.static_text(text),
@@ -267,7 +272,9 @@ mod tests {
         let values = flat.values().to_vec();
         assert!(flat.write(&r));
         assert!(flat.texts.pending.is_empty());
-        assert_eq!(flat.values(), &values[..]);
+        // Bit for bit: a `null` is a NaN.
+        let bits = |v: &[f64]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+        assert_eq!(bits(flat.values()), bits(&values));
         assert_eq!(flat.values()[0], f64::from(r.score));
         // Many more texts than the table's first size: all found again after it grows.
         let many: Vec<&'static str> = (0..1000).map(|i| &*Box::leak(format!("texto {i}").into_boxed_str())).collect();
@@ -294,14 +301,23 @@ mod tests {
 
     #[test]
     fn the_builder_reads_every_value_written() {
-        // The builder's fixed values, then the three lists with their lengths.
+        // The builder's fixed values, then the four lists with their lengths (a simulation's
+        // `cambios` inside its item).
         let source = crate::helpers::report_builder_source();
         let fixed = source.matches("f[").count() - source.matches("f[j").count();
         let mut flat = Flat::default();
         let r = report();
         assert!(flat.write(&r));
-        let lists =
-            1 + r.recomendaciones.len() + 1 + 2 * r.recomendaciones_detalle.len() + 1 + 2 * r.dictamen.motivos.len();
+        let simulaciones: usize = r.simulaciones.iter().map(|s| 7 + 3 * s.cambios.len()).sum();
+        assert!(!r.simulaciones.is_empty(), "the probe report has simulations");
+        let lists = 1
+            + r.recomendaciones.len()
+            + 1
+            + 2 * r.recomendaciones_detalle.len()
+            + 1
+            + 2 * r.dictamen.motivos.len()
+            + 1
+            + simulaciones;
         assert_eq!(flat.values().len(), fixed + lists);
     }
 }

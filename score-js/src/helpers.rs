@@ -50,9 +50,13 @@ pub fn report_builder_source() -> String {
     format!(
         "export function makeReportBuilder(memory, at, S) {{\n  \
            let f = new Float64Array(0);\n  \
+           const N = (v) => (v === v ? v : null);\n  \
+           const list = (read) => {{ const out = []; for (let k = f[j++]; k > 0; k--) out.push(read()); return out; }};\n  \
+           let j = 0;\n  \
            return function () {{\n    \
              if (f.length === 0) f = new Float64Array(memory.buffer, at, {CAPACITY});\n    \
-             let j = {fixed}, n, i;\n    \
+             j = {fixed};\n    \
+             let n, i;\n    \
              {lists}return {literal};\n  \
            }};\n\
          }}",
@@ -77,12 +81,8 @@ impl Builder {
             Shape::Object(fields) => object(fields, |shape| self.value(shape)),
             Shape::Array(item) => {
                 let name = format!("a{}", self.lists.matches("const a").count());
-                let mut width = 0;
-                let item = item_value(item, &mut width);
-                let _ = write!(
-                    self.lists,
-                    "const {name} = []; for (n = f[j++], i = 0; i < n; i++, j += {width}) {name}.push({item});\n    "
-                );
+                let item = item_value(item);
+                let _ = write!(self.lists, "const {name} = []; for (n = f[j++], i = 0; i < n; i++) {name}.push({item});\n    ");
                 name
             }
             scalar => {
@@ -94,16 +94,13 @@ impl Builder {
     }
 }
 
-/// The expression of an array item's value at `f[j + offset]`.
-fn item_value(shape: &Shape, offset: &mut usize) -> String {
+/// The expression of an array item's value, read in order with `f[j++]` (a JS object literal
+/// evaluates its values in order); an array inside an item, its length first, by `list`.
+fn item_value(shape: &Shape) -> String {
     match shape {
-        Shape::Object(fields) => object(fields, |shape| item_value(shape, offset)),
-        Shape::Array(_) => unreachable!("the report has no arrays of arrays"),
-        scalar => {
-            let at = *offset;
-            *offset += 1;
-            scalar_value(scalar, &if at == 0 { "f[j]".to_owned() } else { format!("f[j + {at}]") })
-        }
+        Shape::Object(fields) => object(fields, item_value),
+        Shape::Array(item) => format!("list(() => {})", item_value(item)),
+        scalar => scalar_value(scalar, "f[j++]"),
     }
 }
 
@@ -111,6 +108,8 @@ fn scalar_value(shape: &Shape, double: &str) -> String {
     match shape {
         Shape::Label(_) | Shape::Text => format!("S[{double}]"),
         Shape::Boolean => format!("{double} === 1"),
+        // `null` travels as NaN.
+        Shape::Nullable(_) => format!("N({double})"),
         _ => double.to_owned(),
     }
 }

@@ -27,6 +27,7 @@ fn ts_type(shape: &Shape, depth: usize) -> String {
         Shape::Boolean => "boolean".to_owned(),
         Shape::Text => "string".to_owned(),
         Shape::Label(names) => union(names),
+        Shape::Nullable(inner) => format!("{} | null", ts_type(inner, depth)),
         Shape::Array(item) => match **item {
             Shape::Object(_) => format!("Array<{}>", ts_type(item, depth)),
             _ => format!("{}[]", ts_type(item, depth)),

@@ -130,6 +130,19 @@ export interface ScoreReport {
       texto: string;
     }>;
   };
+  simulaciones: Array<{
+    accion: 'AHORRAR_ENGANCHE' | 'PAGAR_DEUDAS' | 'DECLARAR_DEUDAS' | 'SUMAR_ANTIGUEDAD';
+    descripcion: string;
+    cambios: Array<{
+      campo: 'ahorro' | 'deudas_mensuales' | 'antiguedad_meses';
+      antes: number | null;
+      despues: number | null;
+    }>;
+    score: number;
+    nivel: 'bajo' | 'medio' | 'alto' | 'excelente';
+    credito_max: number;
+    meses_para_siguiente_nivel: number | null;
+  }>;
 }
 
 /** Stable error codes of score-core. */

@@ -143,4 +143,7 @@ impl<'py> TreeBuilder for Locked<'_, 'py> {
         }
         .into_any())
     }
+    fn null(&mut self) -> PyResult<Self::Value> {
+        Ok(self.builder.py.None().into_bound(self.builder.py))
+    }
 }

@@ -136,15 +136,21 @@ fn score_boxed(input: &Input) -> Result<Box<ScoreReport>, CoreError> {
     batch::score_input(input).map(Box::new)
 }
 
-/// score_many(profiles, *, errors="raise", decimals=False, lazy=False, progress=False) -> list.
+fn score_boxed_without_simulations(input: &Input) -> Result<Box<ScoreReport>, CoreError> {
+    batch::score_input_without_simulations(input).map(Box::new)
+}
+
+/// score_many(profiles, *, errors="raise", decimals=False, lazy=False, progress=False,
+/// simulations=True) -> list.
 ///
 /// The profiles are read on the calling thread and scored on the others (score-core's
 /// pipeline); dicts are built as the scored chunks come back, in order. `lazy=True`: one
 /// `Report` per profile, which holds the boxed Rust report (boxed on the scoring thread).
 /// `progress=True`: a progress bar (`platform_score._progress.bar`, tqdm) advanced as each
 /// chunk of results is in the list, closed at the end whatever ends the batch.
+/// `simulations=False`: each report's `simulaciones` is empty (they are not computed).
 #[pyfunction]
-#[pyo3(signature = (profiles, *, errors = "raise", decimals = false, lazy = false, progress = false))]
+#[pyo3(signature = (profiles, *, errors = "raise", decimals = false, lazy = false, progress = false, simulations = true))]
 fn score_many<'py>(
     py: Python<'py>,
     profiles: &Bound<'py, PyAny>,
@@ -152,6 +158,7 @@ fn score_many<'py>(
     decimals: bool,
     lazy: bool,
     progress: bool,
+    simulations: bool,
 ) -> PyResult<Bound<'py, PyList>> {
     let raise = match errors {
         "raise" => true,
@@ -174,7 +181,8 @@ fn score_many<'py>(
     let bar = if progress { Some(ProgressBar::new(profiles)?) } else { None };
     let progress = |n: usize| bar.as_ref().map_or(Ok(()), |b| b.advance(n));
     if lazy {
-        batch::pipeline(&PyHost(py), &mut read, score_boxed, |reports, start| {
+        let score = if simulations { score_boxed } else { score_boxed_without_simulations };
+        batch::pipeline(&PyHost(py), &mut read, score, |reports, start| {
             let n = reports.len();
             for (i, result) in reports.into_iter().enumerate() {
                 append_result(&out, result, start + i, raise, |r| Ok(Bound::new(py, Report::new(r, decimals))?.into_any()))?;
@@ -183,7 +191,8 @@ fn score_many<'py>(
         }, stopped)?;
     } else {
         let builder = PyBuilder::new(py, decimals)?;
-        batch::pipeline(&PyHost(py), &mut read, batch::score_input, |reports, start| {
+        let score = if simulations { batch::score_input } else { batch::score_input_without_simulations };
+        batch::pipeline(&PyHost(py), &mut read, score, |reports, start| {
             let n = reports.len();
             for (i, result) in reports.into_iter().enumerate() {
                 append_result(&out, result, start + i, raise, |r| builder.build(&r, None))?;

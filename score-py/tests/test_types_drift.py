@@ -48,6 +48,8 @@ def check_value(annotation: Any, node: Dict[str, Any], path: str) -> None:
         assert typing.get_origin(annotation) in (list, List), f"{path}: {annotation} is not a list"
         (item,) = typing.get_args(annotation)
         check_value(item, node["items"], f"{path}[]")
+    elif isinstance(node["type"], list) and "null" in node["type"]:
+        assert annotation == Optional[scalar(node)], f"{path}: {annotation} is not Optional[{scalar(node)}]"
     else:
         assert annotation is scalar(node), f"{path}: {annotation} is not {scalar(node)}"
 

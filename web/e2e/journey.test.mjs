@@ -82,6 +82,13 @@ test('register, verify by e-mail, log in, score, save, record interest; the agen
   await page.locator('#ingreso_mensual').fill('150000');
   await page.waitForFunction((s) => Number(document.querySelector('[data-testid=score]')?.textContent) === s, scoreBefore);
   assert.equal(await page.locator('.bars li').count(), 6);
+  // What-if: debts left empty, so declaring them is simulated, with a higher score.
+  const whatIf = page.getByTestId('simulaciones').locator('li[data-accion=DECLARAR_DEUDAS]');
+  await whatIf.waitFor();
+  const simulated = await whatIf.innerText();
+  assert.match(simulated, /Deudas mensuales: sin declarar → \$0/, simulated);
+  const simulatedScore = Number(await whatIf.locator('strong').nth(1).textContent());
+  assert.ok(simulatedScore > scoreBefore, `${simulatedScore} > ${scoreBefore}: ${simulated}`);
   await checkPage(page, 'calculator-report');
 
   // Save (onboarding) with the account's contact prefilled.

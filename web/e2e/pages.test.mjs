@@ -81,7 +81,7 @@ test('account page and logout', async () => {
   await checkPage(page, 'account');
   await page.getByRole('button', { name: 'Cerrar sesión' }).click();
   await page.waitForURL('**/login');
-  await page.getByRole('link', { name: 'Entrar' }).waitFor();
+  await page.getByRole('link', { name: 'Entrar', exact: true }).waitFor();
   // The logged-out token no longer works at the server.
   const stored = await page.evaluate(() => localStorage.getItem('plataforma.sesion'));
   assert.equal(stored, null);

@@ -9,7 +9,9 @@
 //! `estado_<key>` (categories: the 32 states, coded by state); `componente_<name>_<key>`; and
 //! `recomendaciones_codigos`, the recommendation codes joined by `|`; `dictamen_precalifica`
 //! (1 or 0) and `dictamen_condicion`. The legacy amounts (equal
-//! to capacity values), the texts and `recomendaciones` (the texts of the codes) are left out.
+//! to capacity values), the texts, `recomendaciones` (the texts of the codes) and
+//! `simulaciones` (a list of what-ifs per row: score those profiles to get their columns) are
+//! left out.
 
 use crate::report::Text;
 use crate::states::{STATES, State};
@@ -197,6 +199,9 @@ impl<C: Columns> ReportSink for Flatten<C> {
             return;
         }
         self.leaf(at, Leaf::Code(value));
+    }
+    fn null(&mut self, _: Slot) {
+        // Only simulations hold nulls, and they are not columns.
     }
     fn text(&mut self, at: Slot, value: &Text) {
         if self.place() != Place::Estado {

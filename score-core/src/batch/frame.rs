@@ -38,7 +38,8 @@ impl Target<'_> {
         let mut sink = RowSink::default();
         for i in 0..self.ok.len() {
             let row = self.first_row + i;
-            match frame.profile(row).and_then(|p| crate::score(&p)) {
+            // Simulations are not columns: not computed.
+            match frame.profile(row).and_then(|p| crate::score_with(&p, crate::Opciones { simulaciones: false })) {
                 Ok(report) => {
                     self.ok[i] = 1;
                     if let Some(codes) = sink.write(&report, &mut self.columns, i) {

@@ -52,8 +52,19 @@ pub type Input = Result<Profile, ScoreError>;
 
 /// Scores one read profile (its read error stays in place).
 pub fn score_input(input: &Input) -> Result<ScoreReport, ScoreError> {
+    score_input_with(input, crate::Opciones::default())
+}
+
+/// [`score_input`] with simulations off (`simulaciones` empty): a plain function, as
+/// [`pipeline`] takes.
+pub fn score_input_without_simulations(input: &Input) -> Result<ScoreReport, ScoreError> {
+    score_input_with(input, crate::Opciones { simulaciones: false })
+}
+
+/// [`score_input`] made as `opciones` say (a batch that turns simulations off).
+pub fn score_input_with(input: &Input, opciones: crate::Opciones) -> Result<ScoreReport, ScoreError> {
     match input {
-        Ok(profile) => crate::score(profile),
+        Ok(profile) => crate::score_with(profile, opciones),
         Err(e) => Err(e.clone()),
     }
 }

@@ -29,6 +29,7 @@ from ._frame import arrow_schema, output_schema, score_frame
 from ._core import DOCUMENT_ERROR_CODES, profile_from_cfdi, read_cfdi, read_document  # documents (score-docs, score-ocr)
 from ._types import (
     Amount,
+    CambioPerfil,
     CapacidadCompra,
     Componente,
     Componentes,
@@ -39,6 +40,7 @@ from ._types import (
     Recomendacion,
     SaludFinanciera,
     ScoreReport,
+    Simulacion,
 )
 
 # The lazy report of score_many(..., lazy=True) is a read-only Mapping (like sqlite3.Row is a
@@ -52,6 +54,7 @@ __all__ = [
     "MODEL_VERSION",
     "PROFILE_FIELDS",
     "Amount",
+    "CambioPerfil",
     "CapacidadCompra",
     "Componente",
     "Componentes",
@@ -64,6 +67,7 @@ __all__ = [
     "SaludFinanciera",
     "ScoreError",
     "ScoreReport",
+    "Simulacion",
     "__version__",
     "arrow_schema",
     "output_schema",

@@ -100,6 +100,7 @@ def score_many(
     decimals: Literal[False] = False,
     lazy: Literal[False] = False,
     progress: bool = False,
+    simulations: bool = True,
 ) -> List[ScoreReport]: ...
 @overload
 def score_many(
@@ -109,6 +110,7 @@ def score_many(
     decimals: Literal[False] = False,
     lazy: Literal[False] = False,
     progress: bool = False,
+    simulations: bool = True,
 ) -> List[Union[ScoreReport, ScoreError]]: ...
 @overload
 def score_many(
@@ -118,6 +120,7 @@ def score_many(
     decimals: bool = False,
     lazy: Literal[True],
     progress: bool = False,
+    simulations: bool = True,
 ) -> List[Report]: ...
 @overload
 def score_many(
@@ -127,6 +130,7 @@ def score_many(
     decimals: bool = False,
     lazy: Literal[True],
     progress: bool = False,
+    simulations: bool = True,
 ) -> List[Union[Report, ScoreError]]: ...
 @overload
 def score_many(
@@ -136,6 +140,7 @@ def score_many(
     decimals: bool = False,
     lazy: bool = False,
     progress: bool = False,
+    simulations: bool = True,
 ) -> List[Any]: ...
 
 _Column = Tuple[str, str, Any, Optional[List[str]]]

@@ -105,6 +105,28 @@ class Dictamen(TypedDict):
     motivos: List[MotivoDictamen]
 
 
+class CambioPerfil(TypedDict):
+    campo: str
+    """The profile key the simulation changes (ahorro, deudas_mensuales, antiguedad_meses)."""
+    antes: Optional[float]
+    """Its value in the profile scored (None: absent)."""
+    despues: Optional[float]
+    """Its value in the simulated profile (None removes it)."""
+
+
+class Simulacion(TypedDict):
+    accion: str
+    """AHORRAR_ENGANCHE | PAGAR_DEUDAS | DECLARAR_DEUDAS | SUMAR_ANTIGUEDAD."""
+    descripcion: str
+    cambios: List[CambioPerfil]
+    score: int
+    """The score of the profile with ``cambios`` applied (exactly its report's)."""
+    nivel: str
+    credito_max: float
+    meses_para_siguiente_nivel: Optional[int]
+    """SUMAR_ANTIGUEDAD: the months that reach the next level, when time alone does."""
+
+
 class ScoreReport(TypedDict):
     """The full report: the same keys and values as score-core's JSON."""
 
@@ -125,3 +147,5 @@ class ScoreReport(TypedDict):
     componentes: Componentes
     recomendaciones_detalle: List[Recomendacion]
     dictamen: Dictamen
+    simulaciones: List[Simulacion]
+    """Up to four what-ifs, most score gained first (empty when a batch turns them off)."""

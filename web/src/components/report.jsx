@@ -172,14 +172,27 @@ function Products({ productos, recomendado }) {
   );
 }
 
+const CAMPOS = { ahorro: 'Ahorro', deudas_mensuales: 'Deudas mensuales', antiguedad_meses: 'Antigüedad' };
+
+/** A simulated field's value as the buyer reads it: pesos, months, or "sin declarar". */
+function campoValue(campo, value) {
+  if (value == null) return 'sin declarar';
+  return campo === 'antiguedad_meses' ? `${decimal.format(value)} meses` : pesos.format(value);
+}
+
 function Simulations({ simulaciones }) {
   return (
-    <ol class="recs">
+    <ol class="recs simulations" data-testid="simulaciones">
       {simulaciones.map((s) => (
         <li data-accion={s.accion}>
-          <strong>{s.descripcion}</strong>: tu puntaje sería {s.score} ({nivelName(s.nivel)})
-          {s.credito_max != null && <>, con crédito de hasta {pesos.format(s.credito_max)}</>}
-          {s.meses_para_siguiente_nivel != null && <> · en {s.meses_para_siguiente_nivel} meses subirías de nivel</>}.
+          <strong>{s.descripcion}</strong>{' '}
+          {s.cambios.map((c) => (
+            <span class="muted">
+              {CAMPOS[c.campo] ?? c.campo}: {campoValue(c.campo, c.antes)} → {campoValue(c.campo, c.despues)}.{' '}
+            </span>
+          ))}
+          Tu puntaje sería <strong>{s.score}</strong> ({nivelName(s.nivel)}), con crédito de hasta {pesos.format(s.credito_max)}
+          {s.meses_para_siguiente_nivel != null && <>; subirías de nivel en {s.meses_para_siguiente_nivel} meses</>}.
         </li>
       ))}
     </ol>
