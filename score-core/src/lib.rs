@@ -51,6 +51,7 @@ pub use read::ValidProfile;
 pub use recommendations::texto as recommendation_text;
 pub use verdict::texto as verdict_text;
 pub use report::*;
+pub use simulations::{AccionSimulacion, CambioPerfil, CampoSimulado, Simulacion};
 pub use states::State;
 pub use walk::{Key, Label, ReportSink, Slot};
 

@@ -14,13 +14,120 @@
 //! They are ranked by score gained, then credit gained, then the order above; at most four.
 
 use crate::figures::{Figures, exact, figures_exact};
-use crate::money::money;
+use crate::money::{self, money};
 use crate::params::{ANTIGUEDAD_MAX_MESES, SALDO_MAX};
 use crate::profile::Profile;
-use crate::report::{AccionSimulacion, CambioPerfil, CampoSimulado, Nivel, ScoreReport, Simulacion};
+use crate::report::{Nivel, ScoreReport, Text};
 use rust_decimal::Decimal;
 use rust_decimal::prelude::ToPrimitive;
+use serde::{Deserialize, Serialize};
 use std::borrow::Cow;
+
+/// A what-if action (`simulaciones[].accion`): something the buyer can do, simulated by
+/// scoring the profile with the change.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "SCREAMING_SNAKE_CASE")]
+#[non_exhaustive]
+pub enum AccionSimulacion {
+    /// Save what the down payment plus closing costs still lack.
+    AhorrarEnganche,
+    /// Pay down half of the declared monthly debt payments.
+    PagarDeudas,
+    /// Declare the debts (0 for a buyer who has none) instead of leaving them undeclared.
+    DeclararDeudas,
+    /// Stay in the job (or activity) until the next level, or a year more.
+    SumarAntiguedad,
+}
+
+impl AccionSimulacion {
+    /// Every action, in the order ties are ranked.
+    pub const ALL: [AccionSimulacion; 4] = [Self::AhorrarEnganche, Self::PagarDeudas, Self::DeclararDeudas, Self::SumarAntiguedad];
+
+    /// Stable wire name, the same as its JSON form.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Self::AhorrarEnganche => "AHORRAR_ENGANCHE",
+            Self::PagarDeudas => "PAGAR_DEUDAS",
+            Self::DeclararDeudas => "DECLARAR_DEUDAS",
+            Self::SumarAntiguedad => "SUMAR_ANTIGUEDAD",
+        }
+    }
+
+    /// The Spanish sentence that describes the action (its figures are in `cambios`).
+    pub const fn descripcion(self) -> &'static str {
+        match self {
+            Self::AhorrarEnganche => "Ahorra lo que falta para cubrir el enganche y los gastos de cierre.",
+            Self::PagarDeudas => "Liquida la mitad de tus pagos mensuales de deudas.",
+            Self::DeclararDeudas => {
+                "Declara tus deudas mensuales; si no tienes, declara 0 (así se simula) en lugar de dejar el dato vacío."
+            }
+            Self::SumarAntiguedad => "Permanece en tu empleo o actividad actual más meses.",
+        }
+    }
+}
+
+/// A profile field a simulation changes (`cambios[].campo`), by its profile key.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum CampoSimulado {
+    /// `ahorro`.
+    Ahorro,
+    /// `deudas_mensuales`.
+    DeudasMensuales,
+    /// `antiguedad_meses`.
+    AntiguedadMeses,
+}
+
+impl CampoSimulado {
+    /// Every field a simulation may change.
+    pub const ALL: [CampoSimulado; 3] = [Self::Ahorro, Self::DeudasMensuales, Self::AntiguedadMeses];
+
+    /// The profile key.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Self::Ahorro => "ahorro",
+            Self::DeudasMensuales => "deudas_mensuales",
+            Self::AntiguedadMeses => "antiguedad_meses",
+        }
+    }
+}
+
+/// One change of a simulation: a profile field before and after (`None`: the field is absent).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CambioPerfil {
+    /// The profile key changed.
+    pub campo: CampoSimulado,
+    /// Its value in the profile scored (`None`: absent).
+    #[serde(with = "money::option_number")]
+    pub antes: Option<Decimal>,
+    /// Its value in the simulated profile (`None` removes the field).
+    #[serde(with = "money::option_number")]
+    pub despues: Option<Decimal>,
+}
+
+/// A what-if: an action, the profile changes it means, and what scoring the changed profile
+/// gives. Every figure is exactly the report of the changed profile.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Simulacion {
+    /// The action.
+    pub accion: AccionSimulacion,
+    /// Spanish sentence for the buyer.
+    pub descripcion: Text,
+    /// The profile changes, in profile field order.
+    pub cambios: Vec<CambioPerfil>,
+    /// The changed profile's score.
+    pub score: u16,
+    /// The changed profile's level.
+    pub nivel: Nivel,
+    /// The changed profile's `capacidad_compra_estimada.credito_max`.
+    #[serde(with = "money::number")]
+    pub credito_max: Decimal,
+    /// For `SUMAR_ANTIGUEDAD` when the months alone reach the next level: how many (the months
+    /// it adds); otherwise `None`.
+    pub meses_para_siguiente_nivel: Option<u32>,
+}
 
 /// The most simulations a report carries.
 pub const MAX_SIMULACIONES: usize = 4;

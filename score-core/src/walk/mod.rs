@@ -11,8 +11,9 @@
 //! constant) and whether it opens its object fold away: the JSON sink writes the same byte
 //! literals a hand-written writer would.
 
+use crate::simulations::{AccionSimulacion, CampoSimulado};
 use crate::report::{
-    AccionSimulacion, CampoSimulado, CodigoDictamen, CodigoRecomendacion, Componente, Condicion, EstatusEnganche, EvaluacionM2, MotivoDictamen, Nivel,
+    CodigoDictamen, CodigoRecomendacion, Componente, Condicion, EstatusEnganche, EvaluacionM2, MotivoDictamen, Nivel,
     Recomendacion, ScoreReport, Text,
 };
 use rust_decimal::Decimal;
@@ -514,126 +515,4 @@ fn componente<S: ReportSink>(s: &mut S, key: Key, c: &Componente) {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use std::borrow::Cow;
-
-    /// Records the keys in the order the walk visits them.
-    #[derive(Default)]
-    struct Visits(Vec<Key>, usize);
-
-    impl Visits {
-        fn at(&mut self, at: Slot) {
-            if let Slot::Key(key) = at {
-                self.0.push(key);
-            }
-        }
-    }
-
-    impl ReportSink for Visits {
-        fn begin_object(&mut self, at: Slot) {
-            self.at(at);
-        }
-        fn end_object(&mut self) {}
-        fn begin_array(&mut self, at: Slot, _: usize) {
-            self.at(at);
-        }
-        fn end_array(&mut self) {}
-        fn integer(&mut self, at: Slot, _: u64) {
-            self.at(at);
-        }
-        fn boolean(&mut self, at: Slot, _: bool) {
-            self.at(at);
-        }
-        fn decimal(&mut self, at: Slot, _: Decimal) {
-            self.at(at);
-        }
-        fn null(&mut self, at: Slot) {
-            self.at(at);
-        }
-        fn label(&mut self, at: Slot, value: Label) {
-            assert_eq!(value.all.iter().position(|n| *n == value.as_str()), Some(value.index));
-            self.at(at);
-        }
-        fn text(&mut self, at: Slot, value: &Text) {
-            if let Cow::Borrowed(text) = value {
-                assert!(static_texts().contains(text), "{text}");
-                self.1 += 1;
-            }
-            self.at(at);
-        }
-    }
-
-    /// The walk visits every key of [`KEYS`], and the key of each id is the constant of that id.
-    #[test]
-    fn the_walk_visits_every_key_in_id_order() {
-        let report = crate::schema::probe_report();
-        let mut visits = Visits::default();
-        report.walk(&mut visits);
-        let mut first_visits: Vec<Key> = Vec::new();
-        for key in &visits.0 {
-            if !first_visits.contains(key) {
-                first_visits.push(*key);
-            }
-        }
-        // Every key is visited.
-        let mut by_id = first_visits.clone();
-        by_id.sort_by_key(|key| key.id);
-        assert_eq!(by_id, KEYS);
-
-        for (id, key) in KEYS.iter().enumerate() {
-            assert_eq!(key.id, id);
-        }
-        assert!(visits.1 >= 6, "the model's texts are static: {}", visits.1);
-        assert_eq!(keys::SCORE.json_prefix(), "\"score\":");
-        assert_eq!(keys::NIVEL.json_prefix(), ",\"nivel\":");
-    }
-
-    /// A sink that is finished stops the walk at the next group of the report's own keys.
-    #[test]
-    fn a_finished_sink_stops_the_walk() {
-        struct UpTo(Visits, usize);
-        impl ReportSink for UpTo {
-            fn begin_object(&mut self, at: Slot) {
-                self.0.begin_object(at);
-            }
-            fn end_object(&mut self) {}
-            fn begin_array(&mut self, at: Slot, len: usize) {
-                self.0.begin_array(at, len);
-            }
-            fn end_array(&mut self) {}
-            fn integer(&mut self, at: Slot, value: u64) {
-                self.0.integer(at, value);
-            }
-            fn boolean(&mut self, at: Slot, value: bool) {
-                self.0.boolean(at, value);
-            }
-            fn decimal(&mut self, at: Slot, value: Decimal) {
-                self.0.decimal(at, value);
-            }
-            fn null(&mut self, at: Slot) {
-                self.0.null(at);
-            }
-            fn label(&mut self, at: Slot, value: Label) {
-                self.0.label(at, value);
-            }
-            fn text(&mut self, at: Slot, value: &Text) {
-                self.0.text(at, value);
-            }
-            fn finished(&self) -> bool {
-                self.0.0.len() >= self.1
-            }
-        }
-        let report = crate::schema::probe_report();
-        let mut first = UpTo(Visits::default(), 1);
-        report.walk(&mut first);
-        assert_eq!(first.0.0, [keys::SCORE, keys::NIVEL]);
-        let mut all = UpTo(Visits::default(), usize::MAX);
-        report.walk(&mut all);
-        assert_eq!(all.0.0.len(), {
-            let mut v = Visits::default();
-            report.walk(&mut v);
-            v.0.len()
-        });
-    }
-}
+mod tests;
