@@ -99,7 +99,7 @@ impl Builder {
 fn item_value(shape: &Shape) -> String {
     match shape {
         Shape::Object(fields) => object(fields, item_value),
-        Shape::Array(item) => format!("list(() => {})", item_value(item)),
+        Shape::Array(item) => format!("list(() => ({}))", item_value(item)),
         scalar => scalar_value(scalar, "f[j++]"),
     }
 }
