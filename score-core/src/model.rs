@@ -17,8 +17,7 @@ use rust_decimal::Decimal;
 pub(crate) fn report(profile: &Profile, simulaciones: bool) -> ScoreReport {
     let state = profile.estado.info();
     let exact = exact(profile, state);
-    let figures =
-        crate::filtered::figures(profile, &exact, state).unwrap_or_else(|| figures_exact(profile, &exact, state));
+    let figures = figures(profile, &exact, state);
     let mut report = assemble(profile, state, &exact, figures);
     if simulaciones {
         report.simulaciones = crate::simulations::simulaciones(profile, &report);
@@ -80,6 +79,14 @@ fn assemble(profile: &Profile, state: &StateInfo, exact: &Exact, figures: Figure
         dictamen,
         simulaciones: Vec::new(),
     }
+}
+
+/// The figures of a report: filtered where that certifies every one, else decimal. One copy,
+/// not inlined, shared by the report and its simulations (each simulation scores a changed
+/// profile): the WebAssembly build then carries the model's arithmetic once.
+#[inline(never)]
+pub(crate) fn figures(profile: &Profile, exact: &Exact, state: &StateInfo) -> Figures {
+    crate::filtered::figures(profile, exact, state).unwrap_or_else(|| figures_exact(profile, exact, state))
 }
 
 /// The disclaimer every report carries.

@@ -13,7 +13,7 @@
 //!
 //! They are ranked by score gained, then credit gained, then the order above; at most four.
 
-use crate::figures::{Figures, exact, figures_exact};
+use crate::figures::{Figures, exact};
 use crate::money::{self, money};
 use crate::params::{ANTIGUEDAD_MAX_MESES, SALDO_MAX};
 use crate::profile::Profile;
@@ -146,8 +146,7 @@ struct Resultado {
 fn resultado(profile: &Profile) -> Resultado {
     let state = profile.estado.info();
     let exact = exact(profile, state);
-    let Figures { score, credito, .. } =
-        crate::filtered::figures(profile, &exact, state).unwrap_or_else(|| figures_exact(profile, &exact, state));
+    let Figures { score, credito, .. } = crate::model::figures(profile, &exact, state);
     Resultado { score, credito_max: credito }
 }
 
@@ -226,7 +225,18 @@ pub(crate) fn simulaciones(profile: &Profile, base: &ScoreReport) -> Vec<Simulac
         offer(AccionSimulacion::SumarAntiguedad, cambios, &changed, meses);
     }
 
-    // Most score gained first, then most credit, then the actions' order (a stable sort keeps it).
-    found.sort_by(|(_, a), (_, b)| b.score.cmp(&a.score).then(b.credito_max.cmp(&a.credito_max)));
-    found.into_iter().take(MAX_SIMULACIONES).map(|(s, _)| s).collect()
+    // Most score gained first, then most credit, then the actions' order: an insertion sort of
+    // at most four (stable; a library sort would add kilobytes to the WebAssembly build).
+    for i in 1..found.len() {
+        let mut j = i;
+        while j > 0 && {
+            let (a, b) = (&found[j - 1].1, &found[j].1);
+            (b.score, b.credito_max) > (a.score, a.credito_max)
+        } {
+            found.swap(j - 1, j);
+            j -= 1;
+        }
+    }
+    found.truncate(MAX_SIMULACIONES);
+    found.into_iter().map(|(s, _)| s).collect()
 }

@@ -69,6 +69,33 @@ pub fn options_not_an_object(function: &str) -> ScoreError {
     }
 }
 
+/// The `simulations` option of a batch call as the binding found it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FlagValue {
+    /// No options, or `simulations` absent or `undefined`.
+    Absent,
+    /// A boolean.
+    Bool(bool),
+    /// Any other value.
+    Other,
+}
+
+/// The `simulations` option of a batch call named `function`: `true` (the default) computes
+/// each report's `simulaciones`, `false` leaves them empty (score-core's
+/// `Opciones::simulaciones`); another type is INVALID_TYPE (no field). The same in both
+/// bindings.
+pub fn simulations_option(function: &str, value: FlagValue) -> Result<bool, ScoreError> {
+    match value {
+        FlagValue::Absent => Ok(true),
+        FlagValue::Bool(b) => Ok(b),
+        FlagValue::Other => Err(ScoreError {
+            code: ErrorCode::InvalidType,
+            field: None,
+            message: format!("La opción \"simulations\" de {function} debe ser true o false."),
+        }),
+    }
+}
+
 /// INVALID_TYPE (no field) for `scoreJson` given something other than a text.
 pub fn not_a_text() -> ScoreError {
     ScoreError { code: ErrorCode::InvalidType, field: None, message: "scoreJson espera el perfil como texto JSON.".to_owned() }

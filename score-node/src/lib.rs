@@ -17,7 +17,7 @@ use napi::{Env, JsValue, Status, Unknown, ValueType, sys};
 use napi_derive::napi;
 use score_core::batch::{self, Input, NoHost};
 use score_core::{Profile, ScoreError, ScoreReport};
-use score_js::input::{Errors, OptionValue, errors_option};
+use score_js::input::{Errors, FlagValue, OptionValue, errors_option, simulations_option};
 
 pub mod docs;
 mod read;
@@ -97,30 +97,40 @@ pub fn score_json(env: &Env, profile_json: Unknown<'_>) -> Result<String> {
     score_core::score_json(text.as_str()?).map_err(|e| js_error(env, &e, None))
 }
 
-/// The array and the [`Errors`] of a batch call named `function`, or the `ScoreError` its
-/// arguments are (not an array, bad options): thrown before any profile is read.
+/// The array, the [`Errors`] and the `simulations` option of a batch call named `function`,
+/// or the `ScoreError` its arguments are (not an array, bad options): thrown before any
+/// profile is read.
 fn batch_args<'env>(
     env: &Env,
     function: &str,
     profiles: Unknown<'env>,
     options: Unknown<'env>,
-) -> Result<(Object<'env>, Errors)> {
-    let errors = match options.get_type()? {
-        ValueType::Undefined | ValueType::Null => Ok(Errors::Throw),
+) -> Result<(Object<'env>, Errors, bool)> {
+    let (errors, simulations) = match options.get_type()? {
+        ValueType::Undefined | ValueType::Null => (Ok(Errors::Throw), Ok(true)),
         ValueType::Object => {
-            let errors: Unknown = options.coerce_to_object()?.get_named_property("errors")?;
-            match errors.get_type()? {
+            let options = options.coerce_to_object()?;
+            let errors: Unknown = options.get_named_property("errors")?;
+            let errors = match errors.get_type()? {
                 ValueType::Undefined => errors_option(function, OptionValue::Absent),
                 ValueType::String => {
                     let text = errors.coerce_to_string()?.into_utf8()?;
                     errors_option(function, OptionValue::Text(text.as_str()?))
                 }
                 _ => errors_option(function, OptionValue::Other),
-            }
+            };
+            let simulations: Unknown = options.get_named_property("simulations")?;
+            let simulations = match simulations.get_type()? {
+                ValueType::Undefined => simulations_option(function, FlagValue::Absent),
+                ValueType::Boolean => simulations_option(function, FlagValue::Bool(simulations.coerce_to_bool()?)),
+                _ => simulations_option(function, FlagValue::Other),
+            };
+            (errors, simulations)
         }
-        _ => Err(score_js::input::options_not_an_object(function)),
-    }
-    .map_err(|e| js_error(env, &e, None))?;
+        _ => (Err(score_js::input::options_not_an_object(function)), Ok(true)),
+    };
+    let errors = errors.map_err(|e| js_error(env, &e, None))?;
+    let simulations = simulations.map_err(|e| js_error(env, &e, None))?;
     let not_a_list = || js_error(env, &score_core::host::not_a_list(function), None);
     if profiles.get_type()? != ValueType::Object {
         return Err(not_a_list());
@@ -129,7 +139,7 @@ fn batch_args<'env>(
     if !profiles.is_array()? {
         return Err(not_a_list());
     }
-    Ok((profiles, errors))
+    Ok((profiles, errors, simulations))
 }
 
 /// The JS value of one result of a batch (item `index`): the report, or with
@@ -148,7 +158,7 @@ fn batch_item(env: &Env, result: &std::result::Result<ScoreReport, ScoreError>, 
 /// `errors: "return"`: each bad profile's `ScoreError` in its place.
 #[napi(skip_typescript)]
 pub fn score_many<'env>(env: &'env Env, profiles: Unknown<'env>, options: Unknown<'env>) -> Result<Array<'env>> {
-    let (profiles, errors) = batch_args(env, "scoreMany", profiles, options)?;
+    let (profiles, errors, simulations) = batch_args(env, "scoreMany", profiles, options)?;
     let len = profiles.get_array_length()?;
     let mut out = env.create_array(0)?;
     let mut next = 0u32;
@@ -168,7 +178,7 @@ pub fn score_many<'env>(env: &'env Env, profiles: Unknown<'env>, options: Unknow
             Ok(())
         })
     };
-    batch::pipeline(&NoHost, &mut read, batch::score_input, emit, || {
+    batch::pipeline(&NoHost, &mut read, batch::scorer(simulations), emit, || {
         Error::new(Status::GenericFailure, "scoreMany: the scoring threads stopped")
     })?;
     Ok(out)
@@ -185,13 +195,13 @@ pub fn score_many_part(
     from: u32,
     to: u32,
 ) -> Result<AsyncTask<ScoreManyTask>> {
-    let (profiles, errors) = batch_args(env, "scoreManyAsync", profiles, options)?;
+    let (profiles, errors, simulations) = batch_args(env, "scoreManyAsync", profiles, options)?;
     let to = to.min(profiles.get_array_length()?);
     let mut inputs = Vec::with_capacity(to.saturating_sub(from) as usize);
     for i in from..to {
         inputs.push(read_profile(profiles.get_element::<Unknown>(i)?)?);
     }
-    Ok(AsyncTask::new(ScoreManyTask { inputs, from: from as usize, errors }))
+    Ok(AsyncTask::new(ScoreManyTask { inputs, from: from as usize, errors, simulations }))
 }
 
 /// The work of one part of `scoreManyAsync`.
@@ -200,6 +210,7 @@ pub struct ScoreManyTask {
     inputs: Vec<Input>,
     from: usize,
     errors: Errors,
+    simulations: bool,
 }
 
 /// A JS value made while resolving a task, handed to napi-rs as it is.
@@ -228,7 +239,7 @@ impl Task for ScoreManyTask {
     type JsValue = Made;
 
     fn compute(&mut self) -> Result<Self::Output> {
-        Ok(self.inputs.iter().map(batch::score_input).collect())
+        Ok(self.inputs.iter().map(batch::scorer(self.simulations)).collect())
     }
 
     fn resolve(&mut self, env: Env, output: Self::Output) -> Result<Self::JsValue> {

@@ -137,6 +137,19 @@ describe(`API (${IMPL})`, () => {
     assert.deepStrictEqual(api.scoreMany(profiles.slice(0, 1), null), [valid[0].expected]);
   });
 
+  test('a batch can turn simulations off: simulaciones empty, the rest identical', async () => {
+    const profiles = valid.map((c) => c.input);
+    assert.ok(valid.some((c) => c.expected.simulaciones.length > 0));
+    const off = api.scoreMany(profiles, { simulations: false });
+    const offAsync = await api.scoreManyAsync(profiles, { simulations: false, errors: 'return' });
+    valid.forEach((c, i) => {
+      assert.deepStrictEqual(off[i], { ...c.expected, simulaciones: [] });
+      assert.deepStrictEqual(offAsync[i], off[i]);
+    });
+    assert.deepStrictEqual(api.scoreMany(profiles.slice(0, 1), { simulations: true }), [valid[0].expected]);
+    assertScoreError(() => api.scoreMany([sample.input], { simulations: 'no' }), { code: 'INVALID_TYPE', field: null });
+  });
+
   test('batch misuse throws a ScoreError with a stable code, never a raw binding error', () => {
     assertScoreError(() => api.scoreMany([sample.input], 'return'), { code: 'INVALID_TYPE', field: null });
     assertScoreError(() => api.scoreMany([sample.input], { errors: 'ignore' }), { code: 'VALUE_OUT_OF_RANGE', field: null });

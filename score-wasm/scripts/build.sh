@@ -63,6 +63,7 @@ done
 rm -rf "$PKG/www/pkg" && cp -r "$PKG/pkg-web" "$PKG/www/pkg"
 size=$(stat -c %s "$PKG/pkg-web/score_wasm_bg.wasm"); gz=$(gzip -9c "$PKG/pkg-web/score_wasm_bg.wasm" | wc -c)
 echo "score_wasm_bg.wasm: $size bytes ($gz gzip -9)"
-# Budget: 300 KiB raw (about 120 KB on the wire with gzip), what a portal page can load beside
-# its images. It was 250 KB until the verdict (dictamen, issue 17) added its rules and texts.
-[ "$size" -lt 307200 ] || { echo "score_wasm_bg.wasm is over the 300 KiB budget" >&2; exit 1; }
+# Budget: 320 KiB raw (about 125 KB on the wire with gzip), what a portal page can load beside
+# its images. It was 250 KB until the verdict (dictamen, issue 17) added its rules and texts,
+# and 300 KiB until the what-ifs (simulaciones, issue 17) added about 5 KB gzip.
+[ "$size" -lt 327680 ] || { echo "score_wasm_bg.wasm is over the 320 KiB budget" >&2; exit 1; }

@@ -14,7 +14,9 @@ use js_sys::{Array, Error, JSON, JsString, Object, Promise, Reflect};
 use score_core::host::{NotJson, error_message, not_json, number_value};
 use score_core::{Profile, ScoreError, ScoreReport};
 use score_core::host::not_a_list;
-use score_js::input::{Errors, MAX_DEPTH, OptionValue, errors_option, not_a_text, options_not_an_object};
+use score_js::input::{
+    Errors, FlagValue, MAX_DEPTH, OptionValue, errors_option, not_a_text, options_not_an_object, simulations_option,
+};
 use serde_json::{Map, Value};
 use wasm_bindgen::prelude::*;
 
@@ -114,7 +116,7 @@ fn to_value(v: &JsValue, field: Option<&str>, depth: u32) -> Result<Option<Value
     Err(not_json(field, kind))
 }
 
-fn score_js(profile: &JsValue) -> Result<ScoreReport, ScoreError> {
+fn score_js(profile: &JsValue, opciones: score_core::Opciones) -> Result<ScoreReport, ScoreError> {
     // A flat profile of plain values in one call; anything else is walked key by key into the
     // JSON value score-core reads, which reports the exact error.
     let profile = match realm::gather(profile) {
@@ -122,7 +124,7 @@ fn score_js(profile: &JsValue) -> Result<ScoreReport, ScoreError> {
         None => Profile::from_json_value(&to_value(profile, None, 0)?.unwrap_or(Value::Null))?,
     };
     // One call site of the model: the build inlines it, once.
-    score_core::score(&profile)
+    score_core::score_with(&profile, opciones)
 }
 
 /// The report as a plain JS object with the keys and numbers of score-core's JSON, built by
@@ -140,7 +142,7 @@ fn report_js(report: &ScoreReport) -> JsValue {
 /// stable score-core code ("UNKNOWN_STATE", ...) and `field` the profile field at fault.
 #[wasm_bindgen]
 pub fn score(profile: &JsProfile) -> Result<JsReport, JsValue> {
-    match score_js(profile) {
+    match score_js(profile, score_core::Opciones::default()) {
         Ok(report) => Ok(report_js(&report).unchecked_into()),
         Err(e) => Err(js_error(&e, None)),
     }
@@ -158,6 +160,21 @@ pub fn score_json(#[wasm_bindgen(unchecked_param_type = "string", js_name = "pro
         .map_err(|e| js_error(&e, None))?;
     Ok(realm::json_text(&report)
         .unwrap_or_else(|| JsString::from(report.to_json_string())))
+}
+
+/// The `simulations` option of a batch call (`undefined`/`null` options: true); the options
+/// object itself was checked by [`errors_of`].
+fn simulations_of(function: &str, options: &JsValue) -> Result<bool, ScoreError> {
+    if !options.is_object() {
+        return Ok(true);
+    }
+    let value = Reflect::get(options, &JsValue::from_str("simulations")).unwrap_or(JsValue::UNDEFINED);
+    let flag = match value.as_bool() {
+        Some(b) => FlagValue::Bool(b),
+        None if value.is_undefined() => FlagValue::Absent,
+        None => FlagValue::Other,
+    };
+    simulations_option(function, flag)
 }
 
 /// The [`Errors`] of a batch call's options (`undefined`/`null` or `{ errors }`).
@@ -181,13 +198,14 @@ fn errors_of(function: &str, options: &JsValue) -> Result<Errors, ScoreError> {
 /// each bad profile's `ScoreError` in its place. Typed in score.d.ts (overloads).
 fn score_many_named(function: &str, profiles: &JsValue, options: &JsValue) -> Result<Array, JsValue> {
     let errors = errors_of(function, options).map_err(|e| js_error(&e, None))?;
+    let opciones = score_core::Opciones { simulaciones: simulations_of(function, options).map_err(|e| js_error(&e, None))? };
     if !Array::is_array(profiles) {
         return Err(js_error(&not_a_list(function), None));
     }
     let profiles: &Array = profiles.unchecked_ref();
     let out = Array::new();
     for (i, profile) in profiles.iter().enumerate() {
-        match (score_js(&profile), errors) {
+        match (score_js(&profile, opciones), errors) {
             (Ok(report), _) => out.push(&report_js(&report)),
             (Err(e), Errors::Return) => out.push(&js_error(&e, Some(i))),
             (Err(e), Errors::Throw) => return Err(js_error(&e, Some(i))),
@@ -218,7 +236,7 @@ pub fn score_many_async(profiles: &JsValue, options: &JsValue) -> Promise {
 /// the function is called; run it in a Worker to keep a page's main thread free.
 #[wasm_bindgen(js_name = scoreAsync)]
 pub fn score_async(profile: &JsProfile) -> JsReportPromise {
-    let promise = match score_js(profile) {
+    let promise = match score_js(profile, score_core::Opciones::default()) {
         Ok(report) => Promise::resolve(&report_js(&report)),
         Err(e) => Promise::reject(&js_error(&e, None)),
     };

@@ -61,6 +61,12 @@ pub fn score_input_without_simulations(input: &Input) -> Result<ScoreReport, Sco
     score_input_with(input, crate::Opciones { simulaciones: false })
 }
 
+/// The plain scoring function of a batch ([`pipeline`] takes one): with or without
+/// simulations.
+pub fn scorer(simulaciones: bool) -> fn(&Input) -> Result<ScoreReport, ScoreError> {
+    if simulaciones { score_input } else { score_input_without_simulations }
+}
+
 /// [`score_input`] made as `opciones` say (a batch that turns simulations off).
 pub fn score_input_with(input: &Input, opciones: crate::Opciones) -> Result<ScoreReport, ScoreError> {
     match input {
