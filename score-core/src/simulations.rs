@@ -13,7 +13,7 @@
 //!
 //! They are ranked by score gained, then credit gained, then the order above; at most four.
 
-use crate::figures::{Figures, exact};
+use crate::figures::{Figures, curva_antiguedad, exact, score_and_points};
 use crate::money::{self, money};
 use crate::params::{ANTIGUEDAD_MAX_MESES, SALDO_MAX};
 use crate::profile::Profile;
@@ -198,11 +198,21 @@ pub(crate) fn simulaciones(profile: &Profile, base: &ScoreReport) -> Vec<Simulac
         }
     }
 
-    // More months in the job: the fewest that reach the next level, else a year.
+    // More months in the job: the fewest that reach the next level, else a year. Seniority
+    // enters the score only through its component (and the fund estimate, which moves no
+    // score and no credit), so the search rescores that one component over the report's other
+    // shown values, exactly as the report sums them; the action offered is then scored whole.
     let most = ANTIGUEDAD_MAX_MESES.to_u32().unwrap_or(0).saturating_sub(profile.antiguedad_meses);
     if most > 0 {
-        let with = |meses: u32| Profile { antiguedad_meses: profile.antiguedad_meses + meses, ..profile.clone() };
-        let reaches = |meses: u32| Nivel::from_score(resultado(&with(meses)).score) > base.nivel;
+        let co = &base.componentes;
+        let shown = [co.ingreso.valor, co.tipo_ingreso.valor, co.antiguedad.valor, co.deudas.valor, co.ahorro.valor, co.salud_financiera.valor];
+        let curve = curva_antiguedad(profile.tipo_ingreso);
+        let score_after = |meses: u32| {
+            let mut s = shown;
+            s[2] = money(curve.eval(Decimal::from(profile.antiguedad_meses + meses)));
+            score_and_points(&s).0
+        };
+        let reaches = |meses: u32| Nivel::from_score(score_after(meses)) > base.nivel;
         let meses = if base.nivel != Nivel::Excelente && reaches(most) {
             // The score never falls as seniority grows (MODEL.md, "Monotonicity"): bisect for
             // the fewest months.
@@ -216,13 +226,16 @@ pub(crate) fn simulaciones(profile: &Profile, base: &ScoreReport) -> Vec<Simulac
             None
         };
         let added = meses.unwrap_or(MESES_SIMULADOS.min(most));
-        let changed = with(added);
-        let cambios = vec![cambio(
-            CampoSimulado::AntiguedadMeses,
-            Some(Decimal::from(profile.antiguedad_meses)),
-            Some(Decimal::from(changed.antiguedad_meses)),
-        )];
-        offer(AccionSimulacion::SumarAntiguedad, cambios, &changed, meses);
+        // No score to gain (the component is already at its top): nothing to offer.
+        if score_after(added) > base.score {
+            let changed = Profile { antiguedad_meses: profile.antiguedad_meses + added, ..profile.clone() };
+            let cambios = vec![cambio(
+                CampoSimulado::AntiguedadMeses,
+                Some(Decimal::from(profile.antiguedad_meses)),
+                Some(Decimal::from(changed.antiguedad_meses)),
+            )];
+            offer(AccionSimulacion::SumarAntiguedad, cambios, &changed, meses);
+        }
     }
 
     // Most score gained first, then most credit, then the actions' order: an insertion sort of
