@@ -256,8 +256,7 @@ def _simulaciones(profile: Dict[str, Any], base: Dict[str, Any]) -> List[Dict[st
     if deudas is None:
         offer("DECLARAR_DEUDAS", "deudas_mensuales", None, Decimal(0))
     elif deudas > 0:
-        mitad = rnd(deudas / 2, 2)
-        offer("PAGAR_DEUDAS", "deudas_mensuales", deudas, mitad if mitad >= P["MONTO_MINIMO"] else Decimal(0))
+        offer("PAGAR_DEUDAS", "deudas_mensuales", deudas, rnd(deudas / 2, 2))
     antiguedad = p["antiguedad"]
     most = int(P["ANTIGUEDAD_MAX_MESES"]) - antiguedad
     if most > 0:

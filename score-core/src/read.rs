@@ -37,12 +37,6 @@ impl ValidProfile {
         crate::model::report(&self.0, true)
     }
 
-    /// The report made as `opciones` say (simulations off for a batch that has no use for
-    /// them: `simulaciones` is then empty, the report's shape the same).
-    pub fn score_with(&self, opciones: crate::Opciones) -> ScoreReport {
-        crate::model::report(&self.0, opciones.simulaciones)
-    }
-
     /// The profile.
     pub fn profile(&self) -> &Profile {
         &self.0

@@ -185,9 +185,9 @@ pub(crate) fn simulaciones(profile: &Profile, base: &ScoreReport) -> Vec<Simulac
     // Pay down half of the declared debts, or declare them.
     match profile.deudas_mensuales {
         Some(deudas) if deudas > Decimal::ZERO => {
+            // Declared debts are at least a centavo, and half of one rounds (half away from
+            // zero) to a centavo: the halved amount is a valid one.
             let mitad = money(deudas / Decimal::TWO);
-            // Half of a centavo and a half rounds to a centavo: never below the smallest amount.
-            let mitad = if mitad < crate::params::MONTO_MINIMO { Decimal::ZERO } else { mitad };
             let changed = Profile { deudas_mensuales: Some(mitad), ..profile.clone() };
             offer(AccionSimulacion::PagarDeudas, vec![cambio(CampoSimulado::DeudasMensuales, Some(deudas), Some(mitad))], &changed, None);
         }

@@ -396,12 +396,20 @@ pub fn read_statement(text: &str, fuente: Fuente, confianza: Decimal, layouts: &
     let text_after = |labels: &[String]| head.iter().filter_map(|l| l.after(&BankLayout::labels(labels))).find(|v| !v.is_empty());
 
     let block = start.map_or(&[][..], |start| &lines[start + 1..end]);
-    let read: Vec<MovementLine> = block.iter().filter_map(|line| movement_line(layout, line)).collect();
+    // Each line of the list once: a movement, or not one (and then, when it holds an amount,
+    // maybe a movement whose date the scan lost).
+    let mut read: Vec<MovementLine> = Vec::with_capacity(block.len());
+    let mut lost_line = false;
+    for line in block {
+        match movement_line(layout, line) {
+            Some(movement) => read.push(movement),
+            None => lost_line |= !text::money_in(&line.text()).is_empty(),
+        }
+    }
     let mut movimientos = as_printed(layout, &read, saldo_inicial);
     let ends = Ends { opening: saldo_inicial, closing: saldo_final, deposits: stated_deposits, withdrawals: stated_withdrawals };
     // A line of the list with an amount that is not a movement may be a lost movement: then
     // nothing is rebuilt, since its amount would pass to a neighbour.
-    let lost_line = block.iter().any(|line| movement_line(layout, line).is_none() && !text::money_in(&line.text()).is_empty());
     if !adds_up(&movimientos, &ends) && !lost_line {
         let amounts: Vec<Vec<(Decimal, bool)>> = read.iter().map(|r| r.2.clone()).collect();
         if let Some(rebuilt) = balances::rebuild(&amounts, &ends) {

@@ -191,7 +191,7 @@ fn score_many<'py>(
         }, stopped)?;
     } else {
         let builder = PyBuilder::new(py, decimals)?;
-        let score = if simulations { batch::score_input } else { batch::score_input_without_simulations };
+        let score = batch::scorer(simulations);
         batch::pipeline(&PyHost(py), &mut read, score, |reports, start| {
             let n = reports.len();
             for (i, result) in reports.into_iter().enumerate() {

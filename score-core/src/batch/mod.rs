@@ -67,8 +67,7 @@ pub fn scorer(simulaciones: bool) -> fn(&Input) -> Result<ScoreReport, ScoreErro
     if simulaciones { score_input } else { score_input_without_simulations }
 }
 
-/// [`score_input`] made as `opciones` say (a batch that turns simulations off).
-pub fn score_input_with(input: &Input, opciones: crate::Opciones) -> Result<ScoreReport, ScoreError> {
+fn score_input_with(input: &Input, opciones: crate::Opciones) -> Result<ScoreReport, ScoreError> {
     match input {
         Ok(profile) => crate::score_with(profile, opciones),
         Err(e) => Err(e.clone()),

@@ -268,44 +268,33 @@ pub const ESTATUS_ENGANCHE_NAMES: [&str; 6] = [
     EstatusEnganche::CubiertoSinGastos.as_str(),
     EstatusEnganche::Cubierto.as_str(),
 ];
+/// The wire names of an enum with `ALL` and a `const fn as_str`, in `ALL`'s order (a `const`
+/// loop: `const` code cannot call `map`).
+macro_rules! wire_names {
+    ($t:ty) => {{
+        let mut names = [""; <$t>::ALL.len()];
+        let mut i = 0;
+        while i < names.len() {
+            names[i] = <$t>::ALL[i].as_str();
+            i += 1;
+        }
+        names
+    }};
+}
+
 /// The wire names of a recommendation's `codigo`, in [`CodigoRecomendacion::ALL`] order.
-pub const CODIGO_NAMES: [&str; CodigoRecomendacion::ALL.len()] = {
-    let mut names = [""; CodigoRecomendacion::ALL.len()];
-    let mut i = 0;
-    while i < names.len() {
-        names[i] = CodigoRecomendacion::ALL[i].as_str();
-        i += 1;
-    }
-    names
-};
+pub const CODIGO_NAMES: [&str; CodigoRecomendacion::ALL.len()] = wire_names!(CodigoRecomendacion);
 
 /// The wire names of `dictamen.condicion`.
 pub const CONDICION_NAMES: [&str; 3] =
     [Condicion::Precalifica.as_str(), Condicion::Condicionado.as_str(), Condicion::NoPrecalifica.as_str()];
 /// The wire names of a verdict reason's `codigo`, in [`CodigoDictamen::ALL`] order.
-pub const CODIGO_DICTAMEN_NAMES: [&str; CodigoDictamen::ALL.len()] = {
-    let mut names = [""; CodigoDictamen::ALL.len()];
-    let mut i = 0;
-    while i < names.len() {
-        names[i] = CodigoDictamen::ALL[i].as_str();
-        i += 1;
-    }
-    names
-};
+pub const CODIGO_DICTAMEN_NAMES: [&str; CodigoDictamen::ALL.len()] = wire_names!(CodigoDictamen);
 
 /// The wire names of a simulation's `accion`, in [`AccionSimulacion::ALL`] order.
-pub const ACCION_NAMES: [&str; AccionSimulacion::ALL.len()] = {
-    let mut names = [""; AccionSimulacion::ALL.len()];
-    let mut i = 0;
-    while i < names.len() {
-        names[i] = AccionSimulacion::ALL[i].as_str();
-        i += 1;
-    }
-    names
-};
+pub const ACCION_NAMES: [&str; AccionSimulacion::ALL.len()] = wire_names!(AccionSimulacion);
 /// The profile keys a simulation's `cambios[].campo` names, in [`CampoSimulado::ALL`] order.
-pub const CAMPO_NAMES: [&str; CampoSimulado::ALL.len()] =
-    [CampoSimulado::ALL[0].as_str(), CampoSimulado::ALL[1].as_str(), CampoSimulado::ALL[2].as_str()];
+pub const CAMPO_NAMES: [&str; CampoSimulado::ALL.len()] = wire_names!(CampoSimulado);
 
 #[inline(always)]
 const fn accion(a: AccionSimulacion) -> Label {
