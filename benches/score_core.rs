@@ -62,6 +62,76 @@ fn bench(c: &mut Criterion) {
         })
     });
     group.finish();
+    products(c);
+}
+
+/// The credit products of one applicant: the filtered path `evaluar` takes, side by side with
+/// the decimal definition it is certified against, on the README's example and on a spread.
+fn products(c: &mut Criterion) {
+    use rust_decimal::Decimal;
+    use score_core::products::{Coacreditado, Solicitud, evaluar, evaluar_exacto};
+    use score_core::{IncomeType, State};
+    let ejemplo = Solicitud {
+        estado: State::parse("CMX").expect("CMX"),
+        ingreso_mensual: Decimal::from(30_000),
+        tipo_ingreso: IncomeType::Asalariado,
+        antiguedad_meses: 36,
+        edad: Some(35),
+        deudas_mensuales: Decimal::ZERO,
+        ahorro: Decimal::from(100_000),
+        subcuenta_fondo: Decimal::from(54_000),
+        institucion: None,
+        coacreditado: None,
+    };
+    let con_pareja = Solicitud {
+        coacreditado: Some(Coacreditado {
+            ingreso_mensual: Decimal::from(18_500),
+            tipo_ingreso: IncomeType::Asalariado,
+            antiguedad_meses: 20,
+            edad: Some(33),
+            deudas_mensuales: Decimal::from(1_200),
+            subcuenta_fondo: Decimal::from(25_000),
+            institucion: None,
+        }),
+        ..ejemplo.clone()
+    };
+    let varias: Vec<Solicitud> = profiles(1_000)
+        .iter()
+        .map(|p| Solicitud {
+            estado: p.estado,
+            ingreso_mensual: p.ingreso_mensual,
+            tipo_ingreso: p.tipo_ingreso,
+            antiguedad_meses: p.antiguedad_meses,
+            edad: p.edad,
+            deudas_mensuales: p.deudas_mensuales.unwrap_or_default(),
+            ahorro: p.ahorro,
+            subcuenta_fondo: Decimal::ZERO,
+            institucion: None,
+            coacreditado: None,
+        })
+        .collect();
+    let mut group = c.benchmark_group("products");
+    group.bench_function("evaluar/one", |b| b.iter(|| evaluar(black_box(&ejemplo))));
+    group.bench_function("evaluar_exacto/one", |b| b.iter(|| evaluar_exacto(black_box(&ejemplo))));
+    group.bench_function("evaluar/co_borrower", |b| b.iter(|| evaluar(black_box(&con_pareja))));
+    group.bench_function("evaluar_exacto/co_borrower", |b| b.iter(|| evaluar_exacto(black_box(&con_pareja))));
+    group.throughput(Throughput::Elements(varias.len() as u64));
+    group.bench_function("evaluar/batch_1000", |b| {
+        let mut out = Vec::with_capacity(varias.len());
+        b.iter(|| {
+            out.clear();
+            out.extend(varias.iter().map(|s| evaluar(black_box(s))));
+        })
+    });
+    group.sample_size(10);
+    group.bench_function("evaluar_exacto/batch_1000", |b| {
+        let mut out = Vec::with_capacity(varias.len());
+        b.iter(|| {
+            out.clear();
+            out.extend(varias.iter().map(|s| evaluar_exacto(black_box(s))));
+        })
+    });
+    group.finish();
 }
 
 criterion_group!(benches, bench);

@@ -40,6 +40,12 @@ impl Approx {
         Approx { v, e: 0.0 }
     }
 
+    /// A double and its bound as computed earlier: for tables generated from this module's
+    /// own results (`crate::products`' fixed terms), never for values from elsewhere.
+    pub const fn from_parts(v: f64, e: f64) -> Approx {
+        Approx { v, e }
+    }
+
     /// The value of `d`; exact when `d` is a dyadic fraction that fits in 53 bits.
     pub const fn of(d: Decimal) -> Approx {
         Approx::of_scaled(d, 0)
@@ -123,11 +129,41 @@ impl Approx {
         Approx { v, e: (self.e + v.abs() * other.e) / least_divisor + v.abs() * ULP }
     }
 
+    /// A value known only to lie between the doubles `low` and `high` (`low <= high`).
+    pub fn between(low: f64, high: f64) -> Approx {
+        let v = low + (high - low) / 2.0;
+        // Each distance is one rounded subtraction away from the exact one.
+        Approx { v, e: (high - v).max(v - low) * (1.0 + ULP) }
+    }
+
+    /// A double at or below the exact value.
+    pub fn lower(self) -> f64 {
+        self.v - self.decision_bound()
+    }
+
+    /// A double at or above the exact value.
+    pub fn upper(self) -> f64 {
+        self.v + self.decision_bound()
+    }
+
     /// Bound used at a decision: widened, and never below a rounding of the value.
     fn decision_bound(self) -> f64 {
         if self.is_exact() { 0.0 } else { self.e * SLACK + self.v.abs() * ULP }
     }
 }
+
+/// Operators, so code generic over [`crate::products`]' number type reads as arithmetic.
+macro_rules! approx_operator {
+    ($($trait:ident $method:ident),*) => {$(
+        impl std::ops::$trait for Approx {
+            type Output = Approx;
+            fn $method(self, other: Approx) -> Approx {
+                Approx::$method(self, other)
+            }
+        }
+    )*};
+}
+approx_operator!(Add add, Sub sub, Mul mul, Div div);
 
 /// Error of the rounded sum `s = a + b` (Knuth's TwoSum): zero exactly when `s` is exact.
 fn two_sum_error(a: f64, b: f64, s: f64) -> f64 {

@@ -104,7 +104,12 @@ def infonavit_one(p):
     rate = infonavit_rate(sal)
     k = per_peso(rate, t, INF_LOAD)
     credit = min(pay / k, INF_MAX) if k else D(0)
-    return reasons, rate, t, k, credit
+    return reasons, rate, t, k, credit, sized(pay, k, credit)
+
+
+def sized(pay, k, credit):
+    """The monthly payment of a credit sized for `pay`: `pay` itself unless a cap cut the credit."""
+    return pay if k and credit == pay / k else credit * k
 
 
 def fund_reasons(p, name, seniority, sal, t, pay):
@@ -131,8 +136,8 @@ ORDER = ["NO_DERECHOHABIENTE_INFONAVIT", "NO_DERECHOHABIENTE_FOVISSSTE", "ANTIGU
          "SIN_COACREDITADO", "COACREDITADO_NO_ELEGIBLE"]
 
 
-def offer(name, reasons, parts, shape, years, value_rule, state, funds):
-    """parts/shape: lists of (credit, rate, per_peso, months, fee share)."""
+def offer(name, reasons, parts, payment, shape, years, value_rule, state, funds):
+    """parts/shape: lists of (credit, rate, per_peso, months, fee share); payment: the parts' monthly payment."""
     reasons = sorted(set(reasons), key=ORDER.index)
     credit = sum(c for c, *_ in parts)
     use = parts if not reasons and credit > 0 else shape
@@ -153,7 +158,7 @@ def offer(name, reasons, parts, shape, years, value_rule, state, funds):
     value = credit + x if kind == "fund" else credit / x
     down = D(0) if kind == "fund" else value - credit
     costs = value * (ISAI.get(state, D("0.02")) + CLOSING)
-    out.update(elegible=True, pago_mensual=sum(p for p, _ in flows), credito_max=credit, valor_vivienda_max=value,
+    out.update(elegible=True, pago_mensual=payment, credito_max=credit, valor_vivienda_max=value,
                enganche_requerido=down, gastos_cierre=costs, total_pagado=sum(p * m for p, m in flows) + fee)
     for key in ("pago_mensual", "credito_max", "valor_vivienda_max", "enganche_requerido", "gastos_cierre", "total_pagado"):
         out[key] = r(out[key], 2)
@@ -177,8 +182,8 @@ def evaluate(case):
     p, co, state, savings = case["titular"], case.get("coacreditado"), case["estado"], case["ahorro"]
     offers = []
     # INFONAVIT
-    reasons, rate, t, k, credit = infonavit_one(p)
-    offers.append(offer("INFONAVIT", reasons, [(credit, rate, k, 12 * t, D(0))], [(D(1), rate, k, 12 * t, D(0))],
+    reasons, rate, t, k, credit, paid = infonavit_one(p)
+    offers.append(offer("INFONAVIT", reasons, [(credit, rate, k, 12 * t, D(0))], paid, [(D(1), rate, k, 12 * t, D(0))],
                         t, ("fund", p["subcuenta"]), state, savings))
     # FOVISSSTE
     sal = salary(p["tipo"], p["ingreso"])
@@ -187,7 +192,8 @@ def evaluate(case):
     reasons = fund_reasons(p, "FOVISSSTE", FOV_SEN, sal, t, pay)
     k = per_peso(FOV_RATE, t, INF_LOAD)
     credit = min(pay / k, FOV_MAX) if k else D(0)
-    offers.append(offer("FOVISSSTE", reasons, [(credit, FOV_RATE, k, 12 * t, D(0))], [(D(1), FOV_RATE, k, 12 * t, D(0))],
+    offers.append(offer("FOVISSSTE", reasons, [(credit, FOV_RATE, k, 12 * t, D(0))], sized(pay, k, credit),
+                        [(D(1), FOV_RATE, k, 12 * t, D(0))],
                         t, ("fund", p["subcuenta"]), state, savings))
     # Bank
     income, debts, age = household(p, co)
@@ -200,7 +206,7 @@ def evaluate(case):
     no_term_or_payment(reasons, t, pay)
     if t > 0 and pay > 0 and credit < BANK_MIN:
         reasons.append("CREDITO_MENOR_AL_MINIMO")
-    offers.append(offer("HIPOTECA_BANCARIA", reasons, [(credit, BANK_RATE, k, 12 * t, BANK_FEE)],
+    offers.append(offer("HIPOTECA_BANCARIA", reasons, [(credit, BANK_RATE, k, 12 * t, BANK_FEE)], pay,
                         [(D(1), BANK_RATE, k, 12 * t, BANK_FEE)], t, ("ltv", ltv), state, savings))
     # INFONAVIT + bank 70/30
     t = term(BANK_TERM, min(BANK_AGE, INF_AGE), age)
@@ -221,22 +227,23 @@ def evaluate(case):
         reasons.append("CREDITO_MENOR_AL_MINIMO")
     parts = [(cb, BANK_RATE, kb, 12 * t, BANK_FEE), (ci, COFI_RATE, ki, 12 * t, D(0))]
     shape = [(1 - COFI_SHARE, BANK_RATE, kb, 12 * t, BANK_FEE), (COFI_SHARE, COFI_RATE, ki, 12 * t, D(0))]
-    offers.append(offer("INFONAVIT_MAS_BANCO", reasons, parts, shape, t, ("ltv", D("0.90")), state,
+    offers.append(offer("INFONAVIT_MAS_BANCO", reasons, parts, pay, shape, t, ("ltv", D("0.90")), state,
                         savings + p["subcuenta"]))
     # Unamos Créditos
-    reasons, rate, t, k, credit = infonavit_one(p)
+    reasons, rate, t, k, credit, paid = infonavit_one(p)
     if co is None:
         reasons.append("SIN_COACREDITADO")
-        offers.append(offer("UNAMOS_CREDITOS", reasons, [], [(D(1), rate, k, 12 * t, D(0))], t, ("fund", D(0)),
+        offers.append(offer("UNAMOS_CREDITOS", reasons, [], D(0), [(D(1), rate, k, 12 * t, D(0))], t, ("fund", D(0)),
                             state, savings))
     else:
-        r2, rate2, t2, k2, credit2 = infonavit_one(co)
+        r2, rate2, t2, k2, credit2, paid2 = infonavit_one(co)
         if r2:
             reasons.append("COACREDITADO_NO_ELEGIBLE")
         total = credit + credit2
         scale = UNAMOS_MAX / total if total > UNAMOS_MAX else D(1)
         parts = [(credit * scale, rate, k, 12 * t, D(0)), (credit2 * scale, rate2, k2, 12 * t2, D(0))]
-        offers.append(offer("UNAMOS_CREDITOS", reasons, parts, [(D(1), rate, k, 12 * t, D(0))], max(t, t2),
+        payment = paid + paid2 if scale == 1 else credit * scale * k + credit2 * scale * k2
+        offers.append(offer("UNAMOS_CREDITOS", reasons, parts, payment, [(D(1), rate, k, 12 * t, D(0))], max(t, t2),
                             ("fund", p["subcuenta"] + co["subcuenta"]), state, savings))
     # Recommendation: covered first, then highest value, lower CAT, product order.
     eligible = [(i, o, e) for i, (o, e) in enumerate(offers) if o["elegible"]]

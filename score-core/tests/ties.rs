@@ -172,8 +172,8 @@ fn sweep() -> Vec<Profile> {
     let mut profiles = Vec::new();
     // Incomes every 20 centavos over the income curve (its ties fall on such incomes), with
     // the other fields varied.
-    let mut cents: i64 = 9_500_00;
-    while cents <= 125_000_00 {
+    let mut cents: i64 = 950_000;
+    while cents <= 12_500_000 {
         let mut p = base(1 + rng.next(32) as u8, Decimal::new(cents, 2));
         p.tipo_ingreso = IncomeType::ALL[rng.next(4) as usize];
         p.antiguedad_meses = rng.next(80) as u32;

@@ -66,12 +66,45 @@ pub fn isai(estado: State) -> (Decimal, Origen) {
 
 /// All closing costs over the home value in `estado`: ISAI + notary + registry + appraisal.
 pub fn tasa_gastos_cierre(estado: State) -> Decimal {
-    isai(estado).0 + NOTARIO + REGISTRO + AVALUO
+    GASTOS_CIERRE[usize::from(estado.inegi() - 1)]
 }
+
+/// [`tasa_gastos_cierre`] of every state, by INEGI code − 1: the transfer tax plus notary,
+/// registry and appraisal, added at compile time (all have at most 4 decimals).
+pub const GASTOS_CIERRE: [Decimal; 32] = {
+    const fn diezmilesimos(d: Decimal) -> i128 {
+        let mut mantissa = d.mantissa();
+        let mut scale = d.scale();
+        while scale < 4 {
+            mantissa *= 10;
+            scale += 1;
+        }
+        mantissa
+    }
+    let comunes = diezmilesimos(NOTARIO) + diezmilesimos(REGISTRO) + diezmilesimos(AVALUO);
+    let mut tabla = [Decimal::ZERO; 32];
+    let mut i = 0;
+    while i < tabla.len() {
+        let total = diezmilesimos(ISAI[i].0) + comunes;
+        #[allow(clippy::cast_possible_truncation)] // a few hundred ten-thousandths
+        {
+            tabla[i] = Decimal::from_parts(total as u32, 0, 0, false, 4);
+        }
+        i += 1;
+    }
+    tabla
+};
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn table_adds_each_states_costs() {
+        for estado in State::all() {
+            assert_eq!(tasa_gastos_cierre(estado), isai(estado).0 + NOTARIO + REGISTRO + AVALUO, "{estado:?}");
+        }
+    }
 
     /// The totals stay inside the published 4–7% band (6–7% in CDMX; NeoJaus 2025-11-12).
     #[test]

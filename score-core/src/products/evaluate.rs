@@ -1,21 +1,47 @@
-//! Each product's rules applied to one applicant, in exact decimal arithmetic.
+//! Each product's rules applied to one applicant, written once over [`Numero`]: in `Decimal`
+//! they define the figures, in filtered doubles they compute the same figures fast or answer
+//! `None` (see [`super::numero`]).
 
-use super::closing::tasa_gastos_cierre;
-use super::finance::{Flujo, cat, cuota_por_peso};
+use super::fijos::Fijo;
+use super::finance::Flujo;
+use super::numero::Numero;
 use super::rules::*;
 use super::{Coacreditado, Institucion, Motivo, OfertaProducto, Producto, Solicitud};
-use crate::money::{money, round};
-use crate::params::{
-    DTI_TOTAL_MAX, EDAD_MAX_FIN_PLAZO, LTV_ASALARIADO, LTV_INDEPENDIENTE, PLAZO_MAX_ANIOS, PROPORCION_SALARIO_MIXTO,
-    PTI_MAX, TASA_ANUAL,
-};
+use crate::money::{MONEY_DP, round};
+use crate::params::{DTI_TOTAL_MAX, EDAD_MAX_FIN_PLAZO, PLAZO_MAX_ANIOS, PROPORCION_SALARIO_MIXTO, PTI_MAX};
 use crate::profile::IncomeType;
 use rust_decimal::Decimal;
+use std::cmp::Ordering;
 
 /// Decimal places of rates and the CAT (a ratio: 0.1413 is 14.13%).
 const TASA_DP: u32 = 4;
 
-/// One borrower as the housing funds see them.
+/// The monthly payment per peso of credit at the nominal annual rate `tasa_anual` over `meses`
+/// months, plus a monthly charge (insurance, administration) as a share of the credit; 0
+/// without months. `1 / a(j, n) = p j / (p − 1)` with `p = (1 + j)^n`.
+pub(super) fn cuota<N: Numero>(tasa_anual: N, meses: u32, cargo_mensual: N) -> Option<N> {
+    if meses == 0 {
+        return Some(N::entero(0));
+    }
+    let j = tasa_anual / N::entero(12);
+    let amortizacion = if j.es_cero()? {
+        N::entero(1) / N::entero(meses)
+    } else {
+        match N::crecimiento(j, meses)? {
+            Some(p) => p * j / (p - N::entero(1)),
+            None => j,
+        }
+    };
+    Some(amortizacion + cargo_mensual)
+}
+
+/// `Σ f(x)` over `items`.
+fn suma<T, N: Numero>(items: &[T], f: impl Fn(&T) -> N) -> N {
+    items.iter().fold(N::entero(0), |total, x| total + f(x))
+}
+
+/// One borrower as the housing funds see them. Amounts stay `Decimal`: the capacities below
+/// are short exact expressions of them.
 #[derive(Debug, Clone, Copy)]
 struct Persona {
     ingreso: Decimal,
@@ -69,13 +95,10 @@ impl Persona {
     }
 }
 
-/// The buyer's savings (a negative amount counts as none).
-fn ahorro(s: &Solicitud) -> Decimal {
-    s.ahorro.max(Decimal::ZERO)
-}
-
 /// The payment a product allows: `base` (its payment-to-income limit applied), within the
-/// total-debt limit on the whole income, never negative.
+/// total-debt limit on the whole income, never negative. In `Decimal` in both arithmetics:
+/// it often ends in exactly half a centavo (0.30 × 76,772.85 = 23,031.855), a tie only exact
+/// arithmetic rounds right, and it is shown as the monthly payment of an uncapped credit.
 fn capacidad(base: Decimal, ingreso: Decimal, deudas: Decimal) -> Decimal {
     base.min(DTI_TOTAL_MAX * ingreso - deudas).max(Decimal::ZERO)
 }
@@ -86,31 +109,77 @@ fn plazo(maximo: u32, limite: u32, edad: Option<u32>) -> u32 {
     edad.map_or(maximo, |e| limite.saturating_sub(e).min(maximo))
 }
 
-/// One credit inside a product (two for joint credits) with level monthly payments.
+/// A monthly payment: a capacity known exactly, or one computed from a capped credit.
 #[derive(Debug, Clone, Copy)]
-struct Tramo {
-    credito: Decimal,
-    tasa: Decimal,
-    /// Monthly payment per peso of credit (annuity plus insurance).
-    cuota: Decimal,
-    meses: u32,
-    /// Fee paid at signing over the credit.
-    comision: Decimal,
+enum Pago<N> {
+    Exacto(Decimal),
+    Calculado(N),
 }
 
-impl Tramo {
-    fn nuevo(tasa: Decimal, plazo: u32, cargo: Decimal, comision: Decimal) -> Tramo {
-        let meses = plazo * 12;
-        Tramo { credito: Decimal::ONE, tasa, cuota: cuota_por_peso(tasa, meses, cargo), meses, comision }
+impl<N: Numero> Pago<N> {
+    fn valor(self) -> N {
+        match self {
+            Pago::Exacto(d) => N::de(d),
+            Pago::Calculado(n) => n,
+        }
     }
 
-    fn por(self, credito: Decimal) -> Tramo {
-        Tramo { credito, ..self }
+    fn mas(self, other: Pago<N>) -> Pago<N> {
+        match (self, other) {
+            (Pago::Exacto(a), Pago::Exacto(b)) => Pago::Exacto(a + b),
+            (a, b) => Pago::Calculado(a.valor() + b.valor()),
+        }
+    }
+
+    fn redondear(self, dp: u32) -> Option<Decimal> {
+        match self {
+            Pago::Exacto(d) => Some(round(d, dp)),
+            Pago::Calculado(n) => n.redondear(dp),
+        }
+    }
+}
+
+/// One credit inside a product (two for joint credits) with level monthly payments.
+#[derive(Debug, Clone, Copy)]
+struct Tramo<N> {
+    credito: N,
+    /// Its monthly payment: the capacity it was sized for, exactly, or credit × `cuota`.
+    pago: Pago<N>,
+    tasa: N,
+    /// Monthly payment per peso of credit (annuity plus insurance).
+    cuota: N,
+    meses: u32,
+    /// Fee paid at signing over the credit.
+    comision: N,
+}
+
+impl<N: Numero> Tramo<N> {
+    fn nuevo(tasa: N, plazo: u32, cargo: N, comision: N) -> Option<Tramo<N>> {
+        let meses = plazo * 12;
+        let cuota = cuota(tasa, meses, cargo)?;
+        Some(Tramo { credito: N::entero(1), pago: Pago::Calculado(cuota), tasa, cuota, meses, comision })
+    }
+
+    /// This credit's terms for an amount `credito`.
+    fn por(self, credito: N) -> Tramo<N> {
+        Tramo { credito, pago: Pago::Calculado(credito * self.cuota), ..self }
+    }
+
+    /// The credit a monthly payment `pago` supports (0 without a term), capped at `tope`. The
+    /// payment is kept as given, not recomputed as `pago / cuota × cuota`, whose last digits
+    /// would break its ties either way.
+    fn para_pago(self, pago: Decimal, tope: Option<N>) -> Option<Tramo<N>> {
+        let credito = self.credito_para(N::de(pago))?;
+        match tope {
+            Some(tope) if tope.menor(credito)? => Some(self.por(tope)),
+            _ if self.cuota.es_cero()? => Some(self.por(credito)),
+            _ => Some(Tramo { credito, pago: Pago::Exacto(pago), ..self }),
+        }
     }
 
     /// The credit a monthly payment `pago` supports (0 without a term).
-    fn credito_para(self, pago: Decimal) -> Decimal {
-        if self.cuota.is_zero() { Decimal::ZERO } else { pago / self.cuota }
+    fn credito_para(self, pago: N) -> Option<N> {
+        Some(if self.cuota.es_cero()? { N::entero(0) } else { pago / self.cuota })
     }
 }
 
@@ -124,18 +193,18 @@ fn pti_infonavit(salario: Decimal) -> Decimal {
 /// INFONAVIT's rate for a monthly salary: the band table in UMAs, interpolated. Not rounded
 /// before use: rounding would make the rate rise in steps, and a step up could lend less to a
 /// higher salary; the offer shows it to 4 decimals.
-fn tasa_infonavit(salario: Decimal) -> Decimal {
-    INFONAVIT_TASA_POR_UMAS.eval(salario / UMA_MENSUAL)
+fn tasa_infonavit<N: Numero>(salario: Decimal) -> Option<N> {
+    N::en_curva(&INFONAVIT_TASA_POR_UMAS, N::de(salario) / N::REGLAS.uma)
 }
 
 /// One worker's INFONAVIT credit (capped at the individual maximum) and why it may be refused.
-fn infonavit_de(p: &Persona) -> (Vec<Motivo>, Tramo) {
+fn infonavit_de<N: Numero>(p: &Persona) -> Option<(Vec<Motivo>, Tramo<N>)> {
     let salario = p.salario();
     let plazo = plazo(INFONAVIT_PLAZO_MAX, INFONAVIT_EDAD_MAX_FIN_PLAZO, p.edad);
-    let tramo = Tramo::nuevo(tasa_infonavit(salario), plazo, INFONAVIT_CARGO_MENSUAL, Decimal::ZERO);
+    let tramo = Tramo::nuevo(tasa_infonavit(salario)?, plazo, N::REGLAS.cargo_infonavit, N::entero(0))?;
     let pago = capacidad(pti_infonavit(salario) * salario, p.ingreso, p.deudas);
     let motivos = motivos_fondo(p, Institucion::Infonavit, INFONAVIT_ANTIGUEDAD_MIN, plazo, pago);
-    (motivos, tramo.por(tramo.credito_para(pago).min(INFONAVIT_CREDITO_MAX)))
+    Some((motivos, tramo.para_pago(pago, Some(N::REGLAS.infonavit_max))?))
 }
 
 /// A housing fund's knock-outs: not a contributor (and nothing else then), too few months of
@@ -168,148 +237,265 @@ fn sin_plazo_o_pago(motivos: &mut Vec<Motivo>, plazo: u32, pago: Decimal) {
 
 /// A product before rounding: what the recommendation compares.
 #[derive(Debug, Clone)]
-pub(super) struct Evaluada {
-    pub producto: Producto,
-    pub motivos: Vec<Motivo>,
-    pub tasa: Decimal,
-    pub cat: Option<Decimal>,
-    pub plazo: u32,
-    pub pago: Decimal,
-    pub credito: Decimal,
-    pub valor: Decimal,
-    pub enganche: Decimal,
-    pub gastos: Decimal,
-    pub total: Decimal,
+pub(super) struct Evaluada<N> {
+    producto: Producto,
+    motivos: Vec<Motivo>,
+    tasa: N,
+    cat: Option<N>,
+    plazo: u32,
+    pago: Pago<N>,
+    credito: N,
+    valor: N,
+    enganche: N,
+    gastos: N,
+    total: N,
     /// The buyer's own money this product lets pay the down payment and closing costs.
-    pub fondos: Decimal,
+    fondos: N,
 }
 
-impl Evaluada {
+impl<N: Numero> Evaluada<N> {
     /// The buyer's own funds cover the down payment and the closing costs.
-    pub fn cubierto(&self) -> bool {
-        self.fondos >= self.enganche + self.gastos
+    fn cubierto(&self) -> Option<bool> {
+        (self.enganche + self.gastos).hasta(self.fondos)
     }
 
     /// The offer as shown: money to 2 decimals, rates to 4.
-    pub fn mostrar(&self) -> OfertaProducto {
-        OfertaProducto {
+    pub fn mostrar(self) -> Option<OfertaProducto> {
+        let elegible = self.motivos.is_empty();
+        // A refused product's money figures are exactly 0: nothing to round.
+        let dinero = |x: N| if elegible { x.redondear(MONEY_DP) } else { Some(Decimal::new(0, MONEY_DP)) };
+        Some(OfertaProducto {
             producto: self.producto,
-            elegible: self.motivos.is_empty(),
-            tasa_anual: round(self.tasa, TASA_DP),
-            cat: self.cat.map(|c| round(c, TASA_DP)),
+            elegible,
+            tasa_anual: self.tasa.redondear(TASA_DP)?,
+            cat: match self.cat {
+                Some(c) => Some(c.redondear(TASA_DP)?),
+                None => None,
+            },
             plazo_anios: self.plazo,
-            pago_mensual: money(self.pago),
-            credito_max: money(self.credito),
-            valor_vivienda_max: money(self.valor),
-            enganche_requerido: money(self.enganche),
-            gastos_cierre: money(self.gastos),
-            total_pagado: money(self.total),
-            motivos: self.motivos.clone(),
-        }
+            pago_mensual: if elegible { self.pago.redondear(MONEY_DP)? } else { Decimal::new(0, MONEY_DP) },
+            credito_max: dinero(self.credito)?,
+            valor_vivienda_max: dinero(self.valor)?,
+            enganche_requerido: dinero(self.enganche)?,
+            gastos_cierre: dinero(self.gastos)?,
+            total_pagado: dinero(self.total)?,
+            motivos: self.motivos,
+        })
     }
+
+    /// Whether `self` is recommended over `other` (both available): first the one whose down
+    /// payment and closing costs the buyer's funds cover, then the higher home value, then the
+    /// lower CAT, then the order of [`Producto::ALL`].
+    fn antes_que(&self, other: &Evaluada<N>) -> Option<bool> {
+        // Each criterion is decided only when the ones before it tie.
+        let mut orden = other.cubierto()?.cmp(&self.cubierto()?);
+        if orden == Ordering::Equal {
+            orden = other.valor.orden(self.valor)?;
+        }
+        if orden == Ordering::Equal {
+            orden = match (self.cat, other.cat) {
+                (Some(a), Some(b)) => a.orden(b)?,
+                (a, b) => a.is_some().cmp(&b.is_some()),
+            };
+        }
+        Some(orden.then(self.producto.cmp(&other.producto)) == Ordering::Less)
+    }
+}
+
+/// The recommended product among the available ones (see [`Evaluada::antes_que`]).
+pub(super) fn recomendado<N: Numero>(evaluadas: &[Evaluada<N>]) -> Option<Option<Producto>> {
+    let mut mejor: Option<&Evaluada<N>> = None;
+    for e in evaluadas.iter().filter(|e| e.motivos.is_empty()) {
+        mejor = match mejor {
+            Some(m) if !e.antes_que(m)? => Some(m),
+            _ => Some(e),
+        };
+    }
+    Some(mejor.map(|e| e.producto))
 }
 
 /// How the home value follows from the credit.
 #[derive(Debug, Clone, Copy)]
-enum Valor {
+enum Valor<N> {
     /// The housing funds lend without a down payment and add the sub-account to the credit.
-    MasSubcuenta(Decimal),
+    MasSubcuenta(N),
     /// Banks lend up to this share of the value.
-    Ltv(Decimal),
+    Ltv(N),
+}
+
+/// Where a product's CAT comes from.
+#[derive(Debug, Clone, Copy)]
+enum Cat<N> {
+    /// Solved from its payments.
+    Calcular,
+    /// Its shape is a fixed product's for the term (the CAT does not depend on the amount:
+    /// fees and insurance are proportional to the credit), which the arithmetic may keep.
+    Fijo(Fijo),
+    /// Already known: the same shape as another product's.
+    Conocido(Option<N>),
+}
+
+/// A product's credits before its figures: what each product's rules decide.
+struct Credito<'a, N> {
+    producto: Producto,
+    motivos: Vec<Motivo>,
+    /// The credits granted (empty or zero when refused).
+    tramos: &'a [Tramo<N>],
+    /// Their monthly payment.
+    pago: Pago<N>,
+    /// One peso of credit in the product's proportions: its terms when refused.
+    forma: &'a [Tramo<N>],
+    plazo: u32,
+    valor: Valor<N>,
+    /// The buyer's own money the product lets pay the down payment and closing costs.
+    fondos: N,
+    cat: Cat<N>,
+}
+
+/// The CAT of the credits received less the fees, against their payments.
+fn cat_de<N: Numero>(base: &[Tramo<N>]) -> Option<Option<N>> {
+    let neto = suma(base, |t| t.credito) - suma(base, |t| t.credito * t.comision);
+    let mut flujos = [Flujo { pago: N::entero(0), meses: 0 }; 2];
+    let flujos = flujos.get_mut(..base.len())?;
+    for (f, t) in flujos.iter_mut().zip(base) {
+        *f = Flujo { pago: t.pago.valor(), meses: t.meses };
+    }
+    N::cat(neto, flujos)
 }
 
 /// Rate, CAT and figures of a product from its credits. A refused product keeps the rate and
 /// CAT of its terms (from one peso of credit in the same proportions) and shows 0 elsewhere.
-#[allow(clippy::too_many_arguments)] // one call per product, named at each site
-fn evaluada(
-    producto: Producto,
-    mut motivos: Vec<Motivo>,
-    tramos: &[Tramo],
-    forma: &[Tramo],
-    plazo: u32,
-    valor: Valor,
-    s: &Solicitud,
-    fondos: Decimal,
-) -> Evaluada {
+fn evaluada<N: Numero>(c: Credito<'_, N>, s: &Solicitud) -> Option<Evaluada<N>> {
+    let Credito { producto, mut motivos, tramos, pago, forma, plazo, valor, fondos, cat } = c;
     motivos.sort_unstable();
     motivos.dedup();
-    let credito: Decimal = tramos.iter().map(|t| t.credito).sum();
-    let base = if motivos.is_empty() && credito > Decimal::ZERO { tramos } else { forma };
-    let peso: Decimal = base.iter().map(|t| t.credito).sum();
-    let tasa = if peso.is_zero() {
-        base.first().map_or(Decimal::ZERO, |t| t.tasa)
+    let credito = suma(tramos, |t| t.credito);
+    let base = if motivos.is_empty() && N::entero(0).menor(credito)? { tramos } else { forma };
+    let peso = suma(base, |t| t.credito);
+    let tasa = if peso.es_cero()? {
+        base.first().map_or(N::entero(0), |t| t.tasa)
     } else {
-        base.iter().map(|t| t.credito * t.tasa).sum::<Decimal>() / peso
+        suma(base, |t| t.credito * t.tasa) / peso
     };
-    let comision: Decimal = base.iter().map(|t| t.credito * t.comision).sum();
-    let flujos: Vec<Flujo> = base.iter().map(|t| Flujo { pago: t.credito * t.cuota, meses: t.meses }).collect();
-    let cat = cat(peso - comision, &flujos);
+    let cat = match cat {
+        Cat::Conocido(cat) => cat,
+        Cat::Fijo(fijo) => match N::fijo(fijo, plazo) {
+            Some((_, cat)) => cat,
+            None => cat_de(base)?,
+        },
+        Cat::Calcular => cat_de(base)?,
+    };
+    let cero = N::entero(0);
     let mut e = Evaluada {
         producto,
         tasa,
         cat,
         plazo,
-        pago: Decimal::ZERO,
-        credito: Decimal::ZERO,
-        valor: Decimal::ZERO,
-        enganche: Decimal::ZERO,
-        gastos: Decimal::ZERO,
-        total: Decimal::ZERO,
+        pago: Pago::Calculado(cero),
+        credito: cero,
+        valor: cero,
+        enganche: cero,
+        gastos: cero,
+        total: cero,
         fondos,
         motivos,
     };
-    if !e.motivos.is_empty() || credito.is_zero() {
+    if !e.motivos.is_empty() || credito.es_cero()? {
         if e.motivos.is_empty() {
             e.motivos.push(Motivo::SinCapacidadDePago);
         }
-        return e;
+        return Some(e);
     }
     e.credito = credito;
-    e.pago = flujos.iter().map(|f| f.pago).sum();
-    e.total = flujos.iter().map(|f| f.pago * Decimal::from(f.meses)).sum::<Decimal>() + comision;
+    e.pago = pago;
+    e.total = suma(base, |t| t.pago.valor() * N::entero(t.meses)) + suma(base, |t| t.credito * t.comision);
     e.valor = match valor {
         Valor::MasSubcuenta(subcuenta) => credito + subcuenta,
         Valor::Ltv(ltv) => credito / ltv,
     };
     e.enganche = match valor {
-        Valor::MasSubcuenta(_) => Decimal::ZERO,
+        Valor::MasSubcuenta(_) => cero,
         Valor::Ltv(_) => e.valor - credito,
     };
-    e.gastos = e.valor * tasa_gastos_cierre(s.estado);
-    e
+    e.gastos = e.valor * N::REGLAS.gastos_cierre[usize::from(s.estado.inegi() - 1)];
+    Some(e)
 }
 
-fn infonavit(s: &Solicitud, p: &Persona, (motivos, tramo): (Vec<Motivo>, Tramo)) -> Evaluada {
-    let plazo = tramo.meses / 12;
-    evaluada(
-        Producto::Infonavit,
+impl Fijo {
+    /// Its credit for a term, the payment per peso as the arithmetic keeps it or computed.
+    /// The rate, charge and fee are INFONAVIT's part's for [`Fijo::Cofi`] (the bank's part is
+    /// [`Fijo::Banco`]).
+    fn tramo<N: Numero>(self, plazo: u32) -> Option<Tramo<N>> {
+        let (tasa, cargo, comision) = N::REGLAS.fijos[self as usize];
+        match N::fijo(self, plazo) {
+            Some((cuota, _)) => {
+                Some(Tramo { credito: N::entero(1), pago: Pago::Calculado(cuota), tasa, cuota, meses: plazo * 12, comision })
+            }
+            None => Tramo::nuevo(tasa, plazo, cargo, comision),
+        }
+    }
+}
+
+/// What [`Numero::fijo`] keeps, computed: the payment per peso of `fijo`'s credit for a term
+/// and the CAT of its shape (for [`Fijo::Cofi`], 70% bank and 30% INFONAVIT).
+#[cfg(test)]
+pub(super) fn fijo_calculado<N: Numero>(fijo: Fijo, plazo: u32) -> Option<(N, Option<N>)> {
+    let calculado = |fijo: Fijo| {
+        let (tasa, cargo, comision) = N::REGLAS.fijos[fijo as usize];
+        Tramo::<N>::nuevo(tasa, plazo, cargo, comision)
+    };
+    let tramo = calculado(fijo)?;
+    let cat = match fijo {
+        Fijo::Cofi => cat_de(&forma_cofi(calculado(Fijo::Banco)?, tramo))?,
+        _ => cat_de(&[tramo])?,
+    };
+    Some((tramo.cuota, cat))
+}
+
+/// One peso of Cuenta Infonavit + Crédito Bancario: 70% bank, 30% INFONAVIT.
+fn forma_cofi<N: Numero>(banco: Tramo<N>, fondo: Tramo<N>) -> [Tramo<N>; 2] {
+    let parte_fondo = N::REGLAS.parte_cofi;
+    [banco.por(N::entero(1) - parte_fondo), fondo.por(parte_fondo)]
+}
+
+/// The buyer's savings (a negative amount counts as none).
+fn ahorro<N: Numero>(s: &Solicitud) -> N {
+    N::de(s.ahorro.max(Decimal::ZERO))
+}
+
+fn infonavit<N: Numero>(s: &Solicitud, p: &Persona, (motivos, tramo): (Vec<Motivo>, Tramo<N>)) -> Option<Evaluada<N>> {
+    let credito = Credito {
+        producto: Producto::Infonavit,
         motivos,
-        &[tramo],
-        &[tramo.por(Decimal::ONE)],
-        plazo,
-        Valor::MasSubcuenta(p.subcuenta),
-        s,
-        ahorro(s),
-    )
+        tramos: &[tramo],
+        pago: tramo.pago,
+        forma: &[tramo.por(N::entero(1))],
+        plazo: tramo.meses / 12,
+        valor: Valor::MasSubcuenta(N::de(p.subcuenta)),
+        fondos: ahorro(s),
+        cat: Cat::Calcular,
+    };
+    evaluada(credito, s)
 }
 
-fn fovissste(s: &Solicitud, p: &Persona) -> Evaluada {
+fn fovissste<N: Numero>(s: &Solicitud, p: &Persona) -> Option<Evaluada<N>> {
     let salario = p.salario();
     let plazo = plazo(FOVISSSTE_PLAZO_MAX, FOVISSSTE_EDAD_MAX_FIN_PLAZO, p.edad);
-    let tramo = Tramo::nuevo(FOVISSSTE_TASA, plazo, FOVISSSTE_CARGO_MENSUAL, Decimal::ZERO);
+    let tramo = Fijo::Fovissste.tramo(plazo)?;
     let pago = capacidad(FOVISSSTE_PTI * salario, p.ingreso, p.deudas);
-    let motivos = motivos_fondo(p, Institucion::Fovissste, FOVISSSTE_ANTIGUEDAD_MIN, plazo, pago);
-    let credito = tramo.credito_para(pago).min(FOVISSSTE_CREDITO_MAX);
-    evaluada(
-        Producto::Fovissste,
-        motivos,
-        &[tramo.por(credito)],
-        &[tramo],
+    let credito = tramo.para_pago(pago, Some(N::REGLAS.fovissste_max))?;
+    let credito = Credito {
+        producto: Producto::Fovissste,
+        motivos: motivos_fondo(p, Institucion::Fovissste, FOVISSSTE_ANTIGUEDAD_MIN, plazo, pago),
+        tramos: &[credito],
+        pago: credito.pago,
+        forma: &[tramo],
         plazo,
-        Valor::MasSubcuenta(p.subcuenta),
-        s,
-        ahorro(s),
-    )
+        valor: Valor::MasSubcuenta(N::de(p.subcuenta)),
+        fondos: ahorro(s),
+        cat: Cat::Fijo(Fijo::Fovissste),
+    };
+    evaluada(credito, s)
 }
 
 /// The household a bank lends to: the applicant plus the co-borrower, if any. The older
@@ -343,10 +529,10 @@ fn motivos_banco(p: &Persona) -> Vec<Motivo> {
     if p.antiguedad < minimo { vec![Motivo::AntiguedadInsuficiente] } else { Vec::new() }
 }
 
-fn ltv(p: &Persona) -> Decimal {
+fn ltv<N: Numero>(p: &Persona) -> N {
     match p.tipo {
-        IncomeType::Independiente => LTV_INDEPENDIENTE,
-        _ => LTV_ASALARIADO,
+        IncomeType::Independiente => N::REGLAS.ltv_independiente,
+        _ => N::REGLAS.ltv_asalariado,
     }
 }
 
@@ -359,46 +545,55 @@ fn limite_banco() -> u32 {
     u32::try_from(EDAD_MAX_FIN_PLAZO.mantissa()).unwrap_or(75)
 }
 
-fn hipoteca_bancaria(s: &Solicitud, p: &Persona, co: Option<&Persona>) -> Evaluada {
-    let h = hogar(p, co);
-    let plazo = plazo_banco(h.edad, limite_banco());
-    let tramo = Tramo::nuevo(TASA_ANUAL, plazo, BANCO_SEGUROS_MENSUAL, BANCO_COMISION_APERTURA);
-    let pago = capacidad(PTI_MAX * h.ingreso, h.ingreso, h.deudas);
-    let credito = tramo.credito_para(pago);
-    let mut motivos = motivos_banco(p);
-    sin_plazo_o_pago(&mut motivos, plazo, pago);
-    if plazo > 0 && !pago.is_zero() && credito < BANCO_CREDITO_MIN {
+/// The bank's smallest mortgage, applied to the bank's part of the credit.
+fn menor_al_minimo<N: Numero>(motivos: &mut Vec<Motivo>, plazo: u32, pago: Decimal, credito_banco: N) -> Option<()> {
+    if plazo > 0 && !pago.is_zero() && credito_banco.menor(N::REGLAS.banco_min)? {
         motivos.push(Motivo::CreditoMenorAlMinimo);
     }
-    evaluada(
-        Producto::HipotecaBancaria,
+    Some(())
+}
+
+fn hipoteca_bancaria<N: Numero>(s: &Solicitud, p: &Persona, co: Option<&Persona>) -> Option<Evaluada<N>> {
+    let h = hogar(p, co);
+    let plazo = plazo_banco(h.edad, limite_banco());
+    let tramo = Fijo::Banco.tramo(plazo)?;
+    let pago = capacidad(PTI_MAX * h.ingreso, h.ingreso, h.deudas);
+    let credito = tramo.para_pago(pago, None)?;
+    let mut motivos = motivos_banco(p);
+    sin_plazo_o_pago(&mut motivos, plazo, pago);
+    menor_al_minimo(&mut motivos, plazo, pago, credito.credito)?;
+    let credito = Credito {
+        producto: Producto::HipotecaBancaria,
         motivos,
-        &[tramo.por(credito)],
-        &[tramo],
+        tramos: &[credito],
+        pago: credito.pago,
+        forma: &[tramo],
         plazo,
-        Valor::Ltv(ltv(p)),
-        s,
-        ahorro(s),
-    )
+        valor: Valor::Ltv(ltv(p)),
+        fondos: ahorro(s),
+        cat: Cat::Fijo(Fijo::Banco),
+    };
+    evaluada(credito, s)
 }
 
 /// Cuenta Infonavit + Crédito Bancario: one payment capacity (the bank's) serves a credit that
 /// is 70% bank and 30% INFONAVIT at 10.45%, INFONAVIT's part capped; the sub-account pays the
 /// down payment. The term meets both the bank's and INFONAVIT's age limits.
-fn infonavit_mas_banco(s: &Solicitud, p: &Persona, co: Option<&Persona>) -> Evaluada {
+fn infonavit_mas_banco<N: Numero>(s: &Solicitud, p: &Persona, co: Option<&Persona>) -> Option<Evaluada<N>> {
     let h = hogar(p, co);
     let plazo = plazo_banco(h.edad, limite_banco().min(INFONAVIT_EDAD_MAX_FIN_PLAZO));
-    let banco = Tramo::nuevo(TASA_ANUAL, plazo, BANCO_SEGUROS_MENSUAL, BANCO_COMISION_APERTURA);
-    let fondo = Tramo::nuevo(COFI_TASA_INFONAVIT, plazo, INFONAVIT_CARGO_MENSUAL, Decimal::ZERO);
-    let parte_banco = Decimal::ONE - COFI_PARTE_INFONAVIT;
-    let forma = [banco.por(parte_banco), fondo.por(COFI_PARTE_INFONAVIT)];
+    let (banco, fondo): (Tramo<N>, Tramo<N>) = (Fijo::Banco.tramo(plazo)?, Fijo::Cofi.tramo(plazo)?);
+    let forma = forma_cofi(banco, fondo);
+    let (parte_banco, parte_fondo) = (forma[0].credito, forma[1].credito);
     let pago = capacidad(PTI_MAX * h.ingreso, h.ingreso, h.deudas);
-    let por_peso = parte_banco * banco.cuota + COFI_PARTE_INFONAVIT * fondo.cuota;
-    let total = if por_peso.is_zero() { Decimal::ZERO } else { pago / por_peso };
-    let (de_banco, de_fondo) = if COFI_PARTE_INFONAVIT * total <= COFI_INFONAVIT_MAX {
-        (parte_banco * total, COFI_PARTE_INFONAVIT * total)
+    let por_peso = parte_banco * banco.cuota + parte_fondo * fondo.cuota;
+    let total = if por_peso.es_cero()? { N::entero(0) } else { N::de(pago) / por_peso };
+    let tope = N::REGLAS.cofi_max;
+    // Uncapped, the credit keeps the scheme's proportions, and so the CAT of its shape.
+    let (de_banco, de_fondo, cat) = if (parte_fondo * total).hasta(tope)? {
+        (parte_banco * total, parte_fondo * total, Cat::Fijo(Fijo::Cofi))
     } else {
-        (banco.credito_para(pago - COFI_INFONAVIT_MAX * fondo.cuota), COFI_INFONAVIT_MAX)
+        (banco.credito_para(N::de(pago) - tope * fondo.cuota)?, tope, Cat::Calcular)
     };
     let mut motivos = motivos_banco(p);
     if !p.cotiza_a(Institucion::Infonavit) {
@@ -407,59 +602,91 @@ fn infonavit_mas_banco(s: &Solicitud, p: &Persona, co: Option<&Persona>) -> Eval
         motivos.push(Motivo::AntiguedadInsuficiente);
     }
     sin_plazo_o_pago(&mut motivos, plazo, pago);
-    if plazo > 0 && !pago.is_zero() && de_banco < BANCO_CREDITO_MIN {
-        motivos.push(Motivo::CreditoMenorAlMinimo);
-    }
-    let tramos = [banco.por(de_banco), fondo.por(de_fondo)];
-    let fondos = ahorro(s) + p.subcuenta;
-    evaluada(Producto::InfonavitMasBanco, motivos, &tramos, &forma, plazo, Valor::Ltv(LTV_ASALARIADO), s, fondos)
+    menor_al_minimo(&mut motivos, plazo, pago, de_banco)?;
+    // Both parts are sized so that their payments add up to the whole capacity.
+    let credito = Credito {
+        producto: Producto::InfonavitMasBanco,
+        motivos,
+        tramos: &[banco.por(de_banco), fondo.por(de_fondo)],
+        pago: Pago::Exacto(pago),
+        forma: &forma,
+        plazo,
+        valor: Valor::Ltv(N::REGLAS.ltv_asalariado),
+        fondos: ahorro::<N>(s) + N::de(p.subcuenta),
+        cat,
+    };
+    evaluada(credito, s)
 }
 
 /// Unamos Créditos: each worker's own INFONAVIT credit, added and capped at the joint maximum
 /// (both scaled alike when the cap binds); both sub-accounts are added to the value.
-fn unamos_creditos(s: &Solicitud, p: &Persona, co: Option<&Persona>, del_titular: (Vec<Motivo>, Tramo)) -> Evaluada {
+/// Without a co-borrower its terms are the applicant's INFONAVIT credit's, whose CAT is
+/// `cat_infonavit`.
+fn unamos_creditos<N: Numero>(
+    s: &Solicitud,
+    p: &Persona,
+    co: Option<&Persona>,
+    del_titular: (Vec<Motivo>, Tramo<N>),
+    cat_infonavit: Option<N>,
+) -> Option<Evaluada<N>> {
     let (mut motivos, titular) = del_titular;
+    let forma = [titular.por(N::entero(1))];
     let Some(c) = co else {
         motivos.push(Motivo::SinCoacreditado);
-        let plazo = titular.meses / 12;
-        let forma = [titular.por(Decimal::ONE)];
-        return evaluada(
-            Producto::UnamosCreditos,
+        let credito = Credito {
+            producto: Producto::UnamosCreditos,
             motivos,
-            &[],
-            &forma,
-            plazo,
-            Valor::MasSubcuenta(Decimal::ZERO),
-            s,
-            ahorro(s),
-        );
+            tramos: &[],
+            pago: Pago::Exacto(Decimal::ZERO),
+            forma: &forma,
+            plazo: titular.meses / 12,
+            valor: Valor::MasSubcuenta(N::entero(0)),
+            fondos: ahorro(s),
+            cat: Cat::Conocido(cat_infonavit),
+        };
+        return evaluada(credito, s);
     };
-    let (motivos_co, socio) = infonavit_de(c);
+    let (motivos_co, socio) = infonavit_de(c)?;
     if !motivos_co.is_empty() {
         motivos.push(Motivo::CoacreditadoNoElegible);
     }
     let suma = titular.credito + socio.credito;
-    let escala = if suma > UNAMOS_CREDITO_MAX { UNAMOS_CREDITO_MAX / suma } else { Decimal::ONE };
-    let tramos = [titular.por(titular.credito * escala), socio.por(socio.credito * escala)];
-    let forma = [titular.por(Decimal::ONE)];
-    let plazo = titular.meses.max(socio.meses) / 12;
-    let subcuentas = Valor::MasSubcuenta(p.subcuenta + c.subcuenta);
-    evaluada(Producto::UnamosCreditos, motivos, &tramos, &forma, plazo, subcuentas, s, ahorro(s))
+    let tope = N::REGLAS.unamos_max;
+    let tramos = if tope.menor(suma)? {
+        let escala = tope / suma;
+        [titular.por(titular.credito * escala), socio.por(socio.credito * escala)]
+    } else {
+        [titular, socio]
+    };
+    let credito = Credito {
+        producto: Producto::UnamosCreditos,
+        motivos,
+        tramos: &tramos,
+        pago: tramos[0].pago.mas(tramos[1].pago),
+        forma: &forma,
+        plazo: titular.meses.max(socio.meses) / 12,
+        valor: Valor::MasSubcuenta(N::de(p.subcuenta + c.subcuenta)),
+        fondos: ahorro(s),
+        cat: Cat::Calcular,
+    };
+    evaluada(credito, s)
 }
 
-/// Every product, in the order of [`Producto::ALL`].
-pub(super) fn todas(s: &Solicitud) -> [Evaluada; 5] {
+/// Every product, in the order of [`Producto::ALL`]; `None` when the arithmetic cannot tell.
+pub(super) fn todas<N: Numero>(s: &Solicitud) -> Option<[Evaluada<N>; 5]> {
     let p = Persona::titular(s);
     let co = s.coacreditado.as_ref().map(Persona::coacreditado);
     // The applicant's INFONAVIT credit serves INFONAVIT and Unamos Créditos: computed once.
-    let titular = infonavit_de(&p);
-    [
-        infonavit(s, &p, titular.clone()),
-        fovissste(s, &p),
-        hipoteca_bancaria(s, &p, co.as_ref()),
-        infonavit_mas_banco(s, &p, co.as_ref()),
-        unamos_creditos(s, &p, co.as_ref(), titular),
-    ]
+    let titular = infonavit_de(&p)?;
+    let infonavit = infonavit(s, &p, titular.clone())?;
+    let cat_infonavit = infonavit.cat;
+    Some([
+        infonavit,
+        fovissste(s, &p)?,
+        hipoteca_bancaria(s, &p, co.as_ref())?,
+        infonavit_mas_banco(s, &p, co.as_ref())?,
+        unamos_creditos(s, &p, co.as_ref(), titular, cat_infonavit)?,
+    ])
 }
 
 #[cfg(test)]
@@ -486,7 +713,7 @@ mod tests {
         for edad in [30, 55] {
             let mut anterior = Decimal::ZERO;
             for pesos in (0..130_000).step_by(7) {
-                let (motivos, tramo) = infonavit_de(&asalariado(Decimal::from(pesos), edad));
+                let (motivos, tramo) = infonavit_de::<Decimal>(&asalariado(Decimal::from(pesos), edad)).expect("decimal");
                 let credito = if motivos.is_empty() { tramo.credito } else { Decimal::ZERO };
                 assert!(credito >= anterior, "age {edad}, salary {pesos}: {credito} < {anterior}");
                 anterior = credito;

@@ -22,13 +22,16 @@
 //! whose root `j` is unique (the right side falls as `j` rises) and `CAT = (1 + j)^12 − 1`.
 //! This module solves it in `Decimal` to about 20 significant digits, far beyond the four
 //! decimals shown, so an implementation with exact rationals or Python's `decimal` reproduces
-//! the shown CAT (tests/products_check.py does).
+//! the shown CAT (tests/products_check.py does). [`cat_filtrado`] brackets the same root in
+//! filtered doubles, for the fast path of [`super::numero`].
 
+use crate::approx::{Approx, less};
 use rust_decimal::{Decimal, MathematicalOps};
+use std::ops::Mul;
 
 /// `(1 + j)^n`, or `None` beyond what a `Decimal` holds (then `(1 + j)^-n` is below 1e-28
 /// and invisible in any result).
-fn crecimiento(j: Decimal, n: u32) -> Option<Decimal> {
+pub(super) fn crecimiento(j: Decimal, n: u32) -> Option<Decimal> {
     (Decimal::ONE + j).checked_powu(u64::from(n))
 }
 
@@ -45,28 +48,11 @@ pub fn factor_anualidad_mensual(j: Decimal, n: u32) -> Decimal {
     }
 }
 
-/// The monthly payment per peso of credit at the nominal annual rate `tasa_anual` over `meses`
-/// months, plus a monthly charge (insurance, administration) as a share of the credit.
-/// Zero when there are no months (no credit can be granted).
-pub fn cuota_por_peso(tasa_anual: Decimal, meses: u32, cargo_mensual: Decimal) -> Decimal {
-    if meses == 0 {
-        return Decimal::ZERO;
-    }
-    let j = tasa_anual / Decimal::from(12);
-    let amortizacion = match crecimiento(j, meses) {
-        _ if j.is_zero() => Decimal::ONE / Decimal::from(meses),
-        // 1 / a = p j / (p − 1)
-        Some(p) => p * j / (p - Decimal::ONE),
-        None => j,
-    };
-    amortizacion + cargo_mensual
-}
-
 /// A level monthly payment `pago` during `meses` months from the first month on.
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Flujo {
+pub struct Flujo<N = Decimal> {
     /// Payment each month, MXN (amortisation, interest, insurance and periodic fees).
-    pub pago: Decimal,
+    pub pago: N,
     /// Number of monthly payments.
     pub meses: u32,
 }
@@ -116,34 +102,51 @@ pub fn cat(neto: Decimal, flujos: &[Flujo]) -> Option<Decimal> {
 /// Steps below this are noise of `Decimal`'s 28 digits: the root is known.
 const TOLERANCIA: Decimal = Decimal::from_parts(1, 0, 0, false, 20);
 
-/// The monthly root in doubles (Newton inside a bisection bracket). Powers are plain
-/// multiplications, which IEEE arithmetic rounds the same on every platform.
+/// `base^n` by repeated squaring (`uno` for `n` = 0). In doubles every platform rounds these
+/// multiplications alike (IEEE 754), unlike a library `powf`.
+#[inline]
+pub(super) fn potencia<T: Copy + Mul<Output = T>>(uno: T, base: T, mut n: u32) -> T {
+    let (mut b, mut r) = (base, uno);
+    while n > 0 {
+        if n & 1 == 1 {
+            r = r * b;
+        }
+        n >>= 1;
+        if n > 0 {
+            b = b * b;
+        }
+    }
+    r
+}
+
+/// The monthly root in doubles, to seed the decimal solver.
 fn semilla(neto: Decimal, flujos: &[Flujo]) -> Option<Decimal> {
     use rust_decimal::prelude::{FromPrimitive, ToPrimitive};
-    let neto = neto.to_f64()?;
-    let flujos: Vec<(f64, u32)> = flujos.iter().map(|f| Some((f.pago.to_f64()?, f.meses))).collect::<Option<_>>()?;
-    let potencia = |base: f64, mut n: u32| {
-        let (mut b, mut r) = (base, 1.0);
-        while n > 0 {
-            if n & 1 == 1 {
-                r *= b;
-            }
-            b *= b;
-            n >>= 1;
-        }
-        r
-    };
+    let dobles: Vec<Flujo<f64>> =
+        flujos.iter().map(|f| Some(Flujo { pago: f.pago.to_f64()?, meses: f.meses })).collect::<Option<_>>()?;
+    raiz_doble(neto.to_f64()?, &dobles).and_then(Decimal::from_f64)
+}
+
+/// Where the search in doubles starts: 1% a month.
+const SEMILLA: f64 = 0.01;
+
+/// A relative Newton step this small leaves an error of its square: about 1e-24, far inside
+/// both [`HOLGURA`] and what the decimal solver's first step corrects.
+const PASO_DOBLE: f64 = 1e-12;
+
+/// The monthly root in doubles: Newton's method inside a bisection bracket.
+fn raiz_doble(neto: f64, flujos: &[Flujo<f64>]) -> Option<f64> {
     let f = |j: f64| {
         let (mut valor, mut derivada) = (-neto, 0.0);
-        for &(pago, meses) in &flujos {
+        for &Flujo { pago, meses } in flujos {
             let n = f64::from(meses);
-            let v = 1.0 / potencia(1.0 + j, meses);
+            let v = 1.0 / potencia(1.0, 1.0 + j, meses);
             valor += pago * (1.0 - v) / j;
             derivada += pago * (n * v / (1.0 + j) * j - (1.0 - v)) / (j * j);
         }
         (valor, derivada)
     };
-    let (mut lo, mut hi, mut j) = (1e-9, 1.0, 0.01);
+    let (mut lo, mut hi, mut j) = (1e-9, 1.0, SEMILLA);
     for _ in 0..100 {
         let (valor, derivada) = f(j);
         if !valor.is_finite() {
@@ -156,12 +159,50 @@ fn semilla(neto: Decimal, flujos: &[Flujo]) -> Option<Decimal> {
         }
         let siguiente = j - valor / derivada;
         let siguiente = if siguiente > lo && siguiente < hi { siguiente } else { (lo + hi) / 2.0 };
-        if (siguiente - j).abs() <= 1e-15 * j {
-            return Decimal::from_f64(siguiente);
+        if (siguiente - j).abs() <= PASO_DOBLE * j {
+            return Some(siguiente);
         }
         j = siguiente;
     }
     None
+}
+
+/// Half the width, relative to the root, of the bracket [`cat_filtrado`] certifies.
+const HOLGURA: f64 = 1e-9;
+
+/// [`cat`] in filtered arithmetic: `Some(None)` when there is no CAT, `Some(Some(c))` with the
+/// exact CAT within `c`'s bound, `None` when the doubles cannot tell. The root found in
+/// doubles is bracketed by two monthly rates a relative 1e-9 either side, where the equation
+/// (falling in `j`) is certified positive below and negative above; the CAT lies between
+/// theirs. At most two payment streams (the products have no more).
+pub(super) fn cat_filtrado(neto: Approx, flujos: &[Flujo<Approx>]) -> Option<Option<Approx>> {
+    let cero = Approx::exact(0.0);
+    let total = flujos.iter().fold(cero, |t, f| t + f.pago * Approx::exact(f64::from(f.meses)));
+    if !less(cero, neto)? || !less(neto, total)? {
+        return Some(None);
+    }
+    let mut dobles = [Flujo { pago: 0.0, meses: 0 }; 2];
+    if flujos.len() > dobles.len() {
+        return None;
+    }
+    for (doble, f) in dobles.iter_mut().zip(flujos) {
+        *doble = Flujo { pago: f.pago.value(), meses: f.meses };
+    }
+    let j = raiz_doble(neto.value(), &dobles[..flujos.len()])?;
+    let (bajo, alto) = (j * (1.0 - HOLGURA), j * (1.0 + HOLGURA));
+    let uno = Approx::exact(1.0);
+    let ecuacion = |j: f64| {
+        let j = Approx::exact(j);
+        flujos.iter().fold(cero - neto, |valor, f| {
+            let p = potencia(uno, uno + j, f.meses);
+            valor + f.pago * (p - uno) / (p * j)
+        })
+    };
+    if !less(cero, ecuacion(bajo))? || !less(ecuacion(alto), cero)? {
+        return None;
+    }
+    let anual = |j: f64| potencia(uno, uno + Approx::exact(j), 12) - uno;
+    Some(Some(Approx::between(anual(bajo).lower(), anual(alto).upper())))
 }
 
 /// Newton's method in `Decimal` from a close seed: `None` if it does not settle in a few steps.
@@ -230,7 +271,7 @@ mod tests {
     fn cat_without_costs_is_the_effective_rate() {
         for (tasa, meses) in [("0.035", 360), ("0.1165", 240), ("0.0191", 12), ("0.1045", 120)] {
             let r = d(tasa);
-            let pago = cuota_por_peso(r, meses, Decimal::ZERO) * d("100000");
+            let pago = crate::products::cuota_por_peso(r, meses, Decimal::ZERO) * d("100000");
             let c = cat(d("100000"), &[Flujo { pago, meses }]).expect("a CAT");
             let efectiva = (Decimal::ONE + r / Decimal::from(12)).powu(12) - Decimal::ONE;
             assert!((c - efectiva).abs() < d("1e-18"), "{tasa}: {c} vs {efectiva}");

@@ -18,12 +18,15 @@
 
 mod closing;
 mod evaluate;
+mod fijos;
 mod finance;
+mod numero;
 pub mod rules;
 
-pub use closing::{ISAI, Origen as OrigenIsai, isai, tasa_gastos_cierre};
-pub use finance::{Flujo, cat, cuota_por_peso, factor_anualidad_mensual};
+pub use closing::{GASTOS_CIERRE, ISAI, Origen as OrigenIsai, isai, tasa_gastos_cierre};
+pub use finance::{Flujo, cat, factor_anualidad_mensual};
 
+use crate::approx::Approx;
 use crate::money;
 use crate::profile::IncomeType;
 use crate::states::State;
@@ -262,18 +265,38 @@ pub struct Productos {
 /// closing costs the buyer's own funds cover (savings, plus the sub-account where the product
 /// lets it pay the down payment), then the highest `valor_vivienda_max`, then the lower CAT,
 /// then the order of [`Producto::ALL`]. Comparisons use exact values.
+///
+/// The figures are those of exact `Decimal` arithmetic. They are computed in filtered doubles,
+/// which certify every comparison and rounding, and in `Decimal` for the rare applicant where
+/// a certificate fails (a figure within about 1e-9 of a rounding boundary or a cap).
 pub fn evaluar(solicitud: &Solicitud) -> Productos {
-    let evaluadas = evaluate::todas(solicitud);
-    let producto_recomendado = evaluadas
-        .iter()
-        .filter(|e| e.motivos.is_empty())
-        .min_by(|a, b| {
-            b.cubierto()
-                .cmp(&a.cubierto())
-                .then_with(|| b.valor.cmp(&a.valor))
-                .then_with(|| a.cat.cmp(&b.cat))
-                .then_with(|| a.producto.cmp(&b.producto))
-        })
-        .map(|e| e.producto);
-    Productos { productos: evaluadas.iter().map(evaluate::Evaluada::mostrar).collect(), producto_recomendado }
+    evaluar_en::<Approx>(solicitud).unwrap_or_else(|| evaluar_exacto(solicitud))
+}
+
+/// [`evaluar`] in `Decimal` alone: the definition the fast path is tested against.
+#[doc(hidden)]
+pub fn evaluar_exacto(solicitud: &Solicitud) -> Productos {
+    // Decimal decides every comparison and rounding, so it always answers.
+    evaluar_en::<Decimal>(solicitud).unwrap_or_else(|| unreachable!("decimal arithmetic always decides"))
+}
+
+/// [`evaluar`]'s filtered path alone: `None` where a certificate fails. For the tests that
+/// compare it with [`evaluar_exacto`] and count how often it answers.
+#[doc(hidden)]
+pub fn evaluar_filtrado(solicitud: &Solicitud) -> Option<Productos> {
+    evaluar_en::<Approx>(solicitud)
+}
+
+fn evaluar_en<N: numero::Numero>(solicitud: &Solicitud) -> Option<Productos> {
+    let evaluadas = evaluate::todas::<N>(solicitud)?;
+    let producto_recomendado = evaluate::recomendado(&evaluadas)?;
+    let productos = evaluadas.into_iter().map(evaluate::Evaluada::mostrar).collect::<Option<_>>()?;
+    Some(Productos { productos, producto_recomendado })
+}
+
+/// The monthly payment per peso of credit at the nominal annual rate `tasa_anual` over `meses`
+/// months, plus a monthly charge (insurance, administration) as a share of the credit.
+/// Zero when there are no months (no credit can be granted).
+pub fn cuota_por_peso(tasa_anual: Decimal, meses: u32, cargo_mensual: Decimal) -> Decimal {
+    evaluate::cuota(tasa_anual, meses, cargo_mensual).unwrap_or_else(|| unreachable!("decimal arithmetic always decides"))
 }
