@@ -23,8 +23,11 @@ import unicodedata
 from decimal import ROUND_CEILING, ROUND_HALF_UP, Decimal
 from pathlib import Path
 from typing import Any, Dict, List, Optional, Tuple
+import sys
 
 REPO = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(REPO / "score-core" / "tests"))
+import products_check  # noqa: E402  (PRODUCTS.md's independent computation)
 MODEL_MD = REPO / "score-core" / "MODEL.md"
 TEXTS_SNAP = REPO / "score-core" / "tests" / "snapshots" / "snapshots__recommendation_texts.snap"
 VERDICT_SNAP = REPO / "score-core" / "tests" / "snapshots" / "snapshots__verdict_texts.snap"
@@ -225,7 +228,32 @@ def score(profile: Any, simulations: bool = True) -> Dict[str, Any]:
     """The report of ``profile``; ``simulations=False`` leaves ``simulaciones`` empty."""
     report = _report(profile)
     report["simulaciones"] = _simulaciones(profile, report) if simulations else []
+    report.update(_productos(profile))
     return report
+
+
+def _productos(profile: Any) -> Dict[str, Any]:
+    """MODEL.md section 15: the credit products, by the independent computation of PRODUCTS.md
+    (score-core/tests/products_check.py, also written from the documents alone). The applicant
+    is the profile's: debts not declared at the typical ratio, the estimated sub-account."""
+    p = _read(profile)
+    deudas = P["PROPORCION_DEUDAS_NO_DECLARADAS"] * p["ingreso"] if p["deudas"] is None else p["deudas"]
+    titular = {"ingreso": p["ingreso"], "tipo": p["tipo"], "antiguedad": p["antiguedad"], "edad": p["edad"],
+               "deudas": deudas, "subcuenta": _subcuenta(p)}
+    ofertas = products_check.evaluate({"estado": p["estado"]["iso"], "ahorro": p["ahorro"], "titular": titular})
+    return {"productos": ofertas["productos"], "producto_recomendado": ofertas["producto_recomendado"]}
+
+
+def _subcuenta(p: Dict[str, Any]) -> Decimal:
+    """MODEL.md section 8: the housing-fund sub-account, declared or estimated."""
+    if p["subcuenta"] is not None:
+        return p["subcuenta"]
+    if p["tipo"] in ("asalariado", "mixto"):
+        I = p["ingreso"]
+        salario = I if p["tipo"] == "asalariado" else P["PROPORCION_SALARIO_MIXTO"] * I
+        tope = P["TOPE_SBC_UMAS"] * P["UMA_DIARIA"] * P["DIAS_POR_MES"]
+        return P["APORTACION_FONDO"] * min(salario, tope) * min(Decimal(p["antiguedad"]), P["MESES_FONDO_MAX"])
+    return Decimal(0)
 
 
 def _simulaciones(profile: Dict[str, Any], base: Dict[str, Any]) -> List[Dict[str, Any]]:
@@ -320,14 +348,7 @@ def _report(profile: Any) -> Dict[str, Any]:
     requerido = valor * (1 - ltv)
     gastos = valor * P["GASTOS_CIERRE"]
     # 8. Housing-fund sub-account
-    if p["subcuenta"] is not None:
-        subcuenta = p["subcuenta"]
-    elif tipo in ("asalariado", "mixto"):
-        salario = I if tipo == "asalariado" else P["PROPORCION_SALARIO_MIXTO"] * I
-        tope = P["TOPE_SBC_UMAS"] * P["UMA_DIARIA"] * P["DIAS_POR_MES"]
-        subcuenta = P["APORTACION_FONDO"] * min(salario, tope) * min(Decimal(p["antiguedad"]), P["MESES_FONDO_MAX"])
-    else:
-        subcuenta = Decimal(0)
+    subcuenta = _subcuenta(p)
     enganche_disponible = p["ahorro"] + subcuenta
     m2 = valor / estado["precio_m2"]
     # 9. Core dwelling

@@ -61,7 +61,7 @@ pub const MODEL_VERSION: &str = "2.1";
 /// sources, MODEL.md) that produced a report. `MODEL_VERSION` names the spec's formula and
 /// weights and stays "2.1"; this name changes whenever a curve, table or rule does, so a stored
 /// report says which set of figures it was computed with.
-pub const CALIBRATION: &str = "mx-2026.11-3";
+pub const CALIBRATION: &str = "mx-2026.11-4";
 /// Version of this crate.
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");
 

@@ -19,6 +19,9 @@ pub(crate) fn report(profile: &Profile, simulaciones: bool) -> ScoreReport {
     let exact = exact(profile, state);
     let figures = figures(profile, &exact, state);
     let mut report = assemble(profile, state, &exact, figures);
+    let ofertas = crate::products::evaluar(&crate::products::Solicitud::del_perfil(profile, exact.subcuenta));
+    report.productos = ofertas.productos;
+    report.producto_recomendado = ofertas.producto_recomendado;
     if simulaciones {
         report.simulaciones = crate::simulations::simulaciones(profile, &report);
     }
@@ -78,6 +81,8 @@ fn assemble(profile: &Profile, state: &StateInfo, exact: &Exact, figures: Figure
         recomendaciones_detalle,
         dictamen,
         simulaciones: Vec::new(),
+        productos: Vec::new(),
+        producto_recomendado: None,
     }
 }
 

@@ -128,6 +128,11 @@ impl ReportSink for Recorder {
     fn decimal_or_null(&mut self, at: Slot, _: Option<Decimal>) {
         self.put(at, Shape::Nullable(Box::new(Shape::Decimal)));
     }
+    fn label_or_null(&mut self, at: Slot, value: Option<Label>) {
+        // The set's names come from the value; a probe report without one has no names to list.
+        let all = value.map_or(&[][..], |v| v.all);
+        self.put(at, Shape::Nullable(Box::new(Shape::Label(all))));
+    }
 }
 
 const SCHEMA_DIALECT: &str = "https://json-schema.org/draft/2020-12/schema";
@@ -165,6 +170,10 @@ fn shape_schema(shape: &Shape) -> Value {
             let mut schema = shape_schema(inner);
             if let Some(Value::String(t)) = schema.get("type").cloned() {
                 schema["type"] = json!([t, "null"]);
+            }
+            // A closed set admits null only when null is one of its values.
+            if let Some(Value::Array(values)) = schema.get_mut("enum") {
+                values.push(Value::Null);
             }
             schema
         }
@@ -300,8 +309,8 @@ mod tests {
                 _ => 0,
             }
         }
-        // 18 + 18 + 4 + 3 + 6 x (1 + 3) + 2 + dictamen 3 + its motivos 2 + a simulation 7 +
-        // its cambios 3.
-        assert_eq!(count(&report_shape()), 84);
+        // 20 + 18 + 4 + 3 + 6 x (1 + 3) + 2 + dictamen 3 + its motivos 2 + a simulation 7 +
+        // its cambios 3 + a product 12.
+        assert_eq!(count(&report_shape()), 98);
     }
 }

@@ -350,7 +350,7 @@ mod tests {
         let built = build(&report, &mut builder, None).expect("built").expect("a value");
         assert_eq!(built.take(), expected);
         let (_, top) = templates().into_iter().find(|(t, _)| *t == ROOT_TEMPLATE).expect("root");
-        assert_eq!(top.len(), 18);
+        assert_eq!(top.len(), 20);
         for key in top {
             let one = build(&report, &mut builder, Some(key)).expect("built").expect("a value");
             assert_eq!(one.take(), expected[key.name], "{}", key.name);

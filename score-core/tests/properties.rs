@@ -161,6 +161,7 @@ proptest! {
         let (h, t) = (report(&hidden), report(&typical));
         prop_assert_eq!(&h.capacidad_compra_estimada, &t.capacidad_compra_estimada);
         prop_assert_eq!(&h.salud_financiera, &t.salud_financiera);
+        prop_assert_eq!(&h.productos, &t.productos);
         prop_assert_eq!(h.componentes.deudas.valor, PUNTOS_DEUDAS_NO_DECLARADAS);
         prop_assert!(h.dictamen.condicion != Condicion::Precalifica);
         prop_assert!(h.dictamen.motivos.iter().any(|m| m.codigo == CodigoDictamen::DeudasNoDeclaradas));
@@ -177,6 +178,19 @@ proptest! {
                 same => &[same][..],
             };
             prop_assert!(expected.contains(&rec), "{} first for {}", rec, first.codigo.as_str());
+        }
+    }
+
+    /// Every report lists the five credit products in their order, and recommends an available
+    /// one exactly when there is one.
+    #[test]
+    fn the_recommended_product_is_available(p in profile()) {
+        let r = report(&p);
+        let order: Vec<_> = r.productos.iter().map(|o| o.producto).collect();
+        prop_assert_eq!(order, score_core::products::Producto::ALL.to_vec());
+        match r.producto_recomendado {
+            Some(best) => prop_assert!(r.productos.iter().any(|o| o.producto == best && o.elegible)),
+            None => prop_assert!(r.productos.iter().all(|o| !o.elegible)),
         }
     }
 

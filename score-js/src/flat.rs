@@ -310,6 +310,8 @@ mod tests {
         assert!(flat.write(&r));
         let simulaciones: usize = r.simulaciones.iter().map(|s| 7 + 3 * s.cambios.len()).sum();
         assert!(!r.simulaciones.is_empty(), "the probe report has simulations");
+        // Eleven values and the length of `motivos` per product, then its codes.
+        let productos: usize = r.productos.iter().map(|o| 12 + o.motivos.len()).sum();
         let lists = 1
             + r.recomendaciones.len()
             + 1
@@ -317,7 +319,9 @@ mod tests {
             + 1
             + 2 * r.dictamen.motivos.len()
             + 1
-            + simulaciones;
+            + simulaciones
+            + 1
+            + productos;
         assert_eq!(flat.values().len(), fixed + lists);
     }
 }

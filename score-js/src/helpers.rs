@@ -51,6 +51,7 @@ pub fn report_builder_source() -> String {
         "export function makeReportBuilder(memory, at, S) {{\n  \
            let f = new Float64Array(0);\n  \
            const N = (v) => (v === v ? v : null);\n  \
+           const L = (v) => (v === v ? S[v] : null);\n  \
            const list = (read) => {{ const out = []; for (let k = f[j++]; k > 0; k--) out.push(read()); return out; }};\n  \
            let j = 0;\n  \
            return function () {{\n    \
@@ -108,7 +109,8 @@ fn scalar_value(shape: &Shape, double: &str) -> String {
     match shape {
         Shape::Label(_) | Shape::Text => format!("S[{double}]"),
         Shape::Boolean => format!("{double} === 1"),
-        // `null` travels as NaN.
+        // `null` travels as NaN; a name, as its index into the texts.
+        Shape::Nullable(inner) if matches!(**inner, Shape::Label(_) | Shape::Text) => format!("L({double})"),
         Shape::Nullable(_) => format!("N({double})"),
         _ => double.to_owned(),
     }

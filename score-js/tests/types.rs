@@ -29,7 +29,8 @@ fn ts_type(shape: &Shape, depth: usize) -> String {
         Shape::Label(names) => union(names),
         Shape::Nullable(inner) => format!("{} | null", ts_type(inner, depth)),
         Shape::Array(item) => match **item {
-            Shape::Object(_) => format!("Array<{}>", ts_type(item, depth)),
+            // `'A' | 'B'[]` would be an array of 'B' only: a union is wrapped too.
+            Shape::Object(_) | Shape::Label(_) | Shape::Nullable(_) => format!("Array<{}>", ts_type(item, depth)),
             _ => format!("{}[]", ts_type(item, depth)),
         },
         Shape::Object(keys) => {

@@ -143,6 +143,21 @@ export interface ScoreReport {
     credito_max: number;
     meses_para_siguiente_nivel: number | null;
   }>;
+  productos: Array<{
+    producto: 'INFONAVIT' | 'FOVISSSTE' | 'HIPOTECA_BANCARIA' | 'INFONAVIT_MAS_BANCO' | 'UNAMOS_CREDITOS';
+    elegible: boolean;
+    tasa_anual: number;
+    cat: number | null;
+    plazo_anios: number;
+    pago_mensual: number;
+    credito_max: number;
+    valor_vivienda_max: number;
+    enganche_requerido: number;
+    gastos_cierre: number;
+    total_pagado: number;
+    motivos: Array<'NO_DERECHOHABIENTE_INFONAVIT' | 'NO_DERECHOHABIENTE_FOVISSSTE' | 'ANTIGUEDAD_INSUFICIENTE' | 'INGRESO_MENOR_AL_SALARIO_MINIMO' | 'SIN_PLAZO_POR_EDAD' | 'SIN_CAPACIDAD_DE_PAGO' | 'CREDITO_MENOR_AL_MINIMO' | 'SIN_COACREDITADO' | 'COACREDITADO_NO_ELEGIBLE'>;
+  }>;
+  producto_recomendado: 'INFONAVIT' | 'FOVISSSTE' | 'HIPOTECA_BANCARIA' | 'INFONAVIT_MAS_BANCO' | 'UNAMOS_CREDITOS' | null;
 }
 
 /** Stable error codes of score-core. */
@@ -172,6 +187,12 @@ export type Recomendacion = ScoreReport['recomendaciones_detalle'][number];
 export type CodigoRecomendacion = Recomendacion['codigo'];
 /** The state scored (`clave` is the INEGI key, `codigo` the ISO code). */
 export type EstadoReporte = ScoreReport['estado'];
+/** One credit product's offer under its own rules (score-core's PRODUCTS.md). */
+export type OfertaProducto = ScoreReport['productos'][number];
+/** A credit product's code. */
+export type Producto = OfertaProducto['producto'];
+/** Why a credit product is not available. */
+export type MotivoProducto = OfertaProducto['motivos'][number];
 
 /**
  * The class of every error the package throws (and its promises reject with): a misused call

@@ -81,7 +81,7 @@ def test_decimals_flag_is_kept() -> None:
 def test_the_mapping_protocol() -> None:
     report, expected = lazy_one(BASE), platform_score.score(BASE)
     assert isinstance(report, Mapping)
-    assert len(report) == len(expected) == 18
+    assert len(report) == len(expected) == 20
     assert list(iter(report)) == list(expected)
     assert "score" in report and "recomendaciones_detalle" in report
     assert "scor" not in report and 1 not in report and None not in report

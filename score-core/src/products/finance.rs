@@ -121,10 +121,11 @@ pub(super) fn potencia<T: Copy + Mul<Output = T>>(uno: T, base: T, mut n: u32) -
 
 /// The monthly root in doubles, to seed the decimal solver.
 fn semilla(neto: Decimal, flujos: &[Flujo]) -> Option<Decimal> {
-    use rust_decimal::prelude::{FromPrimitive, ToPrimitive};
-    let dobles: Vec<Flujo<f64>> =
-        flujos.iter().map(|f| Some(Flujo { pago: f.pago.to_f64()?, meses: f.meses })).collect::<Option<_>>()?;
-    raiz_doble(neto.to_f64()?, &dobles).and_then(Decimal::from_f64)
+    // The crate's own conversions (the reports' JSON uses them too): no second float
+    // formatter in the WebAssembly build.
+    use crate::money::{from_f64, to_f64};
+    let dobles: Vec<Flujo<f64>> = flujos.iter().map(|f| Flujo { pago: to_f64(f.pago), meses: f.meses }).collect();
+    raiz_doble(to_f64(neto), &dobles).and_then(from_f64)
 }
 
 /// Where the search in doubles starts: 1% a month.

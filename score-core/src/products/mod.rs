@@ -31,7 +31,7 @@ use crate::money;
 use crate::profile::IncomeType;
 use crate::states::State;
 use rust_decimal::Decimal;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// The housing fund the applicant contributes to through payroll.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
@@ -112,8 +112,29 @@ pub struct Solicitud {
     pub coacreditado: Option<Coacreditado>,
 }
 
+impl Solicitud {
+    /// The applicant of a validated profile: debts not declared count at the typical ratio of
+    /// income (as capacity does, MODEL.md), the sub-account is the declared or estimated one,
+    /// the housing fund follows the income type and there is no co-borrower (the profile has
+    /// no field for either yet).
+    pub(crate) fn del_perfil(profile: &crate::Profile, subcuenta_fondo: Decimal) -> Solicitud {
+        Solicitud {
+            estado: profile.estado,
+            ingreso_mensual: profile.ingreso_mensual,
+            tipo_ingreso: profile.tipo_ingreso,
+            antiguedad_meses: profile.antiguedad_meses,
+            edad: profile.edad,
+            deudas_mensuales: crate::figures::deudas_supuestas(profile),
+            ahorro: profile.ahorro,
+            subcuenta_fondo,
+            institucion: None,
+            coacreditado: None,
+        }
+    }
+}
+
 /// A credit product.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "SCREAMING_SNAKE_CASE")]
 pub enum Producto {
     /// INFONAVIT crédito tradicional en pesos.
@@ -138,6 +159,11 @@ impl Producto {
         Producto::UnamosCreditos,
     ];
 
+    /// The wire code (`"INFONAVIT"`, ...); [`Producto::codigo`] too.
+    pub const fn as_str(self) -> &'static str {
+        self.codigo()
+    }
+
     /// The wire code (`"INFONAVIT"`, ...).
     pub const fn codigo(self) -> &'static str {
         match self {
@@ -151,7 +177,7 @@ impl Producto {
 }
 
 /// Why a product is not available, with a stable UPPER_SNAKE_CASE code.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "SCREAMING_SNAKE_CASE")]
 pub enum Motivo {
     /// Not a payroll worker contributing to INFONAVIT.
@@ -175,6 +201,24 @@ pub enum Motivo {
 }
 
 impl Motivo {
+    /// Every reason, in the order `motivos` lists them.
+    pub const ALL: [Motivo; 9] = [
+        Motivo::NoDerechohabienteInfonavit,
+        Motivo::NoDerechohabienteFovissste,
+        Motivo::AntiguedadInsuficiente,
+        Motivo::IngresoMenorAlSalarioMinimo,
+        Motivo::SinPlazoPorEdad,
+        Motivo::SinCapacidadDePago,
+        Motivo::CreditoMenorAlMinimo,
+        Motivo::SinCoacreditado,
+        Motivo::CoacreditadoNoElegible,
+    ];
+
+    /// The stable code, as written in JSON; [`Motivo::codigo`] too.
+    pub const fn as_str(self) -> &'static str {
+        self.codigo()
+    }
+
     /// The stable code, as written in JSON.
     pub const fn codigo(self) -> &'static str {
         match self {
@@ -213,7 +257,7 @@ impl Motivo {
 /// One product's offer: exactly the keys of issue 17, item 4. Figures are 0 when the product
 /// is not available (`elegible` false, `motivos` say why); the rate, the CAT and the term still
 /// describe the product's terms for this applicant.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct OfertaProducto {
     /// The product.
     pub producto: Producto,

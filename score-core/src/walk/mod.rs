@@ -11,6 +11,7 @@
 //! constant) and whether it opens its object fold away: the JSON sink writes the same byte
 //! literals a hand-written writer would.
 
+use crate::products::{Motivo as MotivoProducto, OfertaProducto, Producto};
 use crate::simulations::{AccionSimulacion, CampoSimulado};
 use crate::report::{
     CodigoDictamen, CodigoRecomendacion, Componente, Condicion, EstatusEnganche, EvaluacionM2, MotivoDictamen, Nivel,
@@ -91,6 +92,8 @@ pub mod keys {
         RECOMENDACIONES_DETALLE = "recomendaciones_detalle";
         DICTAMEN = "dictamen";
         SIMULACIONES = "simulaciones";
+        PRODUCTOS = "productos";
+        PRODUCTO_RECOMENDADO = "producto_recomendado";
         // capacidad_compra_estimada
         CC_VALOR_BANCARIO = "valor_bancario", first;
         CC_VALOR_REALISTA = "valor_realista";
@@ -152,6 +155,19 @@ pub mod keys {
         CA_CAMPO = "campo", first;
         CA_ANTES = "antes";
         CA_DESPUES = "despues";
+        // each item of productos
+        PR_PRODUCTO = "producto", first;
+        PR_ELEGIBLE = "elegible";
+        PR_TASA_ANUAL = "tasa_anual";
+        PR_CAT = "cat";
+        PR_PLAZO_ANIOS = "plazo_anios";
+        PR_PAGO_MENSUAL = "pago_mensual";
+        PR_CREDITO_MAX = "credito_max";
+        PR_VALOR_VIVIENDA_MAX = "valor_vivienda_max";
+        PR_ENGANCHE_REQUERIDO = "enganche_requerido";
+        PR_GASTOS_CIERRE = "gastos_cierre";
+        PR_TOTAL_PAGADO = "total_pagado";
+        PR_MOTIVOS = "motivos";
     }
 }
 
@@ -231,6 +247,14 @@ pub trait ReportSink {
             None => self.null(at),
         }
     }
+    /// A name of a closed set or `null` (see [`ReportSink::integer_or_null`]).
+    #[inline(always)]
+    fn label_or_null(&mut self, at: Slot, value: Option<Label>) {
+        match value {
+            Some(v) => self.label(at, v),
+            None => self.null(at),
+        }
+    }
     /// A Spanish text. A `Cow::Borrowed` text is one of the model's [`static_texts`], so a
     /// binding can keep its host string in a cache keyed by the text's address and length
     /// (no hashing of content). Rust does not promise one address per constant text, so such
@@ -295,6 +319,20 @@ pub const CODIGO_DICTAMEN_NAMES: [&str; CodigoDictamen::ALL.len()] = wire_names!
 pub const ACCION_NAMES: [&str; AccionSimulacion::ALL.len()] = wire_names!(AccionSimulacion);
 /// The profile keys a simulation's `cambios[].campo` names, in [`CampoSimulado::ALL`] order.
 pub const CAMPO_NAMES: [&str; CampoSimulado::ALL.len()] = wire_names!(CampoSimulado);
+
+/// The wire names of a credit product, in [`Producto::ALL`] order.
+pub const PRODUCTO_NAMES: [&str; Producto::ALL.len()] = wire_names!(Producto);
+/// The wire names of a product's `motivos`, in [`MotivoProducto::ALL`] order.
+pub const MOTIVO_PRODUCTO_NAMES: [&str; MotivoProducto::ALL.len()] = wire_names!(MotivoProducto);
+
+#[inline(always)]
+const fn producto(p: Producto) -> Label {
+    Label { all: &PRODUCTO_NAMES, index: p as usize }
+}
+#[inline(always)]
+const fn motivo_producto(m: MotivoProducto) -> Label {
+    Label { all: &MOTIVO_PRODUCTO_NAMES, index: m as usize }
+}
 
 #[inline(always)]
 const fn accion(a: AccionSimulacion) -> Label {
@@ -490,8 +528,42 @@ impl ScoreReport {
             s.end_object();
         }
         s.end_array();
+        if s.finished() {
+            return;
+        }
+
+        s.begin_array(k(PRODUCTOS), self.productos.len());
+        for (i, o) in self.productos.iter().enumerate() {
+            oferta(s, i, o);
+        }
+        s.end_array();
+        s.label_or_null(k(PRODUCTO_RECOMENDADO), self.producto_recomendado.map(producto));
         s.end_object();
     }
+}
+
+#[inline(always)]
+fn oferta<S: ReportSink>(s: &mut S, i: usize, o: &OfertaProducto) {
+    use keys::*;
+    let k = |key: Key| Slot::Key(key);
+    s.begin_object(Slot::Item(i));
+    s.label(k(PR_PRODUCTO), producto(o.producto));
+    s.boolean(k(PR_ELEGIBLE), o.elegible);
+    s.decimal(k(PR_TASA_ANUAL), o.tasa_anual);
+    s.decimal_or_null(k(PR_CAT), o.cat);
+    s.integer(k(PR_PLAZO_ANIOS), u64::from(o.plazo_anios));
+    s.decimal(k(PR_PAGO_MENSUAL), o.pago_mensual);
+    s.decimal(k(PR_CREDITO_MAX), o.credito_max);
+    s.decimal(k(PR_VALOR_VIVIENDA_MAX), o.valor_vivienda_max);
+    s.decimal(k(PR_ENGANCHE_REQUERIDO), o.enganche_requerido);
+    s.decimal(k(PR_GASTOS_CIERRE), o.gastos_cierre);
+    s.decimal(k(PR_TOTAL_PAGADO), o.total_pagado);
+    s.begin_array(k(PR_MOTIVOS), o.motivos.len());
+    for (j, m) in o.motivos.iter().enumerate() {
+        s.label(Slot::Item(j), motivo_producto(*m));
+    }
+    s.end_array();
+    s.end_object();
 }
 
 #[inline(always)]

@@ -40,6 +40,7 @@ from ._types import (
     Recomendacion,
     SaludFinanciera,
     ScoreReport,
+    OfertaProducto,
     Simulacion,
 )
 
@@ -67,6 +68,7 @@ __all__ = [
     "SaludFinanciera",
     "ScoreError",
     "ScoreReport",
+    "OfertaProducto",
     "Simulacion",
     "__version__",
     "arrow_schema",

@@ -127,6 +127,24 @@ class Simulacion(TypedDict):
     """SUMAR_ANTIGUEDAD: the months that reach the next level, when time alone does."""
 
 
+class OfertaProducto(TypedDict):
+    producto: str
+    """INFONAVIT | FOVISSSTE | HIPOTECA_BANCARIA | INFONAVIT_MAS_BANCO | UNAMOS_CREDITOS."""
+    elegible: bool
+    tasa_anual: float
+    cat: Optional[float]
+    """Banxico's CAT as a ratio (0.1414 is 14.14%); None when age leaves no term."""
+    plazo_anios: int
+    pago_mensual: float
+    credito_max: float
+    valor_vivienda_max: float
+    enganche_requerido: float
+    gastos_cierre: float
+    total_pagado: float
+    motivos: List[str]
+    """Why the product is not available (stable codes); empty when ``elegible``."""
+
+
 class ScoreReport(TypedDict):
     """The full report: the same keys and values as score-core's JSON."""
 
@@ -149,3 +167,7 @@ class ScoreReport(TypedDict):
     dictamen: Dictamen
     simulaciones: List[Simulacion]
     """Up to four what-ifs, most score gained first (empty when a batch turns them off)."""
+    productos: List[OfertaProducto]
+    """The five credit products, each under its own rules (score-core's PRODUCTS.md)."""
+    producto_recomendado: Optional[str]
+    """The recommended product among the available ones; None when none is."""

@@ -38,6 +38,19 @@ const PRODUCTOS = {
   UNAMOS_CREDITOS: 'Unamos Créditos (ingresos combinados)',
 };
 
+// Why a product is not available (score-core's `motivos` codes of PRODUCTS.md, section 5).
+const MOTIVOS_PRODUCTO = {
+  NO_DERECHOHABIENTE_INFONAVIT: 'es para quien cotiza al INFONAVIT',
+  NO_DERECHOHABIENTE_FOVISSSTE: 'es para quien cotiza al FOVISSSTE',
+  ANTIGUEDAD_INSUFICIENTE: 'aún no cumples la antigüedad que pide',
+  INGRESO_MENOR_AL_SALARIO_MINIMO: 'el salario es menor a un salario mínimo',
+  SIN_PLAZO_POR_EDAD: 'por la edad no queda plazo',
+  SIN_CAPACIDAD_DE_PAGO: 'tus deudas ocupan todo el pago que permite',
+  CREDITO_MENOR_AL_MINIMO: 'el crédito sería menor al mínimo de los bancos',
+  SIN_COACREDITADO: 'necesitas registrar a otra persona que cotice al INFONAVIT',
+  COACREDITADO_NO_ELEGIBLE: 'la otra persona no califica para INFONAVIT',
+};
+
 const CONDICIONES = { PRECALIFICA: 'Precalificas', CONDICIONADO: 'Precalificas con condiciones', NO_PRECALIFICA: 'Todavía no precalificas' };
 
 export function nivelName(nivel) {
@@ -147,6 +160,7 @@ function Products({ productos, recomendado }) {
             <th scope="col">CAT</th>
             <th scope="col">Pago mensual</th>
             <th scope="col">Crédito máximo</th>
+            <th scope="col">Vivienda de hasta</th>
           </tr>
         </thead>
         <tbody>
@@ -158,12 +172,15 @@ function Products({ productos, recomendado }) {
               </th>
               <td>
                 {p.elegible ? 'Sí' : 'No'}
-                {!p.elegible && p.motivos?.length > 0 && <span class="muted"> ({p.motivos.map((m) => m.texto ?? m).join('; ')})</span>}
+                {!p.elegible && p.motivos?.length > 0 && (
+                  <span class="muted"> ({p.motivos.map((m) => m.texto ?? MOTIVOS_PRODUCTO[m] ?? m).join('; ')})</span>
+                )}
               </td>
               <td>{p.tasa_anual != null ? percent.format(p.tasa_anual) : '—'}</td>
               <td>{p.cat != null ? percent.format(p.cat) : '—'}</td>
               <td>{p.pago_mensual != null ? pesos.format(p.pago_mensual) : '—'}</td>
               <td>{p.credito_max != null ? pesos.format(p.credito_max) : '—'}</td>
+              <td>{p.valor_vivienda_max != null ? pesos.format(p.valor_vivienda_max) : '—'}</td>
             </tr>
           ))}
         </tbody>
