@@ -21,6 +21,7 @@ mod evaluate;
 mod fijos;
 mod finance;
 mod numero;
+mod ofertas;
 pub mod rules;
 
 pub use closing::{GASTOS_CIERRE, ISAI, Origen as OrigenIsai, isai, tasa_gastos_cierre};
@@ -332,7 +333,7 @@ pub fn evaluar_filtrado(solicitud: &Solicitud) -> Option<Productos> {
 }
 
 fn evaluar_en<N: numero::Numero>(solicitud: &Solicitud) -> Option<Productos> {
-    let evaluadas = evaluate::todas::<N>(solicitud)?;
+    let evaluadas = ofertas::todas::<N>(solicitud)?;
     let producto_recomendado = evaluate::recomendado(&evaluadas)?;
     let productos = evaluadas.into_iter().map(evaluate::Evaluada::mostrar).collect::<Option<_>>()?;
     Some(Productos { productos, producto_recomendado })
