@@ -109,8 +109,9 @@ class ReferenceError(ValueError):
 # ---- input (MODEL.md section 1) ----------------------------------------------------------
 
 FIELDS = ["estado", "ingreso_mensual", "tipo_ingreso", "antiguedad_meses", "deudas_mensuales",
-          "ahorro", "edad", "personas_hogar", "subcuenta_fondo"]
+          "ahorro", "edad", "personas_hogar", "subcuenta_fondo", "institucion"]
 TYPES = ["asalariado", "independiente", "mixto", "pensionado"]
+FUNDS = ["INFONAVIT", "FOVISSSTE", "NINGUNA"]
 ALIASES = {"cdmx": "CMX", "ciudad de mexico": "CMX", "distrito federal": "CMX", "mexico city": "CMX",
            "estado de mexico": "MEX", "edomex": "MEX", "coahuila de zaragoza": "COA",
            "veracruz de ignacio de la llave": "VER"}
@@ -182,6 +183,13 @@ def _read(profile: Any) -> Dict[str, Any]:
     antiguedad = _count(profile, "antiguedad_meses", Decimal(0), P["ANTIGUEDAD_MAX_MESES"])
     if ingreso == 0:
         raise ReferenceError("VALUE_OUT_OF_RANGE", "ingreso_mensual")
+    institucion = profile.get("institucion")
+    if institucion is not None:
+        if not isinstance(institucion, str):
+            raise ReferenceError("INVALID_TYPE", "institucion")
+        institucion = institucion.strip().upper()
+        if institucion not in FUNDS:
+            raise ReferenceError("UNKNOWN_INSTITUTION", "institucion")
     return {
         "estado": estado,
         "ingreso": ingreso,
@@ -192,6 +200,7 @@ def _read(profile: Any) -> Dict[str, Any]:
         "edad": _count(profile, "edad", P["EDAD_MIN"], P["EDAD_MAX"]),
         "personas": _count(profile, "personas_hogar", Decimal(1), P["PERSONAS_HOGAR_MAX"]),
         "subcuenta": _amount(profile, "subcuenta_fondo", P["SALDO_MAX"]),
+        "institucion": institucion,
     }
 
 
@@ -240,6 +249,8 @@ def _productos(profile: Any) -> Dict[str, Any]:
     deudas = P["PROPORCION_DEUDAS_NO_DECLARADAS"] * p["ingreso"] if p["deudas"] is None else p["deudas"]
     titular = {"ingreso": p["ingreso"], "tipo": p["tipo"], "antiguedad": p["antiguedad"], "edad": p["edad"],
                "deudas": deudas, "subcuenta": _subcuenta(p)}
+    if p["institucion"] is not None:
+        titular["institucion"] = p["institucion"]
     ofertas = products_check.evaluate({"estado": p["estado"]["iso"], "ahorro": p["ahorro"], "titular": titular})
     return {"productos": ofertas["productos"], "producto_recomendado": ofertas["producto_recomendado"]}
 

@@ -26,6 +26,8 @@ pub enum ErrorCode {
     UnknownState,
     /// `tipo_ingreso` is not one of the documented income types.
     UnknownIncomeType,
+    /// `institucion` is not one of the documented housing funds.
+    UnknownInstitution,
     /// A money amount is below zero.
     NegativeAmount,
     /// A money amount is above the model's plausibility ceiling.
@@ -38,13 +40,14 @@ pub enum ErrorCode {
 
 impl ErrorCode {
     /// Every code, in declaration order (used by docs and tests).
-    pub const ALL: [ErrorCode; 10] = [
+    pub const ALL: [ErrorCode; 11] = [
         ErrorCode::InvalidJson,
         ErrorCode::InvalidType,
         ErrorCode::MissingField,
         ErrorCode::UnknownField,
         ErrorCode::UnknownState,
         ErrorCode::UnknownIncomeType,
+        ErrorCode::UnknownInstitution,
         ErrorCode::NegativeAmount,
         ErrorCode::AmountTooLarge,
         ErrorCode::NotAnInteger,
@@ -60,6 +63,7 @@ impl ErrorCode {
             ErrorCode::UnknownField => "UNKNOWN_FIELD",
             ErrorCode::UnknownState => "UNKNOWN_STATE",
             ErrorCode::UnknownIncomeType => "UNKNOWN_INCOME_TYPE",
+            ErrorCode::UnknownInstitution => "UNKNOWN_INSTITUTION",
             ErrorCode::NegativeAmount => "NEGATIVE_AMOUNT",
             ErrorCode::AmountTooLarge => "AMOUNT_TOO_LARGE",
             ErrorCode::NotAnInteger => "NOT_AN_INTEGER",

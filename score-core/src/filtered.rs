@@ -171,6 +171,7 @@ mod tests {
             edad: None,
             personas_hogar: None,
             subcuenta_fondo: None,
+            institucion: None,
         }
     }
 

@@ -10,7 +10,7 @@
 //! result, and [`crate::score`] validates ranges on both paths with the same code.
 
 use crate::money;
-use crate::profile::{FIELDS, IncomeType, Profile};
+use crate::profile::{FIELDS, IncomeType, Institucion, Profile};
 use crate::states::State;
 use rust_decimal::Decimal;
 use serde::de::{self, Deserializer, MapAccess, SeqAccess, Visitor};
@@ -78,6 +78,7 @@ pub(crate) mod slot {
     pub const EDAD: usize = 6;
     pub const PERSONAS_HOGAR: usize = 7;
     pub const SUBCUENTA_FONDO: usize = 8;
+    pub const INSTITUCION: usize = 9;
 }
 
 /// The nine values of a profile, one slot per name of [`FIELDS`], all absent to begin with.
@@ -114,6 +115,7 @@ impl<'a> Cells<'a> {
             edad: c[EDAD].optional(Cell::count)?,
             personas_hogar: c[PERSONAS_HOGAR].optional(Cell::count)?,
             subcuenta_fondo: c[SUBCUENTA_FONDO].optional(Cell::decimal)?,
+            institucion: c[INSTITUCION].optional(|c| Institucion::parse(c.text()?))?,
         })
     }
 }
@@ -259,6 +261,7 @@ mod tests {
             (slot::EDAD, "edad"),
             (slot::PERSONAS_HOGAR, "personas_hogar"),
             (slot::SUBCUENTA_FONDO, "subcuenta_fondo"),
+            (slot::INSTITUCION, "institucion"),
         ];
         for (slot, name) in names {
             assert_eq!(FIELDS[slot], name);

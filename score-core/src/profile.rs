@@ -52,6 +52,38 @@ impl IncomeType {
     }
 }
 
+/// The housing fund the applicant contributes to through payroll.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "SCREAMING_SNAKE_CASE")]
+pub enum Institucion {
+    /// INFONAVIT (private-sector workers, IMSS affiliated).
+    Infonavit,
+    /// FOVISSSTE (federal government workers, ISSSTE affiliated).
+    Fovissste,
+    /// Neither (self-employed, informal, or no housing fund).
+    Ninguna,
+}
+
+impl Institucion {
+    /// Every institution, in documentation order.
+    pub const ALL: [Institucion; 3] = [Institucion::Infonavit, Institucion::Fovissste, Institucion::Ninguna];
+
+    /// The wire name (`"INFONAVIT"`, ...).
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Institucion::Infonavit => "INFONAVIT",
+            Institucion::Fovissste => "FOVISSSTE",
+            Institucion::Ninguna => "NINGUNA",
+        }
+    }
+
+    /// Parses the wire name, ignoring case and surrounding white space.
+    pub fn parse(text: &str) -> Option<Institucion> {
+        let text = text.trim();
+        Institucion::ALL.into_iter().find(|i| i.as_str().eq_ignore_ascii_case(text))
+    }
+}
+
 /// A validated buyer profile. Build it with [`Profile::from_json_value`] /
 /// [`Profile::from_json_str`], or fill the fields and let [`crate::score`] validate them.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -80,10 +112,15 @@ pub struct Profile {
     /// Declared housing-fund sub-account balance, MXN; estimated when `None`.
     #[serde(with = "money::option_number", skip_serializing_if = "Option::is_none")]
     pub subcuenta_fondo: Option<Decimal>,
+    /// The housing fund the buyer contributes to through payroll (INFONAVIT, FOVISSSTE or
+    /// none); `None`: INFONAVIT for salaried and mixed incomes, none otherwise. Read by the
+    /// credit products only (MODEL.md section 15).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub institucion: Option<Institucion>,
 }
 
 /// The accepted field names, in the order they are checked and documented.
-pub const FIELDS: [&str; 9] = [
+pub const FIELDS: [&str; 10] = [
     "estado",
     "ingreso_mensual",
     "tipo_ingreso",
@@ -93,6 +130,7 @@ pub const FIELDS: [&str; 9] = [
     "edad",
     "personas_hogar",
     "subcuenta_fondo",
+    "institucion",
 ];
 
 impl Profile {
@@ -146,6 +184,7 @@ impl Profile {
             edad: optional(map, "edad", as_count)?,
             personas_hogar: optional(map, "personas_hogar", as_count)?,
             subcuenta_fondo: optional(map, "subcuenta_fondo", as_decimal)?,
+            institucion: optional(map, "institucion", as_institucion)?,
         };
         profile.validate()?;
         Ok(profile)
@@ -184,6 +223,18 @@ impl Profile {
     pub fn to_json_value(&self) -> Value {
         serde_json::to_value(self).unwrap_or(Value::Null)
     }
+}
+
+/// `institucion`: a text naming a housing fund (any case, surrounding spaces ignored).
+fn as_institucion(v: &Value, field: &'static str) -> Result<Institucion, ScoreError> {
+    let text = as_str(v, field)?;
+    Institucion::parse(text).ok_or_else(|| {
+        ScoreError::new(
+            ErrorCode::UnknownInstitution,
+            Some(field),
+            format!("El campo \"{field}\" no admite \"{text}\": usa INFONAVIT, FOVISSSTE o NINGUNA."),
+        )
+    })
 }
 
 fn required<'v, T>(

@@ -48,6 +48,7 @@ pub(crate) fn probe_report() -> crate::ScoreReport {
         edad: Some(61),
         personas_hogar: None,
         subcuenta_fondo: None,
+        institucion: None,
     };
     crate::model::report(&profile, true)
 }
@@ -232,6 +233,8 @@ pub fn profile_fields() -> Vec<FieldSpec> {
                     "Personas en el hogar; fija el costo de vida y la vivienda núcleo."),
                 "subcuenta_fondo" => (FieldKind::Amount, false, Decimal::ZERO, SALDO_MAX,
                     "Saldo de la subcuenta de vivienda, MXN; se estima si falta."),
+                "institucion" => (FieldKind::Text, false, Decimal::ZERO, Decimal::ZERO,
+                    "Fondo de vivienda al que cotiza: INFONAVIT | FOVISSSTE | NINGUNA (sin distinguir mayúsculas); si falta, INFONAVIT para asalariado y mixto, ninguno para los demás. Solo lo leen los productos de crédito."),
                 // A field added to FIELDS without a line here: the schema test fails on it.
                 _ => (FieldKind::Text, false, Decimal::ZERO, Decimal::ZERO, ""),
             };
@@ -256,6 +259,9 @@ pub fn profile_schema() -> Value {
             p.insert("type".into(), if f.required { json!(base) } else { json!([base, "null"]) });
             if f.name == "tipo_ingreso" {
                 p.insert("examples".into(), json!(IncomeType::ALL.map(IncomeType::as_str)));
+            }
+            if f.name == "institucion" {
+                p.insert("examples".into(), json!(crate::Institucion::ALL.map(crate::Institucion::as_str)));
             }
             if f.kind != FieldKind::Text {
                 p.insert("minimum".into(), number(f.min));

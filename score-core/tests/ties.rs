@@ -168,6 +168,7 @@ fn sweep() -> Vec<Profile> {
         edad: None,
         personas_hogar: None,
         subcuenta_fondo: None,
+        institucion: None,
     };
     let mut profiles = Vec::new();
     // Incomes every 20 centavos over the income curve (its ties fall on such incomes), with

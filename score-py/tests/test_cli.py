@@ -74,7 +74,8 @@ def test_csv_file_to_csv_with_errors_returned(tmp_path: Path) -> None:
     rows = out.to_pylist()
     assert [i for i, r in enumerate(rows) if r["error_code"]] == [3, 499]
     assert rows[3]["error_field"] == "estado" and "Atlantis" in rows[3]["error_message"]
-    assert rows == expected(pcsv.read_csv(tmp_path / "in.csv"), errors="return")
+    empty_is_absent = pcsv.ConvertOptions(strings_can_be_null=True)
+    assert rows == expected(pcsv.read_csv(tmp_path / "in.csv", convert_options=empty_is_absent), errors="return")
 
 
 def test_json_lines_from_stdin_to_stdout_with_python_m(tmp_path: Path) -> None:

@@ -52,6 +52,8 @@ def random_profile(rng: random.Random) -> Dict[str, Any]:
         p["subcuenta_fondo"] = amount(rng, 2_000_000)
     if rng.random() < 0.05:
         p["edad"] = None
+    if rng.random() < 0.3:
+        p["institucion"] = rng.choice(["INFONAVIT", "FOVISSSTE", "NINGUNA", "fovissste", " Ninguna ", None])
     return p
 
 

@@ -88,6 +88,13 @@ test('register, verify by e-mail, log in, score, save, record interest; the agen
   assert.equal(await products.locator('tr.recommended').count(), 1);
   const unamos = await products.locator('tbody tr').nth(4).innerText();
   assert.match(unamos, /Unamos Créditos[\s\S]*No[\s\S]*registrar a otra persona/, unamos);
+  // A state worker says so: FOVISSSTE lends, INFONAVIT does not, the score does not move.
+  await page.locator('#institucion').selectOption('FOVISSSTE');
+  await page.waitForFunction(() => /Sí/.test(document.querySelectorAll('table.products tbody tr')[1]?.innerText ?? ''));
+  assert.match(await products.locator('tbody tr').nth(0).innerText(), /No[\s\S]*cotiza al INFONAVIT/);
+  assert.equal(Number(await page.getByTestId('score').textContent()), scoreBefore);
+  await page.locator('#institucion').selectOption('');
+  await page.waitForFunction(() => /Sí/.test(document.querySelectorAll('table.products tbody tr')[0]?.innerText ?? ''));
   // What-if: debts left empty, so declaring them is simulated, with a higher score.
   const whatIf = page.getByTestId('simulaciones').locator('li[data-accion=DECLARAR_DEUDAS]');
   await whatIf.waitFor();

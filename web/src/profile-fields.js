@@ -12,6 +12,7 @@ export const FIELDS = [
   { key: 'ahorro', label: 'Ahorro para el enganche', kind: 'money', help: 'MXN.' },
   { key: 'deudas_mensuales', label: 'Pagos mensuales de deudas', kind: 'money', help: 'Tarjetas, auto, préstamos (MXN). Si lo dejas vacío se evalúan como neutras.' },
   { key: 'subcuenta_fondo', label: 'Saldo de tu subcuenta de vivienda', kind: 'money', help: 'Infonavit o Fovissste (MXN). Se estima si lo dejas vacío.' },
+  { key: 'institucion', label: 'Fondo de vivienda al que cotizas', kind: 'select', help: 'Decide qué créditos de vivienda puedes pedir; no cambia tu puntaje.' },
 ];
 
 export const LABELS = Object.fromEntries(FIELDS.map((f) => [f.key, f.label]));
@@ -21,6 +22,14 @@ export const TIPOS_INGRESO = [
   ['independiente', 'Independiente o negocio propio'],
   ['mixto', 'Mixto (nómina e independiente)'],
   ['pensionado', 'Pensionado'],
+];
+
+// score-core's `institucion`; the empty choice leaves it out (INFONAVIT for payroll incomes).
+export const INSTITUCIONES = [
+  ['', 'No sé / según mi tipo de ingreso'],
+  ['INFONAVIT', 'Infonavit (empresa privada)'],
+  ['FOVISSSTE', 'Fovissste (trabajador del Estado)'],
+  ['NINGUNA', 'Ninguno'],
 ];
 
 export const ESTADOS = [

@@ -29,42 +29,11 @@ pub use finance::{Flujo, cat, factor_anualidad_mensual};
 
 use crate::approx::Approx;
 use crate::money;
+pub use crate::profile::Institucion;
 use crate::profile::IncomeType;
 use crate::states::State;
 use rust_decimal::Decimal;
 use serde::{Deserialize, Serialize};
-
-/// The housing fund the applicant contributes to through payroll.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
-#[serde(rename_all = "SCREAMING_SNAKE_CASE")]
-pub enum Institucion {
-    /// INFONAVIT (private-sector workers, IMSS affiliated).
-    Infonavit,
-    /// FOVISSSTE (federal government workers, ISSSTE affiliated).
-    Fovissste,
-    /// Neither (self-employed, informal, or no housing fund).
-    Ninguna,
-}
-
-impl Institucion {
-    /// Every institution, in documentation order.
-    pub const ALL: [Institucion; 3] = [Institucion::Infonavit, Institucion::Fovissste, Institucion::Ninguna];
-
-    /// The wire name (`"INFONAVIT"`, ...).
-    pub const fn as_str(self) -> &'static str {
-        match self {
-            Institucion::Infonavit => "INFONAVIT",
-            Institucion::Fovissste => "FOVISSSTE",
-            Institucion::Ninguna => "NINGUNA",
-        }
-    }
-
-    /// Parses the wire name, ignoring case and surrounding white space.
-    pub fn parse(text: &str) -> Option<Institucion> {
-        let text = text.trim();
-        Institucion::ALL.into_iter().find(|i| i.as_str().eq_ignore_ascii_case(text))
-    }
-}
 
 /// A co-borrower (spouse or any other INFONAVIT worker for Unamos Créditos).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -116,8 +85,8 @@ pub struct Solicitud {
 impl Solicitud {
     /// The applicant of a validated profile: debts not declared count at the typical ratio of
     /// income (as capacity does, MODEL.md), the sub-account is the declared or estimated one,
-    /// the housing fund follows the income type and there is no co-borrower (the profile has
-    /// no field for either yet).
+    /// the housing fund is the declared one (else it follows the income type) and there is no
+    /// co-borrower (the profile has no field for one yet).
     pub(crate) fn del_perfil(profile: &crate::Profile, subcuenta_fondo: Decimal) -> Solicitud {
         Solicitud {
             estado: profile.estado,
@@ -128,7 +97,7 @@ impl Solicitud {
             deudas_mensuales: crate::figures::deudas_supuestas(profile),
             ahorro: profile.ahorro,
             subcuenta_fondo,
-            institucion: None,
+            institucion: profile.institucion,
             coacreditado: None,
         }
     }

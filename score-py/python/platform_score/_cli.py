@@ -200,7 +200,10 @@ def _read(source: Any, fmt: str, rows: int) -> Iterator[Any]:
         elif fmt == "csv":
             import pyarrow.csv as csv
 
-            reader = csv.open_csv(source, read_options=csv.ReadOptions(block_size=16 << 20))
+            # An empty cell is a field left out (CSV has no null): an optional text such as
+            # `institucion` left empty is absent, not the unknown fund "".
+            reader = csv.open_csv(source, read_options=csv.ReadOptions(block_size=16 << 20),
+                                  convert_options=csv.ConvertOptions(strings_can_be_null=True))
             yield from _rebatch(reader, rows)
         else:
             import pyarrow.json as pj

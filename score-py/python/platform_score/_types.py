@@ -38,6 +38,9 @@ class Profile(_ProfileRequired, total=False):
     """Persons in the household (1..20)."""
     subcuenta_fondo: Optional[Amount]
     """Housing-fund sub-account balance, MXN; estimated when absent."""
+    institucion: Optional[str]
+    """INFONAVIT | FOVISSSTE | NINGUNA (case-insensitive): the housing fund the buyer contributes
+    to; absent: INFONAVIT for asalariado and mixto, none otherwise. Only the products read it."""
 
 
 class CapacidadCompra(TypedDict):

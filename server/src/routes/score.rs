@@ -5,7 +5,7 @@
 //! Decisions the spec leaves open (also in the OpenAPI descriptions):
 //! - Bodies are the score-core profile (`estado`, `ingreso_mensual`, `tipo_ingreso`,
 //!   `antiguedad_meses`, optional `deudas_mensuales`, `ahorro`, `edad`, `personas_hogar`,
-//!   `subcuenta_fondo`) plus optional contact fields `nombre`, `email`, `telefono`.
+//!   `subcuenta_fondo`, `institucion`) plus optional contact fields `nombre`, `email`, `telefono`.
 //! - Phase 1 validates and scores the profile at once (so bad input fails early and
 //!   `GET /perfil/{id}` has a result), and answers 201 with the id only.
 //! - Phase 2 takes any subset of the profile and contact fields; `null` clears an optional
@@ -95,6 +95,11 @@ pub struct ScoreProfile {
     /// Declared housing-fund sub-account balance; estimated when absent.
     #[schema(minimum = 0)]
     subcuenta_fondo: Option<f64>,
+    /// The housing fund the buyer contributes to: `INFONAVIT`, `FOVISSSTE` or `NINGUNA` (any
+    /// case); absent: INFONAVIT for `asalariado` and `mixto`, none otherwise. Only the credit
+    /// products read it; another value answers 422 `UNKNOWN_INSTITUTION`.
+    #[schema(example = "FOVISSSTE")]
+    institucion: Option<String>,
 }
 
 /// The profile with the optional contact fields (phases 1 and 2, onboarding).
@@ -140,7 +145,7 @@ pub struct CreatedProfile {
     responses(
         (status = 200, description = "The score", body = DataResponse<ScoreData>),
         (status = 400, description = "Malformed profile (`INVALID_JSON`, `INVALID_TYPE`, `MISSING_FIELD`, `UNKNOWN_FIELD`)", body = ErrorBody),
-        (status = 422, description = "Values the model rejects (`UNKNOWN_STATE`, `UNKNOWN_INCOME_TYPE`, `NEGATIVE_AMOUNT`, `AMOUNT_TOO_LARGE`, `NOT_AN_INTEGER`, `VALUE_OUT_OF_RANGE`)", body = ErrorBody),
+        (status = 422, description = "Values the model rejects (`UNKNOWN_STATE`, `UNKNOWN_INCOME_TYPE`, `UNKNOWN_INSTITUTION`, `NEGATIVE_AMOUNT`, `AMOUNT_TOO_LARGE`, `NOT_AN_INTEGER`, `VALUE_OUT_OF_RANGE`)", body = ErrorBody),
         (status = 429, description = "Rate limited", body = ErrorBody),
     ))]
 pub async fn score_stateless(

@@ -10,7 +10,7 @@ import init, { score } from 'score-wasm';
 import { api } from '../api.js';
 import { Alert, Field, Loading, PageTitle, formValues } from '../components/ui.jsx';
 import { Report } from '../components/report.jsx';
-import { ESTADOS, FIELDS, TIPOS_INGRESO, buyerMessage, evaluate } from '../profile-fields.js';
+import { ESTADOS, FIELDS, INSTITUCIONES, TIPOS_INGRESO, buyerMessage, evaluate } from '../profile-fields.js';
 import { useSession } from '../session.jsx';
 import { MyProfiles, rememberProfile } from './accounts.jsx';
 import { ReceiptsCard, formText, uploadReceipts, verifiedNote } from '../components/receipts.jsx';
@@ -24,7 +24,7 @@ function loadModel() {
 /** The fields receipts fill (the state stays the buyer's: where they want to buy). */
 const FILLED_BY_RECEIPTS = ['ingreso_mensual', 'tipo_ingreso', 'antiguedad_meses', 'deudas_mensuales'];
 
-const START = { ingreso_mensual: '30000', tipo_ingreso: 'asalariado', antiguedad_meses: '36', estado: 'CMX', edad: '', personas_hogar: '', ahorro: '100000', deudas_mensuales: '', subcuenta_fondo: '' };
+const START = { ingreso_mensual: '30000', tipo_ingreso: 'asalariado', antiguedad_meses: '36', estado: 'CMX', edad: '', personas_hogar: '', ahorro: '100000', deudas_mensuales: '', subcuenta_fondo: '', institucion: '' };
 
 export function Calculator() {
   const [model, setModel] = useState('loading');
@@ -125,6 +125,7 @@ export function Calculator() {
             >
               {f.key === 'estado' && ESTADOS.map(([code, name]) => <option value={code}>{name}</option>)}
               {f.key === 'tipo_ingreso' && TIPOS_INGRESO.map(([code, name]) => <option value={code}>{name}</option>)}
+              {f.key === 'institucion' && INSTITUCIONES.map(([code, name]) => <option value={code}>{name}</option>)}
             </Field>
           ))}
         </form>
