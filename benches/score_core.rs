@@ -35,7 +35,7 @@ fn bench(c: &mut Criterion) {
     .expect("valid");
     let mut group = c.benchmark_group("score_core");
     group.bench_function("score/one_report", |b| b.iter(|| score_core::score(black_box(&one))));
-    let off = score_core::Opciones { simulaciones: false };
+    let off = score_core::Opciones { simulaciones: false, ..score_core::Opciones::default() };
     group.bench_function("score/one_report_without_simulations", |b| {
         b.iter(|| score_core::score_with(black_box(&one), off))
     });

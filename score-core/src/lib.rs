@@ -78,18 +78,22 @@ pub struct Opciones {
     /// Compute `simulaciones` (each one scores a changed profile; a batch that does not show
     /// them turns them off, and each report then has an empty `simulaciones`).
     pub simulaciones: bool,
+    /// Compute `productos` and `producto_recomendado` (about as much work again as the score;
+    /// the columns of a frame, which do not show them, turn them off: `productos` is then
+    /// empty and `producto_recomendado` null).
+    pub productos: bool,
 }
 
 impl Default for Opciones {
     fn default() -> Self {
-        Opciones { simulaciones: true }
+        Opciones { simulaciones: true, productos: true }
     }
 }
 
 /// [`score`], made as `opciones` say.
 pub fn score_with(profile: &Profile, opciones: Opciones) -> Result<ScoreReport, ScoreError> {
     profile.validate()?;
-    Ok(model::report(profile, opciones.simulaciones))
+    Ok(model::report(profile, opciones))
 }
 
 /// Scores a profile given as a JSON value (the form every binding converts to): read and

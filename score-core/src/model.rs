@@ -12,17 +12,19 @@ use crate::states::StateInfo;
 use rust_decimal::Decimal;
 
 /// The whole report of a validated profile: filtered arithmetic where it certifies every
-/// figure, exact decimal arithmetic otherwise; the same digits either way. `simulaciones`
-/// false leaves `simulaciones` empty (a batch that does not need them).
-pub(crate) fn report(profile: &Profile, simulaciones: bool) -> ScoreReport {
+/// figure, exact decimal arithmetic otherwise; the same digits either way. What `opciones`
+/// turn off is left empty (a batch that does not need it).
+pub(crate) fn report(profile: &Profile, opciones: crate::Opciones) -> ScoreReport {
     let state = profile.estado.info();
     let exact = exact(profile, state);
     let figures = figures(profile, &exact, state);
     let mut report = assemble(profile, state, &exact, figures);
-    let ofertas = crate::products::evaluar(&crate::products::Solicitud::del_perfil(profile, exact.subcuenta));
-    report.productos = ofertas.productos;
-    report.producto_recomendado = ofertas.producto_recomendado;
-    if simulaciones {
+    if opciones.productos {
+        let ofertas = crate::products::evaluar(&crate::products::Solicitud::del_perfil(profile, exact.subcuenta));
+        report.productos = ofertas.productos;
+        report.producto_recomendado = ofertas.producto_recomendado;
+    }
+    if opciones.simulaciones {
         report.simulaciones = crate::simulations::simulaciones(profile, &report);
     }
     report

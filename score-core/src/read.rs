@@ -34,7 +34,7 @@ impl ValidProfile {
 
     /// The full report.
     pub fn score(&self) -> ScoreReport {
-        crate::model::report(&self.0, true)
+        crate::model::report(&self.0, crate::Opciones::default())
     }
 
     /// The profile.

@@ -50,7 +50,7 @@ pub(crate) fn probe_report() -> crate::ScoreReport {
         subcuenta_fondo: None,
         institucion: None,
     };
-    crate::model::report(&profile, true)
+    crate::model::report(&profile, crate::Opciones::default())
 }
 
 /// The report's shape, as its walk visits it.

@@ -27,11 +27,12 @@ prop_compose! {
         edad in prop::option::of(18u32..=100),
         personas_hogar in prop::option::of(1u32..=20),
         subcuenta_fondo in prop::option::of(amount(100_000_000)),
+        institucion in prop::option::of(prop::sample::select(score_core::Institucion::ALL.to_vec())),
     ) -> Profile {
         Profile {
             estado: State::from_inegi(estado).expect("1..=32"),
             ingreso_mensual, tipo_ingreso, antiguedad_meses, deudas_mensuales, ahorro,
-            edad, personas_hogar, subcuenta_fondo,
+            edad, personas_hogar, subcuenta_fondo, institucion,
         }
     }
 }
@@ -245,7 +246,7 @@ proptest! {
             }
         }
         prop_assert!(r.simulaciones.windows(2).all(|w| w[0].score >= w[1].score));
-        let off = score_core::score_with(&p, score_core::Opciones { simulaciones: false }).expect("valid");
+        let off = score_core::score_with(&p, score_core::Opciones { simulaciones: false, ..score_core::Opciones::default() }).expect("valid");
         prop_assert!(off.simulaciones.is_empty());
         prop_assert_eq!(ScoreReport { simulaciones: Vec::new(), ..r }, off);
     }

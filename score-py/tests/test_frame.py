@@ -31,7 +31,6 @@ def flatten(report: Dict[str, Any]) -> Dict[str, Any]:
     row["recomendaciones_codigos"] = "|".join(d["codigo"] for d in report["recomendaciones_detalle"])
     row["dictamen_precalifica"] = int(report["dictamen"]["precalifica"])
     row["dictamen_condicion"] = report["dictamen"]["condicion"]
-    row["producto_recomendado"] = report["producto_recomendado"]
     return row
 
 
@@ -40,10 +39,6 @@ def check_rows(frame_rows: List[Dict[str, Any]], profiles: List[Dict[str, Any]])
         expected = flatten(platform_score.score(profile))
         assert set(got) == set(expected)
         for key, value in expected.items():
-            if value is None:
-                # No product available: a missing category (None or NaN, by frame library).
-                assert got[key] is None or got[key] != got[key], (key, got[key])
-                continue
             assert got[key] == value, (key, got[key], value)
             assert isinstance(got[key], str) == isinstance(value, str)
 
@@ -183,8 +178,7 @@ def test_many_chunks_match_score_in_every_column_and_category_order() -> None:
     reports = {i: platform_score.score(p) for i, p in enumerate(base)}
     expected = [flatten(reports[(i * 7) % len(base)]) for i in range(len(profiles))]
     for name in out.columns:
-        # A missing category (no product available) reads back as NaN.
-        got = [None if v != v else v for v in out[name].tolist()]
+        got = out[name].tolist()
         assert got == [row[name] for row in expected], name
     # Categories of recomendaciones_codigos: each distinct sequence once, by first appearance.
     seen: List[str] = []
@@ -197,7 +191,7 @@ def test_many_chunks_match_score_in_every_column_and_category_order() -> None:
 def test_output_dtypes_and_categories() -> None:
     out = platform_score.score_frame(pd.DataFrame([c["input"] for c in VALID] * 50))
     text = {"nivel", "evaluacion_m2", "estatus_enganche", "estado_clave", "estado_codigo", "estado_nombre",
-            "recomendaciones_codigos", "dictamen_condicion", "producto_recomendado"}
+            "recomendaciones_codigos", "dictamen_condicion"}
     for name, dtype in out.dtypes.items():
         if name in ("score", "plazo_anios", "dictamen_precalifica"):
             assert dtype == "int64", name
@@ -207,7 +201,7 @@ def test_output_dtypes_and_categories() -> None:
             assert dtype == "float64", name
     assert list(out["nivel"].cat.categories) == ["bajo", "medio", "alto", "excelente"]
     assert len(out["estado_codigo"].cat.categories) == 32 and out["estado_codigo"].cat.categories[8] == "CMX"
-    assert len(out.columns) == 49
+    assert len(out.columns) == 48
 
 
 def test_many_chunks_through_arrow_with_errors() -> None:

@@ -198,7 +198,8 @@ fn errors_of(function: &str, options: &JsValue) -> Result<Errors, ScoreError> {
 /// each bad profile's `ScoreError` in its place. Typed in score.d.ts (overloads).
 fn score_many_named(function: &str, profiles: &JsValue, options: &JsValue) -> Result<Array, JsValue> {
     let errors = errors_of(function, options).map_err(|e| js_error(&e, None))?;
-    let opciones = score_core::Opciones { simulaciones: simulations_of(function, options).map_err(|e| js_error(&e, None))? };
+    let simulaciones = simulations_of(function, options).map_err(|e| js_error(&e, None))?;
+    let opciones = score_core::Opciones { simulaciones, ..score_core::Opciones::default() };
     if !Array::is_array(profiles) {
         return Err(js_error(&not_a_list(function), None));
     }

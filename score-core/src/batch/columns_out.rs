@@ -8,11 +8,11 @@
 //! `capacidad_compra_estimada` under its own name; `salud_financiera_<key>`;
 //! `estado_<key>` (categories: the 32 states, coded by state); `componente_<name>_<key>`; and
 //! `recomendaciones_codigos`, the recommendation codes joined by `|`; `dictamen_precalifica`
-//! (1 or 0) and `dictamen_condicion`; `producto_recomendado` (a category, -1 when no product
-//! is available). The legacy amounts (equal to capacity values), the texts, `recomendaciones`
-//! (the texts of the codes), `simulaciones` (a list of what-ifs per row: score those profiles
-//! to get their columns) and `productos` (five offers per row, for `score` or `score_many`)
-//! are left out.
+//! (1 or 0) and `dictamen_condicion`. The legacy amounts (equal to capacity values), the
+//! texts, `recomendaciones` (the texts of the codes), `simulaciones` (a list of what-ifs per
+//! row: score those profiles to get their columns) and the credit products (`productos`, five
+//! offers per row, and `producto_recomendado`: `score` and `score_many` give them) are left
+//! out, and a frame does not compute them (`Opciones`), so its rows cost the score alone.
 
 use crate::report::Text;
 use crate::states::{STATES, State};
@@ -204,10 +204,8 @@ impl<C: Columns> ReportSink for Flatten<C> {
     fn null(&mut self, _: Slot) {
         // The nulls of simulations and products, which are not columns.
     }
-    fn label_or_null(&mut self, at: Slot, value: Option<Label>) {
-        // None: an index past every name, which a row writes as the category column's -1 (the
-        // layout comes from the probe report, which has a value).
-        self.label(at, value.unwrap_or(Label { all: &[], index: usize::MAX }));
+    fn label_or_null(&mut self, _: Slot, _: Option<Label>) {
+        // Only `producto_recomendado`, which the columns leave out with the products.
     }
     fn text(&mut self, at: Slot, value: &Text) {
         if self.place() != Place::Estado {
@@ -404,11 +402,10 @@ mod tests {
     #[test]
     fn the_layout_has_the_documented_columns() {
         let layout = layout();
-        assert_eq!(layout.len(), 49);
+        assert_eq!(layout.len(), 48);
         let names: Vec<&str> = layout.iter().map(|c| c.name.as_str()).collect();
         for name in ["score", "nivel", "valor_realista", "plazo_anios", "salud_financiera_ratio", "estado_codigo",
-            "componente_salud_financiera_puntos", "recomendaciones_codigos", "dictamen_precalifica", "dictamen_condicion",
-            "producto_recomendado"] {
+            "componente_salud_financiera_puntos", "recomendaciones_codigos", "dictamen_precalifica", "dictamen_condicion"] {
             assert!(names.contains(&name), "{name}");
         }
         assert_eq!(layout.iter().filter(|c| c.kind == Kind::F64).count(), 37);

@@ -39,7 +39,7 @@ impl Target<'_> {
         for i in 0..self.ok.len() {
             let row = self.first_row + i;
             // Simulations are not columns: not computed.
-            match frame.profile(row).and_then(|p| crate::score_with(&p, crate::Opciones { simulaciones: false })) {
+            match frame.profile(row).and_then(|p| crate::score_with(&p, crate::Opciones { simulaciones: false, productos: false })) {
                 Ok(report) => {
                     self.ok[i] = 1;
                     if let Some(codes) = sink.write(&report, &mut self.columns, i) {

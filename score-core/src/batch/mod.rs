@@ -58,7 +58,7 @@ pub fn score_input(input: &Input) -> Result<ScoreReport, ScoreError> {
 /// [`score_input`] with simulations off (`simulaciones` empty): a plain function, as
 /// [`pipeline`] takes.
 pub fn score_input_without_simulations(input: &Input) -> Result<ScoreReport, ScoreError> {
-    score_input_with(input, crate::Opciones { simulaciones: false })
+    score_input_with(input, crate::Opciones { simulaciones: false, ..crate::Opciones::default() })
 }
 
 /// The plain scoring function of a batch ([`pipeline`] takes one): with or without

@@ -36,8 +36,8 @@ def score_frame(
       ``evaluacion_m2``, ``plazo_anios``, ...), ``salud_financiera_*``,
       ``estado_{clave,codigo,nombre}``, ``componente_<name>_{valor,peso,puntos}`` and
       ``recomendaciones_codigos`` (the recommendation codes joined by ``|``), then
-      ``dictamen_precalifica`` (1 or 0), ``dictamen_condicion`` and ``producto_recomendado``
-      (missing when no product is available). Text columns are categorical;
+      ``dictamen_precalifica`` (1 or 0) and ``dictamen_condicion``. Text columns are
+      categorical (the credit products are not computed for columns);
     - with ``errors="return"``: ``error_code``, ``error_field`` and ``error_message``, always
       present, null for the rows that scored (the report columns are null for the rows that
       failed).
