@@ -65,7 +65,7 @@ fn solicitud(entrada: &Value) -> Solicitud {
 fn as_expected(o: &OfertaProducto) -> Value {
     let money = |x: Decimal| Value::String(x.to_string());
     serde_json::json!({
-        "producto": o.producto.codigo(),
+        "producto": o.producto.as_str(),
         "elegible": o.elegible,
         "tasa_anual": money(o.tasa_anual),
         "cat": o.cat.map_or(Value::Null, money),
@@ -76,7 +76,7 @@ fn as_expected(o: &OfertaProducto) -> Value {
         "enganche_requerido": money(o.enganche_requerido),
         "gastos_cierre": money(o.gastos_cierre),
         "total_pagado": money(o.total_pagado),
-        "motivos": o.motivos.iter().map(|m| m.codigo()).collect::<Vec<_>>(),
+        "motivos": o.motivos.iter().map(|m| m.as_str()).collect::<Vec<_>>(),
     })
 }
 
@@ -101,7 +101,7 @@ fn every_product_matches_the_independent_computation() {
             assert_eq!(g, w, "{name}");
         }
         assert_eq!(productos.len(), 5, "{name}");
-        let recomendado = got.producto_recomendado.map(|p| p.codigo());
+        let recomendado = got.producto_recomendado.map(|p| p.as_str());
         assert_eq!(recomendado, want["producto_recomendado"].as_str(), "{name}");
         for o in got.productos.iter().filter(|o| o.elegible) {
             seen.insert(o.producto);
@@ -400,5 +400,5 @@ fn total_on_extreme_inputs() {
         let r = evaluar(&s);
         assert_eq!(r.productos.len(), 5);
     }
-    assert_eq!(Motivo::SinCoacreditado.codigo(), "SIN_COACREDITADO");
+    assert_eq!(Motivo::SinCoacreditado.as_str(), "SIN_COACREDITADO");
 }

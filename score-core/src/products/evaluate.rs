@@ -8,14 +8,12 @@ use super::fijos::Fijo;
 use super::finance::Flujo;
 use super::numero::Numero;
 use super::{Coacreditado, Institucion, Motivo, OfertaProducto, Producto, Solicitud};
-use crate::money::{MONEY_DP, round};
+use crate::money::{MONEY_DP, RATIO_DP, round};
 use crate::params::{DTI_TOTAL_MAX, PROPORCION_SALARIO_MIXTO};
 use crate::profile::IncomeType;
 use rust_decimal::Decimal;
 use std::cmp::Ordering;
 
-/// Decimal places of rates and the CAT (a ratio: 0.1413 is 14.13%).
-const TASA_DP: u32 = 4;
 
 /// The monthly payment per peso of credit at the nominal annual rate `tasa_anual` over `meses`
 /// months, plus a monthly charge (insurance, administration) as a share of the credit; 0
@@ -216,9 +214,9 @@ impl<N: Numero> Evaluada<N> {
         Some(OfertaProducto {
             producto: self.producto,
             elegible,
-            tasa_anual: self.tasa.redondear(TASA_DP)?,
+            tasa_anual: self.tasa.redondear(RATIO_DP)?,
             cat: match self.cat {
-                Some(c) => Some(c.redondear(TASA_DP)?),
+                Some(c) => Some(c.redondear(RATIO_DP)?),
                 None => None,
             },
             plazo_anios: self.plazo,

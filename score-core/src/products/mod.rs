@@ -129,13 +129,8 @@ impl Producto {
         Producto::UnamosCreditos,
     ];
 
-    /// The wire code (`"INFONAVIT"`, ...); [`Producto::codigo`] too.
-    pub const fn as_str(self) -> &'static str {
-        self.codigo()
-    }
-
     /// The wire code (`"INFONAVIT"`, ...).
-    pub const fn codigo(self) -> &'static str {
+    pub const fn as_str(self) -> &'static str {
         match self {
             Producto::Infonavit => "INFONAVIT",
             Producto::Fovissste => "FOVISSSTE",
@@ -184,13 +179,8 @@ impl Motivo {
         Motivo::CoacreditadoNoElegible,
     ];
 
-    /// The stable code, as written in JSON; [`Motivo::codigo`] too.
-    pub const fn as_str(self) -> &'static str {
-        self.codigo()
-    }
-
     /// The stable code, as written in JSON.
-    pub const fn codigo(self) -> &'static str {
+    pub const fn as_str(self) -> &'static str {
         match self {
             Motivo::NoDerechohabienteInfonavit => "NO_DERECHOHABIENTE_INFONAVIT",
             Motivo::NoDerechohabienteFovissste => "NO_DERECHOHABIENTE_FOVISSSTE",
