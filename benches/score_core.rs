@@ -89,8 +89,8 @@ fn products(c: &mut Criterion) {
             tipo_ingreso: IncomeType::Asalariado,
             antiguedad_meses: 20,
             edad: Some(33),
-            deudas_mensuales: Decimal::from(1_200),
-            subcuenta_fondo: Decimal::from(25_000),
+            deudas_mensuales: Some(Decimal::from(1_200)),
+            subcuenta_fondo: Some(Decimal::from(25_000)),
             institucion: None,
         }),
         ..ejemplo.clone()

@@ -109,7 +109,9 @@ class ReferenceError(ValueError):
 # ---- input (MODEL.md section 1) ----------------------------------------------------------
 
 FIELDS = ["estado", "ingreso_mensual", "tipo_ingreso", "antiguedad_meses", "deudas_mensuales",
-          "ahorro", "edad", "personas_hogar", "subcuenta_fondo", "institucion"]
+          "ahorro", "edad", "personas_hogar", "subcuenta_fondo", "institucion", "coacreditado"]
+CO_FIELDS = ["ingreso_mensual", "tipo_ingreso", "antiguedad_meses", "edad", "deudas_mensuales",
+             "subcuenta_fondo", "institucion"]
 TYPES = ["asalariado", "independiente", "mixto", "pensionado"]
 FUNDS = ["INFONAVIT", "FOVISSSTE", "NINGUNA"]
 ALIASES = {"cdmx": "CMX", "ciudad de mexico": "CMX", "distrito federal": "CMX", "mexico city": "CMX",
@@ -183,24 +185,83 @@ def _read(profile: Any) -> Dict[str, Any]:
     antiguedad = _count(profile, "antiguedad_meses", Decimal(0), P["ANTIGUEDAD_MAX_MESES"])
     if ingreso == 0:
         raise ReferenceError("VALUE_OUT_OF_RANGE", "ingreso_mensual")
-    institucion = profile.get("institucion")
-    if institucion is not None:
-        if not isinstance(institucion, str):
-            raise ReferenceError("INVALID_TYPE", "institucion")
-        institucion = institucion.strip().upper()
-        if institucion not in FUNDS:
-            raise ReferenceError("UNKNOWN_INSTITUTION", "institucion")
-    return {
+    deudas = _amount(profile, "deudas_mensuales", P["MONTO_MENSUAL_MAX"])
+    p = {
         "estado": estado,
         "ingreso": ingreso,
         "tipo": tipo,
         "antiguedad": antiguedad,
-        "deudas": _amount(profile, "deudas_mensuales", P["MONTO_MENSUAL_MAX"]),
+        "deudas": deudas,
         "ahorro": _amount(profile, "ahorro", P["SALDO_MAX"]) or Decimal(0),
         "edad": _count(profile, "edad", P["EDAD_MIN"], P["EDAD_MAX"]),
         "personas": _count(profile, "personas_hogar", Decimal(1), P["PERSONAS_HOGAR_MAX"]),
         "subcuenta": _amount(profile, "subcuenta_fondo", P["SALDO_MAX"]),
-        "institucion": institucion,
+        "institucion": _fund(profile, "institucion", "institucion"),
+        "co": None,
+    }
+    if profile.get("coacreditado") is not None:
+        p["co"] = _read_co(profile["coacreditado"], p)
+    return p
+
+
+def _fund(obj: Dict[str, Any], key: str, field: str) -> Optional[str]:
+    fund = obj.get(key)
+    if fund is None:
+        return None
+    if not isinstance(fund, str):
+        raise ReferenceError("INVALID_TYPE", field)
+    if fund.strip().upper() not in FUNDS:
+        raise ReferenceError("UNKNOWN_INSTITUTION", field)
+    return fund.strip().upper()
+
+
+def _read_co(co: Any, p: Dict[str, Any]) -> Dict[str, Any]:
+    """MODEL.md section 1, `coacreditado`: the co-borrower's part of the household."""
+    if not isinstance(co, dict):
+        raise ReferenceError("INVALID_TYPE", "coacreditado")
+    unknown = sorted(k for k in co if k not in CO_FIELDS)
+    if unknown:
+        raise ReferenceError("UNKNOWN_FIELD", "coacreditado." + unknown[0])
+    for field in CO_FIELDS[:3]:
+        if co.get(field) is None:
+            raise ReferenceError("MISSING_FIELD", "coacreditado." + field)
+    named = {k: v for k, v in co.items()}
+    path = {k: "coacreditado." + k for k in CO_FIELDS}
+
+    def amount(key: str, ceiling: Decimal) -> Optional[Decimal]:
+        try:
+            return _amount(named, key, ceiling)
+        except ReferenceError as e:
+            raise ReferenceError(e.code, path[key]) from None
+
+    def count(key: str, low: Decimal, high: Decimal) -> Optional[int]:
+        try:
+            return _count(named, key, low, high)
+        except ReferenceError as e:
+            raise ReferenceError(e.code, path[key]) from None
+
+    ingreso = amount("ingreso_mensual", P["MONTO_MENSUAL_MAX"])
+    if not isinstance(co["tipo_ingreso"], str):
+        raise ReferenceError("INVALID_TYPE", path["tipo_ingreso"])
+    tipo = co["tipo_ingreso"].strip().lower()
+    if tipo not in TYPES:
+        raise ReferenceError("UNKNOWN_INCOME_TYPE", path["tipo_ingreso"])
+    antiguedad = count("antiguedad_meses", Decimal(0), P["ANTIGUEDAD_MAX_MESES"])
+    if ingreso == 0 or ingreso >= p["ingreso"]:
+        raise ReferenceError("VALUE_OUT_OF_RANGE", path["ingreso_mensual"])
+    deudas = amount("deudas_mensuales", P["MONTO_MENSUAL_MAX"])
+    if deudas is not None and p["deudas"] is None:
+        raise ReferenceError("MISSING_FIELD", "deudas_mensuales")
+    if deudas is not None and deudas > p["deudas"]:
+        raise ReferenceError("VALUE_OUT_OF_RANGE", path["deudas_mensuales"])
+    return {
+        "ingreso": ingreso,
+        "tipo": tipo,
+        "antiguedad": antiguedad,
+        "edad": count("edad", P["EDAD_MIN"], P["EDAD_MAX"]),
+        "deudas": deudas,
+        "subcuenta": amount("subcuenta_fondo", P["SALDO_MAX"]),
+        "institucion": _fund(co, "institucion", path["institucion"]),
     }
 
 
@@ -243,28 +304,46 @@ def score(profile: Any, simulations: bool = True) -> Dict[str, Any]:
 
 def _productos(profile: Any) -> Dict[str, Any]:
     """MODEL.md section 15: the credit products, by the independent computation of PRODUCTS.md
-    (score-core/tests/products_check.py, also written from the documents alone). The applicant
-    is the profile's: debts not declared at the typical ratio, the estimated sub-account."""
+    (score-core/tests/products_check.py, also written from the documents alone). The borrowers
+    are the profile's: the applicant has the household's income and debts (not declared: the
+    typical ratio) less the co-borrower's part, and each borrower's own sub-account."""
     p = _read(profile)
+    co = p["co"]
     deudas = P["PROPORCION_DEUDAS_NO_DECLARADAS"] * p["ingreso"] if p["deudas"] is None else p["deudas"]
-    titular = {"ingreso": p["ingreso"], "tipo": p["tipo"], "antiguedad": p["antiguedad"], "edad": p["edad"],
-               "deudas": deudas, "subcuenta": _subcuenta(p)}
+    titular = {"ingreso": p["ingreso"] - (co["ingreso"] if co else 0), "tipo": p["tipo"],
+               "antiguedad": p["antiguedad"], "edad": p["edad"],
+               "deudas": deudas - ((co["deudas"] or 0) if co else 0), "subcuenta": _subcuentas(p)[0]}
     if p["institucion"] is not None:
         titular["institucion"] = p["institucion"]
-    ofertas = products_check.evaluate({"estado": p["estado"]["iso"], "ahorro": p["ahorro"], "titular": titular})
+    case = {"estado": p["estado"]["iso"], "ahorro": p["ahorro"], "titular": titular}
+    if co:
+        case["coacreditado"] = {"ingreso": co["ingreso"], "tipo": co["tipo"], "antiguedad": co["antiguedad"],
+                                "edad": co["edad"], "deudas": co["deudas"] or Decimal(0),
+                                "subcuenta": _subcuentas(p)[1]}
+        if co["institucion"] is not None:
+            case["coacreditado"]["institucion"] = co["institucion"]
+    ofertas = products_check.evaluate(case)
     return {"productos": ofertas["productos"], "producto_recomendado": ofertas["producto_recomendado"]}
 
 
-def _subcuenta(p: Dict[str, Any]) -> Decimal:
-    """MODEL.md section 8: the housing-fund sub-account, declared or estimated."""
-    if p["subcuenta"] is not None:
-        return p["subcuenta"]
-    if p["tipo"] in ("asalariado", "mixto"):
-        I = p["ingreso"]
-        salario = I if p["tipo"] == "asalariado" else P["PROPORCION_SALARIO_MIXTO"] * I
+def _subcuenta_de(tipo: str, ingreso: Decimal, antiguedad: int, declarada: Optional[Decimal]) -> Decimal:
+    """MODEL.md section 8: one borrower's housing-fund sub-account, declared or estimated."""
+    if declarada is not None:
+        return declarada
+    if tipo in ("asalariado", "mixto"):
+        salario = ingreso if tipo == "asalariado" else P["PROPORCION_SALARIO_MIXTO"] * ingreso
         tope = P["TOPE_SBC_UMAS"] * P["UMA_DIARIA"] * P["DIAS_POR_MES"]
-        return P["APORTACION_FONDO"] * min(salario, tope) * min(Decimal(p["antiguedad"]), P["MESES_FONDO_MAX"])
+        return P["APORTACION_FONDO"] * min(salario, tope) * min(Decimal(antiguedad), P["MESES_FONDO_MAX"])
     return Decimal(0)
+
+
+def _subcuentas(p: Dict[str, Any]) -> List[Decimal]:
+    """The applicant's sub-account (on the household's income less the co-borrower's) and the
+    co-borrower's (0 without one)."""
+    co = p["co"]
+    propio = p["ingreso"] - (co["ingreso"] if co else 0)
+    return [_subcuenta_de(p["tipo"], propio, p["antiguedad"], p["subcuenta"]),
+            _subcuenta_de(co["tipo"], co["ingreso"], co["antiguedad"], co["subcuenta"]) if co else Decimal(0)]
 
 
 def _simulaciones(profile: Dict[str, Any], base: Dict[str, Any]) -> List[Dict[str, Any]]:
@@ -272,15 +351,20 @@ def _simulaciones(profile: Dict[str, Any], base: Dict[str, Any]) -> List[Dict[st
     p = _read(profile)
     found: List[Dict[str, Any]] = []
 
-    def offer(accion: str, campo: str, antes: Any, despues: Any, meses: Optional[int] = None) -> None:
+    def offer(accion: str, campo: str, antes: Any, despues: Any, meses: Optional[int] = None,
+              also: Optional[Dict[str, Any]] = None) -> None:
         changed = dict(profile)
         changed[campo] = despues
+        cambios = [{"campo": campo, "antes": antes, "despues": despues}]
+        if also is not None:
+            changed["coacreditado"] = dict(profile["coacreditado"], deudas_mensuales=also["despues"])
+            cambios.append(also)
         r = _report(changed)
         if r["score"] > base["score"] or r["credito_max"] > base["credito_max"]:
             found.append({
                 "accion": accion,
                 "descripcion": SIMULATION_TEXTS[accion],
-                "cambios": [{"campo": campo, "antes": antes, "despues": despues}],
+                "cambios": cambios,
                 "score": r["score"],
                 "nivel": r["nivel"],
                 "credito_max": r["credito_max"],
@@ -295,7 +379,12 @@ def _simulaciones(profile: Dict[str, Any], base: Dict[str, Any]) -> List[Dict[st
     if deudas is None:
         offer("DECLARAR_DEUDAS", "deudas_mensuales", None, Decimal(0))
     elif deudas > 0:
-        offer("PAGAR_DEUDAS", "deudas_mensuales", deudas, rnd(deudas / 2, 2))
+        # The co-borrower's part of the debts is halved too.
+        suyas = p["co"]["deudas"] if p["co"] else None
+        also = None
+        if suyas:
+            also = {"campo": "coacreditado.deudas_mensuales", "antes": suyas, "despues": rnd(suyas / 2, 2)}
+        offer("PAGAR_DEUDAS", "deudas_mensuales", deudas, rnd(deudas / 2, 2), also=also)
     antiguedad = p["antiguedad"]
     most = int(P["ANTIGUEDAD_MAX_MESES"]) - antiguedad
     if most > 0:
@@ -359,7 +448,7 @@ def _report(profile: Any) -> Dict[str, Any]:
     requerido = valor * (1 - ltv)
     gastos = valor * P["GASTOS_CIERRE"]
     # 8. Housing-fund sub-account
-    subcuenta = _subcuenta(p)
+    subcuenta = sum(_subcuentas(p))
     enganche_disponible = p["ahorro"] + subcuenta
     m2 = valor / estado["precio_m2"]
     # 9. Core dwelling

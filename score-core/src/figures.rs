@@ -31,8 +31,11 @@ pub(crate) struct Exact {
     pub ltv: Decimal,
     /// Savings plus the housing-fund balance.
     pub disponible: Decimal,
-    /// Declared or estimated housing-fund balance.
+    /// The household's housing-fund balances (the applicant's and the co-borrower's), each
+    /// declared or estimated.
     pub subcuenta: Decimal,
+    /// The applicant's part of `subcuenta` (the credit products lend on each borrower's own).
+    pub subcuenta_titular: Decimal,
     /// Core dwelling area for the household, m².
     pub nucleo: Decimal,
 }
@@ -54,7 +57,8 @@ pub(crate) fn exact(profile: &Profile, state: &StateInfo) -> Exact {
     let deudas = deudas_supuestas(profile);
     let ingreso_disponible = ingreso - costo_vida_digno - deudas;
     let pago = (PTI_MAX * ingreso).min(DTI_TOTAL_MAX * ingreso - deudas).min(ingreso_disponible).max(Decimal::ZERO);
-    let subcuenta = subcuenta_estimada(profile);
+    let [subcuenta_titular, subcuenta_coacreditado] = subcuentas(profile);
+    let subcuenta = subcuenta_titular + subcuenta_coacreditado;
     Exact {
         costo_vida_digno,
         ingreso_disponible,
@@ -66,6 +70,7 @@ pub(crate) fn exact(profile: &Profile, state: &StateInfo) -> Exact {
         },
         disponible: profile.ahorro + subcuenta,
         subcuenta,
+        subcuenta_titular,
         nucleo: m2_minimo_nucleo(personas),
     }
 }
@@ -221,18 +226,30 @@ pub(crate) fn annuity_factor(years: u32) -> Decimal {
     FACTOR_ANUALIDAD.get(years as usize).copied().unwrap_or(Decimal::ZERO)
 }
 
-/// Housing-fund balance: the declared one, or 5% of the (capped) payroll income for each
-/// month of seniority (at most 360); zero for self-employed buyers and pensioners.
-fn subcuenta_estimada(profile: &Profile) -> Decimal {
-    if let Some(declarada) = profile.subcuenta_fondo {
+/// Housing-fund balances, the applicant's and the co-borrower's (0 without one), each the
+/// declared one or estimated on that borrower's own income (the household's less the
+/// co-borrower's part, for the applicant).
+pub(crate) fn subcuentas(profile: &Profile) -> [Decimal; 2] {
+    let co = profile.coacreditado.as_ref();
+    let propio = profile.ingreso_mensual - co.map_or(Decimal::ZERO, |c| c.ingreso_mensual);
+    [
+        subcuenta_de(profile.tipo_ingreso, propio, profile.antiguedad_meses, profile.subcuenta_fondo),
+        co.map_or(Decimal::ZERO, |c| subcuenta_de(c.tipo_ingreso, c.ingreso_mensual, c.antiguedad_meses, c.subcuenta_fondo)),
+    ]
+}
+
+/// One borrower's housing-fund balance: the declared one, or 5% of the (capped) payroll income
+/// for each month of seniority (at most 360); zero for self-employed buyers and pensioners.
+pub(crate) fn subcuenta_de(tipo: IncomeType, ingreso: Decimal, antiguedad_meses: u32, declarada: Option<Decimal>) -> Decimal {
+    if let Some(declarada) = declarada {
         return declarada;
     }
-    let salario = match profile.tipo_ingreso {
-        IncomeType::Asalariado => profile.ingreso_mensual,
-        IncomeType::Mixto => profile.ingreso_mensual * PROPORCION_SALARIO_MIXTO,
+    let salario = match tipo {
+        IncomeType::Asalariado => ingreso,
+        IncomeType::Mixto => ingreso * PROPORCION_SALARIO_MIXTO,
         IncomeType::Independiente | IncomeType::Pensionado => return Decimal::ZERO,
     };
-    let meses = Decimal::from(profile.antiguedad_meses).min(MESES_FONDO_MAX);
+    let meses = Decimal::from(antiguedad_meses).min(MESES_FONDO_MAX);
     APORTACION_FONDO * salario.min(TOPE_SALARIO_MENSUAL) * meses
 }
 

@@ -172,6 +172,7 @@ mod tests {
             personas_hogar: None,
             subcuenta_fondo: None,
             institucion: None,
+            coacreditado: None,
         }
     }
 

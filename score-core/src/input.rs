@@ -1,7 +1,7 @@
 //! A fast way in for profiles made of plain values, shared by every surface.
 //!
 //! Bindings (Python dicts and DataFrame columns, JavaScript objects) and the JSON text reader
-//! see a profile as up to nine named values. When every value is plain (a number, a text, or
+//! see a profile as its named values ([`FIELDS`]). When every value is plain (a number, a text, or
 //! absent), [`Cells::profile`] builds the [`Profile`] straight from them, skipping the
 //! `serde_json::Value` that [`Profile::from_json_value`] walks. Anything else (an unknown key,
 //! a boolean, a nested value, a text where a number belongs, an unknown state) makes it return
@@ -79,9 +79,10 @@ pub(crate) mod slot {
     pub const PERSONAS_HOGAR: usize = 7;
     pub const SUBCUENTA_FONDO: usize = 8;
     pub const INSTITUCION: usize = 9;
+    pub const COACREDITADO: usize = 10;
 }
 
-/// The nine values of a profile, one slot per name of [`FIELDS`], all absent to begin with.
+/// The values of a profile, one slot per name of [`FIELDS`], all absent to begin with.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Cells<'a>([Cell<'a>; FIELDS.len()]);
 
@@ -105,6 +106,10 @@ impl<'a> Cells<'a> {
     pub fn profile(&self) -> Option<Profile> {
         use slot::*;
         let c = &self.0;
+        // A co-borrower is an object, never a plain value: only its absence is read here.
+        if c[COACREDITADO] != Cell::Absent {
+            return None;
+        }
         Some(Profile {
             estado: State::parse(c[ESTADO].text()?)?,
             ingreso_mensual: c[INGRESO_MENSUAL].decimal()?,
@@ -116,6 +121,7 @@ impl<'a> Cells<'a> {
             personas_hogar: c[PERSONAS_HOGAR].optional(Cell::count)?,
             subcuenta_fondo: c[SUBCUENTA_FONDO].optional(Cell::decimal)?,
             institucion: c[INSTITUCION].optional(|c| Institucion::parse(c.text()?))?,
+            coacreditado: None,
         })
     }
 }
@@ -262,6 +268,7 @@ mod tests {
             (slot::PERSONAS_HOGAR, "personas_hogar"),
             (slot::SUBCUENTA_FONDO, "subcuenta_fondo"),
             (slot::INSTITUCION, "institucion"),
+            (slot::COACREDITADO, "coacreditado"),
         ];
         for (slot, name) in names {
             assert_eq!(FIELDS[slot], name);
@@ -277,6 +284,7 @@ mod tests {
             r#"{"estado":"Ciudad de M\u00e9xico","ingreso_mensual":30000.5,"tipo_ingreso":" Mixto ","antiguedad_meses":36.0,"ahorro":null,"edad":40,"deudas_mensuales":0.1}"#,
             r#"{"estado":"JAL","estado":"09","ingreso_mensual":1e4,"tipo_ingreso":"pensionado","antiguedad_meses":0,"subcuenta_fondo":12.345}"#,
             r#" { "estado" : "NLE" , "ingreso_mensual" : 9999999 , "tipo_ingreso" : "independiente" , "antiguedad_meses" : 5 , "personas_hogar" : 4 } "#,
+            r#"{"estado":"CMX","ingreso_mensual":30000,"tipo_ingreso":"asalariado","antiguedad_meses":36,"coacreditado":null}"#,
         ];
         for text in plain {
             let fast = cells_of_json(text).and_then(|c| c.profile()).expect(text);
@@ -295,6 +303,8 @@ mod tests {
             r#"{"estado":"CMX","tipo_ingreso":"asalariado","antiguedad_meses":36}"#,
             r#"{"estado":"CMX","ingreso_mensual":30000,"tipo_ingreso":"asalariado","antiguedad_meses":36} x"#,
             r#"{"estado":"CMX","ingreso_mensual":30000,"tipo_ingreso":"asalariado","antiguedad_meses":36,"extra":{"a":[1,}}"#,
+            r#"{"estado":"CMX","ingreso_mensual":30000,"tipo_ingreso":"asalariado","antiguedad_meses":36,"coacreditado":{"ingreso_mensual":10000,"tipo_ingreso":"asalariado","antiguedad_meses":12}}"#,
+            r#"{"estado":"CMX","ingreso_mensual":30000,"tipo_ingreso":"asalariado","antiguedad_meses":36,"coacreditado":10000}"#,
             r#"[1, 2]"#,
             r#""CMX""#,
             r#"{"estado":"CMX""#,

@@ -46,7 +46,7 @@ pub mod walk;
 
 pub use error::{ErrorCode, ScoreError};
 pub use model::DISCLAIMER;
-pub use profile::{FIELDS, IncomeType, Institucion, Profile};
+pub use profile::{COACREDITADO_FIELDS, Coacreditado, FIELDS, IncomeType, Institucion, Profile};
 pub use read::ValidProfile;
 pub use recommendations::texto as recommendation_text;
 pub use verdict::texto as verdict_text;

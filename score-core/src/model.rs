@@ -20,7 +20,7 @@ pub(crate) fn report(profile: &Profile, opciones: crate::Opciones) -> ScoreRepor
     let figures = figures(profile, &exact, state);
     let mut report = assemble(profile, state, &exact, figures);
     if opciones.productos {
-        let ofertas = crate::products::evaluar(&crate::products::Solicitud::del_perfil(profile, exact.subcuenta));
+        let ofertas = crate::products::evaluar(&crate::products::Solicitud::del_perfil(profile, exact.subcuenta_titular));
         report.productos = ofertas.productos;
         report.producto_recomendado = ofertas.producto_recomendado;
     }

@@ -14,6 +14,7 @@ use rust_decimal::Decimal;
 use rust_decimal::prelude::ToPrimitive;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
+use std::borrow::Cow;
 
 /// How the household earns its income. The type sets the income-type points, the seniority
 /// curve, the loan-to-value and whether a housing-fund sub-account is estimated.
@@ -117,10 +118,54 @@ pub struct Profile {
     /// credit products only (MODEL.md section 15).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub institucion: Option<Institucion>,
+    /// A second borrower whose income is part of the household's (spouse, partner or anyone
+    /// applying together): lets the credit products pool two incomes (MODEL.md section 1).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub coacreditado: Option<Coacreditado>,
 }
 
+/// A co-borrower: the part of the household that is a second borrower. Its income and debts
+/// are the part of the household's `ingreso_mensual` and `deudas_mensuales` that are its own,
+/// so the score (which reads the household) does not change when one is declared; the credit
+/// products lend to each borrower on their own income, seniority, age and housing fund.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Coacreditado {
+    /// The co-borrower's own monthly net income, MXN: part of the household's, and less than
+    /// it (the applicant keeps at least a centavo).
+    #[serde(with = "money::number")]
+    pub ingreso_mensual: Decimal,
+    /// The co-borrower's income type.
+    pub tipo_ingreso: IncomeType,
+    /// Months in the co-borrower's current job or activity.
+    pub antiguedad_meses: u32,
+    /// Age in years; limits the co-borrower's term. `None`: the longest term.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub edad: Option<u32>,
+    /// The part of the household's declared `deudas_mensuales` that is the co-borrower's;
+    /// `None`: none of them (all the household's debts count against the applicant).
+    #[serde(with = "money::option_number", skip_serializing_if = "Option::is_none")]
+    pub deudas_mensuales: Option<Decimal>,
+    /// The co-borrower's own housing-fund sub-account balance, MXN; estimated when `None`.
+    #[serde(with = "money::option_number", skip_serializing_if = "Option::is_none")]
+    pub subcuenta_fondo: Option<Decimal>,
+    /// The co-borrower's housing fund; `None`: as for the applicant (by income type).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub institucion: Option<Institucion>,
+}
+
+/// The fields of `coacreditado`, in the order they are checked and documented.
+pub const COACREDITADO_FIELDS: [&str; 7] = [
+    "ingreso_mensual",
+    "tipo_ingreso",
+    "antiguedad_meses",
+    "edad",
+    "deudas_mensuales",
+    "subcuenta_fondo",
+    "institucion",
+];
+
 /// The accepted field names, in the order they are checked and documented.
-pub const FIELDS: [&str; 10] = [
+pub const FIELDS: [&str; 11] = [
     "estado",
     "ingreso_mensual",
     "tipo_ingreso",
@@ -131,6 +176,7 @@ pub const FIELDS: [&str; 10] = [
     "personas_hogar",
     "subcuenta_fondo",
     "institucion",
+    "coacreditado",
 ];
 
 impl Profile {
@@ -145,46 +191,20 @@ impl Profile {
                 "El perfil debe ser un objeto JSON con los campos del comprador.".to_owned(),
             ));
         };
-        if let Some(unknown) = map.keys().filter(|k| !FIELDS.contains(&k.as_str())).min() {
-            return Err(ScoreError::new(
-                ErrorCode::UnknownField,
-                Some(unknown),
-                format!("El campo \"{unknown}\" no existe en el perfil. Campos válidos: {}.", FIELDS.join(", ")),
-            ));
-        }
-        let estado_text = required(map, "estado", as_str)?;
-        let estado = State::parse(estado_text).ok_or_else(|| {
-            ScoreError::new(
-                ErrorCode::UnknownState,
-                Some("estado"),
-                format!(
-                    "El campo \"estado\" no reconoce \"{estado_text}\": usa la clave ISO (\"CMX\"), la clave INEGI (\"09\") o el nombre oficial."
-                ),
-            )
-        })?;
-        let ingreso_mensual = required(map, "ingreso_mensual", as_decimal)?;
-        let tipo_text = required(map, "tipo_ingreso", as_str)?;
-        let tipo_ingreso = IncomeType::parse(tipo_text).ok_or_else(|| {
-            ScoreError::new(
-                ErrorCode::UnknownIncomeType,
-                Some("tipo_ingreso"),
-                format!(
-                    "El campo \"tipo_ingreso\" no admite \"{tipo_text}\": usa asalariado, independiente, mixto o pensionado."
-                ),
-            )
-        })?;
-        let antiguedad_meses = required(map, "antiguedad_meses", as_count)?;
+        let campos = Campos { map, prefix: "" };
+        campos.known(&FIELDS)?;
         let profile = Profile {
-            estado,
-            ingreso_mensual,
-            tipo_ingreso,
-            antiguedad_meses,
-            deudas_mensuales: optional(map, "deudas_mensuales", as_decimal)?,
-            ahorro: optional(map, "ahorro", as_decimal)?.unwrap_or(Decimal::ZERO),
-            edad: optional(map, "edad", as_count)?,
-            personas_hogar: optional(map, "personas_hogar", as_count)?,
-            subcuenta_fondo: optional(map, "subcuenta_fondo", as_decimal)?,
-            institucion: optional(map, "institucion", as_institucion)?,
+            estado: campos.required("estado", as_state)?,
+            ingreso_mensual: campos.required("ingreso_mensual", as_decimal)?,
+            tipo_ingreso: campos.required("tipo_ingreso", as_income_type)?,
+            antiguedad_meses: campos.required("antiguedad_meses", as_count)?,
+            deudas_mensuales: campos.optional("deudas_mensuales", as_decimal)?,
+            ahorro: campos.optional("ahorro", as_decimal)?.unwrap_or(Decimal::ZERO),
+            edad: campos.optional("edad", as_count)?,
+            personas_hogar: campos.optional("personas_hogar", as_count)?,
+            subcuenta_fondo: campos.optional("subcuenta_fondo", as_decimal)?,
+            institucion: campos.optional("institucion", as_institucion)?,
+            coacreditado: campos.optional("coacreditado", as_coacreditado)?,
         };
         profile.validate()?;
         Ok(profile)
@@ -215,6 +235,9 @@ impl Profile {
         if let Some(s) = self.subcuenta_fondo {
             amount("subcuenta_fondo", s, SALDO_MAX)?;
         }
+        if let Some(co) = &self.coacreditado {
+            co.validate(self)?;
+        }
         Ok(())
     }
 
@@ -225,8 +248,158 @@ impl Profile {
     }
 }
 
+impl Coacreditado {
+    /// The co-borrower's ranges, and how its income and debts fit in the household's.
+    fn validate(&self, hogar: &Profile) -> Result<(), ScoreError> {
+        const INGRESO: &str = "coacreditado.ingreso_mensual";
+        const DEUDAS: &str = "coacreditado.deudas_mensuales";
+        amount(INGRESO, self.ingreso_mensual, MONTO_MENSUAL_MAX)?;
+        if self.ingreso_mensual.is_zero() {
+            return Err(ScoreError::new(
+                ErrorCode::ValueOutOfRange,
+                Some(INGRESO),
+                format!("El campo \"{INGRESO}\" debe ser mayor que 0."),
+            ));
+        }
+        if self.ingreso_mensual >= hogar.ingreso_mensual {
+            return Err(ScoreError::new(
+                ErrorCode::ValueOutOfRange,
+                Some(INGRESO),
+                format!(
+                    "El campo \"{INGRESO}\" es la parte del ingreso del hogar que gana el coacreditado: debe ser menor que \"ingreso_mensual\" ({}), que incluye el ingreso de ambos.",
+                    hogar.ingreso_mensual
+                ),
+            ));
+        }
+        count_in("coacreditado.antiguedad_meses", self.antiguedad_meses, Decimal::ZERO, ANTIGUEDAD_MAX_MESES)?;
+        if let Some(edad) = self.edad {
+            count_in("coacreditado.edad", edad, EDAD_MIN, EDAD_MAX)?;
+        }
+        if let Some(d) = self.deudas_mensuales {
+            amount(DEUDAS, d, MONTO_MENSUAL_MAX)?;
+            match hogar.deudas_mensuales {
+                None => {
+                    return Err(ScoreError::new(
+                        ErrorCode::MissingField,
+                        Some("deudas_mensuales"),
+                        format!(
+                            "El campo \"{DEUDAS}\" es la parte de las deudas del hogar que paga el coacreditado: declara también \"deudas_mensuales\", las del hogar completo."
+                        ),
+                    ));
+                }
+                Some(del_hogar) if d > del_hogar => {
+                    return Err(ScoreError::new(
+                        ErrorCode::ValueOutOfRange,
+                        Some(DEUDAS),
+                        format!(
+                            "El campo \"{DEUDAS}\" es la parte de las deudas del hogar que paga el coacreditado: no puede superar \"deudas_mensuales\" ({del_hogar})."
+                        ),
+                    ));
+                }
+                Some(_) => {}
+            }
+        }
+        if let Some(s) = self.subcuenta_fondo {
+            amount("coacreditado.subcuenta_fondo", s, SALDO_MAX)?;
+        }
+        Ok(())
+    }
+}
+
+/// The fields of one JSON object of the profile (the profile itself, or `coacreditado`), each
+/// named in errors by its path (`coacreditado.edad`).
+struct Campos<'v> {
+    map: &'v Map<String, Value>,
+    prefix: &'static str,
+}
+
+impl<'v> Campos<'v> {
+    fn path(&self, key: &'static str) -> Cow<'static, str> {
+        if self.prefix.is_empty() { Cow::Borrowed(key) } else { Cow::Owned(format!("{}{key}", self.prefix)) }
+    }
+
+    /// Rejects the first unknown key (in sorted order, so the same input always names the same).
+    fn known(&self, fields: &[&str]) -> Result<(), ScoreError> {
+        let Some(unknown) = self.map.keys().filter(|k| !fields.contains(&k.as_str())).min() else {
+            return Ok(());
+        };
+        let path = format!("{}{unknown}", self.prefix);
+        let donde = if self.prefix.is_empty() { "el perfil" } else { "el coacreditado" };
+        Err(ScoreError::new(
+            ErrorCode::UnknownField,
+            Some(&path),
+            format!("El campo \"{path}\" no existe en {donde}. Campos válidos: {}.", fields.join(", ")),
+        ))
+    }
+
+    fn required<T>(&self, key: &'static str, read: fn(&'v Value, &str) -> Result<T, ScoreError>) -> Result<T, ScoreError> {
+        match self.map.get(key) {
+            None | Some(Value::Null) => {
+                let path = self.path(key);
+                Err(ScoreError::new(ErrorCode::MissingField, Some(&path), format!("El campo \"{path}\" es obligatorio.")))
+            }
+            Some(v) => read(v, &self.path(key)),
+        }
+    }
+
+    fn optional<T>(
+        &self,
+        key: &'static str,
+        read: fn(&'v Value, &str) -> Result<T, ScoreError>,
+    ) -> Result<Option<T>, ScoreError> {
+        match self.map.get(key) {
+            None | Some(Value::Null) => Ok(None),
+            Some(v) => read(v, &self.path(key)).map(Some),
+        }
+    }
+}
+
+/// `coacreditado`: an object of [`COACREDITADO_FIELDS`], read as the profile's own fields are.
+fn as_coacreditado(value: &Value, field: &str) -> Result<Coacreditado, ScoreError> {
+    let Value::Object(map) = value else {
+        return Err(wrong_type(field, "un objeto con los campos del coacreditado", value));
+    };
+    let campos = Campos { map, prefix: "coacreditado." };
+    campos.known(&COACREDITADO_FIELDS)?;
+    Ok(Coacreditado {
+        ingreso_mensual: campos.required("ingreso_mensual", as_decimal)?,
+        tipo_ingreso: campos.required("tipo_ingreso", as_income_type)?,
+        antiguedad_meses: campos.required("antiguedad_meses", as_count)?,
+        edad: campos.optional("edad", as_count)?,
+        deudas_mensuales: campos.optional("deudas_mensuales", as_decimal)?,
+        subcuenta_fondo: campos.optional("subcuenta_fondo", as_decimal)?,
+        institucion: campos.optional("institucion", as_institucion)?,
+    })
+}
+
+/// `estado`: a federal entity by ISO code, INEGI key or name.
+fn as_state(value: &Value, field: &str) -> Result<State, ScoreError> {
+    let text = as_str(value, field)?;
+    State::parse(text).ok_or_else(|| {
+        ScoreError::new(
+            ErrorCode::UnknownState,
+            Some(field),
+            format!(
+                "El campo \"{field}\" no reconoce \"{text}\": usa la clave ISO (\"CMX\"), la clave INEGI (\"09\") o el nombre oficial."
+            ),
+        )
+    })
+}
+
+/// `tipo_ingreso`: one of the income types (any case, surrounding spaces ignored).
+fn as_income_type(value: &Value, field: &str) -> Result<IncomeType, ScoreError> {
+    let text = as_str(value, field)?;
+    IncomeType::parse(text).ok_or_else(|| {
+        ScoreError::new(
+            ErrorCode::UnknownIncomeType,
+            Some(field),
+            format!("El campo \"{field}\" no admite \"{text}\": usa asalariado, independiente, mixto o pensionado."),
+        )
+    })
+}
+
 /// `institucion`: a text naming a housing fund (any case, surrounding spaces ignored).
-fn as_institucion(v: &Value, field: &'static str) -> Result<Institucion, ScoreError> {
+fn as_institucion(v: &Value, field: &str) -> Result<Institucion, ScoreError> {
     let text = as_str(v, field)?;
     Institucion::parse(text).ok_or_else(|| {
         ScoreError::new(
@@ -235,32 +408,6 @@ fn as_institucion(v: &Value, field: &'static str) -> Result<Institucion, ScoreEr
             format!("El campo \"{field}\" no admite \"{text}\": usa INFONAVIT, FOVISSSTE o NINGUNA."),
         )
     })
-}
-
-fn required<'v, T>(
-    map: &'v Map<String, Value>,
-    field: &'static str,
-    read: fn(&'v Value, &'static str) -> Result<T, ScoreError>,
-) -> Result<T, ScoreError> {
-    match map.get(field) {
-        None | Some(Value::Null) => Err(ScoreError::new(
-            ErrorCode::MissingField,
-            Some(field),
-            format!("El campo \"{field}\" es obligatorio."),
-        )),
-        Some(v) => read(v, field),
-    }
-}
-
-fn optional<'v, T>(
-    map: &'v Map<String, Value>,
-    field: &'static str,
-    read: fn(&'v Value, &'static str) -> Result<T, ScoreError>,
-) -> Result<Option<T>, ScoreError> {
-    match map.get(field) {
-        None | Some(Value::Null) => Ok(None),
-        Some(v) => read(v, field).map(Some),
-    }
 }
 
 fn type_name(value: &Value) -> &'static str {
@@ -282,11 +429,11 @@ fn wrong_type(field: &str, expected: &str, value: &Value) -> ScoreError {
     )
 }
 
-fn as_str<'v>(value: &'v Value, field: &'static str) -> Result<&'v str, ScoreError> {
+fn as_str<'v>(value: &'v Value, field: &str) -> Result<&'v str, ScoreError> {
     value.as_str().ok_or_else(|| wrong_type(field, "un texto", value))
 }
 
-fn as_number(value: &Value, field: &'static str) -> Result<Decimal, ScoreError> {
+fn as_decimal(value: &Value, field: &str) -> Result<Decimal, ScoreError> {
     let Value::Number(n) = value else {
         return Err(wrong_type(field, "un número", value));
     };
@@ -306,14 +453,10 @@ fn as_number(value: &Value, field: &'static str) -> Result<Decimal, ScoreError> 
     })
 }
 
-fn as_decimal(value: &Value, field: &'static str) -> Result<Decimal, ScoreError> {
-    as_number(value, field)
-}
-
 /// A whole count (months, years, persons). Out-of-range values are reported by `validate`
 /// with the field's documented range; values too large for `u32` saturate so they do.
-fn as_count(value: &Value, field: &'static str) -> Result<u32, ScoreError> {
-    let number = as_number(value, field).map_err(|e| {
+fn as_count(value: &Value, field: &str) -> Result<u32, ScoreError> {
+    let number = as_decimal(value, field).map_err(|e| {
         if e.code == ErrorCode::InvalidType {
             wrong_type(field, "un número entero", value)
         } else {
@@ -334,7 +477,7 @@ fn as_count(value: &Value, field: &'static str) -> Result<u32, ScoreError> {
 }
 
 fn count_range_error(field: &str) -> ScoreError {
-    let (min, max) = match field {
+    let (min, max) = match field.strip_prefix("coacreditado.").unwrap_or(field) {
         "edad" => (EDAD_MIN, EDAD_MAX),
         "personas_hogar" => (Decimal::ONE, PERSONAS_HOGAR_MAX),
         _ => (Decimal::ZERO, ANTIGUEDAD_MAX_MESES),

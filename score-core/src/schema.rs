@@ -4,7 +4,7 @@
 //! every binding are checked.
 
 use crate::params::{ANTIGUEDAD_MAX_MESES, EDAD_MAX, EDAD_MIN, MONTO_MENSUAL_MAX, MONTO_MINIMO, PERSONAS_HOGAR_MAX, SALDO_MAX};
-use crate::profile::{FIELDS, IncomeType};
+use crate::profile::{COACREDITADO_FIELDS, FIELDS, IncomeType};
 use crate::report::Text;
 use crate::walk::{Key, Label, ReportSink, Slot};
 use rust_decimal::Decimal;
@@ -49,6 +49,7 @@ pub(crate) fn probe_report() -> crate::ScoreReport {
         personas_hogar: None,
         subcuenta_fondo: None,
         institucion: None,
+        coacreditado: None,
     };
     crate::model::report(&profile, crate::Opciones::default())
 }
@@ -190,6 +191,8 @@ pub enum FieldKind {
     Amount,
     /// A whole count.
     Count,
+    /// The co-borrower: an object of [`coacreditado_fields`].
+    Coacreditado,
 }
 
 /// One profile field as the reader takes it.
@@ -235,6 +238,8 @@ pub fn profile_fields() -> Vec<FieldSpec> {
                     "Saldo de la subcuenta de vivienda, MXN; se estima si falta."),
                 "institucion" => (FieldKind::Text, false, Decimal::ZERO, Decimal::ZERO,
                     "Fondo de vivienda al que cotiza: INFONAVIT | FOVISSSTE | NINGUNA (sin distinguir mayúsculas); si falta, INFONAVIT para asalariado y mixto, ninguno para los demás. Solo lo leen los productos de crédito."),
+                "coacreditado" => (FieldKind::Coacreditado, false, Decimal::ZERO, Decimal::ZERO,
+                    "Segunda persona que solicita el crédito (cónyuge u otra persona del hogar): su ingreso y sus deudas son parte de los del hogar. No cambia el score; los productos de crédito suman los dos ingresos."),
                 // A field added to FIELDS without a line here: the schema test fails on it.
                 _ => (FieldKind::Text, false, Decimal::ZERO, Decimal::ZERO, ""),
             };
@@ -243,17 +248,46 @@ pub fn profile_fields() -> Vec<FieldSpec> {
         .collect()
 }
 
-/// The JSON Schema of a profile (`fixtures/profile.schema.json`).
-pub fn profile_schema() -> Value {
+/// The fields of `coacreditado`, in [`COACREDITADO_FIELDS`] order, with the ranges
+/// `Profile::validate` checks (besides: its income below the household's, its debts a part of
+/// the household's declared ones).
+pub fn coacreditado_fields() -> Vec<FieldSpec> {
+    COACREDITADO_FIELDS
+        .iter()
+        .map(|&name| {
+            let (kind, required, min, max, description) = match name {
+                "ingreso_mensual" => (FieldKind::Amount, true, MONTO_MINIMO, MONTO_MENSUAL_MAX,
+                    "Ingreso neto mensual propio del coacreditado, MXN: parte del ingreso_mensual del hogar y menor que él."),
+                "tipo_ingreso" => (FieldKind::Text, true, Decimal::ZERO, Decimal::ZERO,
+                    "asalariado | independiente | mixto | pensionado (sin distinguir mayúsculas)."),
+                "antiguedad_meses" => (FieldKind::Count, true, Decimal::ZERO, ANTIGUEDAD_MAX_MESES,
+                    "Meses del coacreditado en su empleo o actividad actual."),
+                "edad" => (FieldKind::Count, false, EDAD_MIN, EDAD_MAX, "Edad del coacreditado en años; acorta su plazo."),
+                "deudas_mensuales" => (FieldKind::Amount, false, Decimal::ZERO, MONTO_MENSUAL_MAX,
+                    "Parte de las deudas_mensuales del hogar que paga el coacreditado (exige declarar las del hogar); si falta, ninguna."),
+                "subcuenta_fondo" => (FieldKind::Amount, false, Decimal::ZERO, SALDO_MAX,
+                    "Saldo de la subcuenta de vivienda del coacreditado, MXN; se estima si falta."),
+                "institucion" => (FieldKind::Text, false, Decimal::ZERO, Decimal::ZERO,
+                    "Fondo de vivienda al que cotiza el coacreditado: INFONAVIT | FOVISSSTE | NINGUNA; si falta, según su tipo de ingreso."),
+                // A field added to COACREDITADO_FIELDS without a line here: the schema test fails on it.
+                _ => (FieldKind::Text, false, Decimal::ZERO, Decimal::ZERO, ""),
+            };
+            FieldSpec { name, kind, required, min, max, description }
+        })
+        .collect()
+}
+
+/// The JSON Schema of one object of profile fields (the profile, or its co-borrower).
+fn object_schema(fields: &[FieldSpec]) -> (Map<String, Value>, Vec<&'static str>) {
     let number = |d: Decimal| serde_json::from_str::<Value>(&d.to_string()).unwrap_or(Value::Null);
-    let fields = profile_fields();
-    let properties: Map<String, Value> = fields
+    let properties = fields
         .iter()
         .map(|f| {
             let base = match f.kind {
                 FieldKind::Text => "string",
                 FieldKind::Amount => "number",
                 FieldKind::Count => "integer",
+                FieldKind::Coacreditado => "object",
             };
             let mut p = Map::new();
             p.insert("type".into(), if f.required { json!(base) } else { json!([base, "null"]) });
@@ -263,7 +297,7 @@ pub fn profile_schema() -> Value {
             if f.name == "institucion" {
                 p.insert("examples".into(), json!(crate::Institucion::ALL.map(crate::Institucion::as_str)));
             }
-            if f.kind != FieldKind::Text {
+            if matches!(f.kind, FieldKind::Amount | FieldKind::Count) {
                 p.insert("minimum".into(), number(f.min));
                 p.insert("maximum".into(), number(f.max));
             }
@@ -271,11 +305,22 @@ pub fn profile_schema() -> Value {
                 // 0, or at least one centavo.
                 p.insert("not".into(), json!({"type": "number", "exclusiveMinimum": 0, "exclusiveMaximum": number(MONTO_MINIMO)}));
             }
+            if f.kind == FieldKind::Coacreditado {
+                let (properties, required) = object_schema(&coacreditado_fields());
+                p.insert("properties".into(), Value::Object(properties));
+                p.insert("required".into(), json!(required));
+                p.insert("additionalProperties".into(), json!(false));
+            }
             p.insert("description".into(), f.description.into());
             (f.name.to_owned(), Value::Object(p))
         })
         .collect();
-    let required: Vec<&str> = fields.iter().filter(|f| f.required).map(|f| f.name).collect();
+    (properties, fields.iter().filter(|f| f.required).map(|f| f.name).collect())
+}
+
+/// The JSON Schema of a profile (`fixtures/profile.schema.json`).
+pub fn profile_schema() -> Value {
+    let (properties, required) = object_schema(&profile_fields());
     json!({
         "$schema": SCHEMA_DIALECT,
         "$id": "profile.schema.json",
@@ -303,6 +348,9 @@ mod tests {
     fn every_profile_field_is_described() {
         for f in profile_fields() {
             assert!(!f.description.is_empty(), "{} needs a line in profile_fields", f.name);
+        }
+        for f in coacreditado_fields() {
+            assert!(!f.description.is_empty(), "{} needs a line in coacreditado_fields", f.name);
         }
     }
 

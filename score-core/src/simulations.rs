@@ -69,6 +69,7 @@ impl AccionSimulacion {
 /// A profile field a simulation changes (`cambios[].campo`), by its profile key.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
+#[non_exhaustive]
 pub enum CampoSimulado {
     /// `ahorro`.
     Ahorro,
@@ -76,18 +77,23 @@ pub enum CampoSimulado {
     DeudasMensuales,
     /// `antiguedad_meses`.
     AntiguedadMeses,
+    /// `coacreditado.deudas_mensuales` (the co-borrower's part of the household's debts).
+    #[serde(rename = "coacreditado.deudas_mensuales")]
+    CoacreditadoDeudasMensuales,
 }
 
 impl CampoSimulado {
     /// Every field a simulation may change.
-    pub const ALL: [CampoSimulado; 3] = [Self::Ahorro, Self::DeudasMensuales, Self::AntiguedadMeses];
+    pub const ALL: [CampoSimulado; 4] =
+        [Self::Ahorro, Self::DeudasMensuales, Self::AntiguedadMeses, Self::CoacreditadoDeudasMensuales];
 
-    /// The profile key.
+    /// The profile key (a co-borrower's by its path).
     pub const fn as_str(self) -> &'static str {
         match self {
             Self::Ahorro => "ahorro",
             Self::DeudasMensuales => "deudas_mensuales",
             Self::AntiguedadMeses => "antiguedad_meses",
+            Self::CoacreditadoDeudasMensuales => "coacreditado.deudas_mensuales",
         }
     }
 }
@@ -188,8 +194,18 @@ pub(crate) fn simulaciones(profile: &Profile, base: &ScoreReport) -> Vec<Simulac
             // Declared debts are at least a centavo, and half of one rounds (half away from
             // zero) to a centavo: the halved amount is a valid one.
             let mitad = money(deudas / Decimal::TWO);
-            let changed = Profile { deudas_mensuales: Some(mitad), ..profile.clone() };
-            offer(AccionSimulacion::PagarDeudas, vec![cambio(CampoSimulado::DeudasMensuales, Some(deudas), Some(mitad))], &changed, None);
+            let mut changed = Profile { deudas_mensuales: Some(mitad), ..profile.clone() };
+            let mut cambios = vec![cambio(CampoSimulado::DeudasMensuales, Some(deudas), Some(mitad))];
+            // The co-borrower's part of them is halved too (it stays a part of the whole:
+            // rounding half away from zero keeps the order of the two amounts).
+            if let Some(co) = changed.coacreditado.as_mut() {
+                if let Some(suyas) = co.deudas_mensuales.filter(|d| *d > Decimal::ZERO) {
+                    let su_mitad = money(suyas / Decimal::TWO);
+                    co.deudas_mensuales = Some(su_mitad);
+                    cambios.push(cambio(CampoSimulado::CoacreditadoDeudasMensuales, Some(suyas), Some(su_mitad)));
+                }
+            }
+            offer(AccionSimulacion::PagarDeudas, cambios, &changed, None);
         }
         Some(_) => {}
         None => {

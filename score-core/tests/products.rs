@@ -39,8 +39,8 @@ fn persona(v: &Value) -> Coacreditado {
         tipo_ingreso: IncomeType::parse(text(&v["tipo_ingreso"])).expect("type"),
         antiguedad_meses: u32::try_from(v["antiguedad_meses"].as_u64().expect("months")).expect("months"),
         edad: edad(&v["edad"]),
-        deudas_mensuales: d(text(&v["deudas_mensuales"])),
-        subcuenta_fondo: d(text(&v["subcuenta_fondo"])),
+        deudas_mensuales: Some(d(text(&v["deudas_mensuales"]))),
+        subcuenta_fondo: Some(d(text(&v["subcuenta_fondo"]))),
         institucion: institucion(&v["institucion"]),
     }
 }
@@ -53,9 +53,9 @@ fn solicitud(entrada: &Value) -> Solicitud {
         tipo_ingreso: t.tipo_ingreso,
         antiguedad_meses: t.antiguedad_meses,
         edad: t.edad,
-        deudas_mensuales: t.deudas_mensuales,
+        deudas_mensuales: t.deudas_mensuales.expect("declared"),
         ahorro: d(text(&entrada["ahorro"])),
-        subcuenta_fondo: t.subcuenta_fondo,
+        subcuenta_fondo: t.subcuenta_fondo.expect("declared"),
         institucion: t.institucion,
         coacreditado: entrada["coacreditado"].as_object().map(|_| persona(&entrada["coacreditado"])),
     }
@@ -175,7 +175,7 @@ prop_compose! {
                       edad in prop::option::of(18u32..80), deudas in pesos(20_000),
                       subcuenta in pesos(500_000), institucion in fondo()) -> Coacreditado {
         Coacreditado { ingreso_mensual: ingreso, tipo_ingreso: tipo, antiguedad_meses: antiguedad, edad,
-                       deudas_mensuales: deudas, subcuenta_fondo: subcuenta, institucion }
+                       deudas_mensuales: Some(deudas), subcuenta_fondo: Some(subcuenta), institucion }
     }
 }
 
@@ -200,7 +200,7 @@ fn limite_pago(s: &Solicitud, producto: Producto) -> Decimal {
     match producto {
         Producto::HipotecaBancaria | Producto::InfonavitMasBanco => {
             let ingreso = s.ingreso_mensual + co.map_or(Decimal::ZERO, |c| c.ingreso_mensual);
-            let deudas = s.deudas_mensuales + co.map_or(Decimal::ZERO, |c| c.deudas_mensuales);
+            let deudas = s.deudas_mensuales + co.map_or(Decimal::ZERO, |c| c.deudas_mensuales.unwrap_or_default());
             (d("0.30") * ingreso).min(dti(ingreso, deudas))
         }
         Producto::Infonavit | Producto::Fovissste => {
@@ -209,7 +209,7 @@ fn limite_pago(s: &Solicitud, producto: Producto) -> Decimal {
         Producto::UnamosCreditos => {
             let c = co.expect("Unamos needs a co-borrower");
             (d("0.30") * s.ingreso_mensual).min(dti(s.ingreso_mensual, s.deudas_mensuales))
-                + (d("0.30") * c.ingreso_mensual).min(dti(c.ingreso_mensual, c.deudas_mensuales))
+                + (d("0.30") * c.ingreso_mensual).min(dti(c.ingreso_mensual, c.deudas_mensuales.unwrap_or_default()))
         }
     }
 }
@@ -337,8 +337,8 @@ fn filtered_path_agrees_on_ties_and_answers_almost_always() {
                         tipo_ingreso: IncomeType::Asalariado,
                         antiguedad_meses: 36,
                         edad: Some(40),
-                        deudas_mensuales: Decimal::ZERO,
-                        subcuenta_fondo: d("80000"),
+                        deudas_mensuales: Some(Decimal::ZERO),
+                        subcuenta_fondo: Some(d("80000")),
                         institucion: None,
                     }),
                 };

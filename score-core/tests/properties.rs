@@ -28,13 +28,48 @@ prop_compose! {
         personas_hogar in prop::option::of(1u32..=20),
         subcuenta_fondo in prop::option::of(amount(100_000_000)),
         institucion in prop::option::of(prop::sample::select(score_core::Institucion::ALL.to_vec())),
+        coacreditado in prop::option::weighted(0.3, coacreditado()),
     ) -> Profile {
-        Profile {
+        let mut p = Profile {
             estado: State::from_inegi(estado).expect("1..=32"),
             ingreso_mensual, tipo_ingreso, antiguedad_meses, deudas_mensuales, ahorro,
-            edad, personas_hogar, subcuenta_fondo, institucion,
-        }
+            edad, personas_hogar, subcuenta_fondo, institucion, coacreditado: None,
+        };
+        p.coacreditado = coacreditado.and_then(|draw| co_of(&p, draw));
+        p
     }
+}
+
+/// A co-borrower's draw: shares of the household's income and declared debts, the rest as is.
+type CoDraw = (u32, score_core::IncomeType, u32, Option<u32>, Option<u32>, Option<Decimal>, Option<score_core::Institucion>);
+
+fn coacreditado() -> impl Strategy<Value = CoDraw> {
+    (
+        1u32..100,
+        income_type(),
+        0u32..=720,
+        prop::option::of(18u32..=100),
+        prop::option::of(0u32..=100),
+        prop::option::of(amount(100_000_000)),
+        prop::option::of(prop::sample::select(score_core::Institucion::ALL.to_vec())),
+    )
+}
+
+/// The co-borrower of a draw for household `p` (none when its share rounds to nothing, or to
+/// the whole income).
+fn co_of(p: &Profile, draw: CoDraw) -> Option<score_core::Coacreditado> {
+    let (share, tipo_ingreso, antiguedad_meses, edad, debt_share, subcuenta_fondo, institucion) = draw;
+    let part = |total: Decimal, share: u32| (total * Decimal::from(share) / Decimal::ONE_HUNDRED).round_dp(2);
+    let ingreso_mensual = part(p.ingreso_mensual, share);
+    (ingreso_mensual > Decimal::ZERO && ingreso_mensual < p.ingreso_mensual).then(|| score_core::Coacreditado {
+        ingreso_mensual,
+        tipo_ingreso,
+        antiguedad_meses,
+        edad,
+        deudas_mensuales: p.deudas_mensuales.zip(debt_share).map(|(d, s)| part(d, s)),
+        subcuenta_fondo,
+        institucion,
+    })
 }
 
 fn report(p: &Profile) -> ScoreReport {
@@ -124,7 +159,7 @@ proptest! {
     #[test]
     fn income_below_the_cost_of_living_scores_at_most_600(p in profile(), share in 1u32..100) {
         let costo = report(&p).salud_financiera.costo_vida_digno;
-        let mut poor = p.clone();
+        let mut poor = Profile { coacreditado: None, ..p.clone() };
         // A share of the household's cost of living, at least one centavo.
         poor.ingreso_mensual = (costo * rust_decimal::Decimal::from(share) / rust_decimal::Decimal::ONE_HUNDRED)
             .round_dp(2)
@@ -155,6 +190,11 @@ proptest! {
     /// (the Debts component stays neutral, and the verdict is conditioned).
     #[test]
     fn undeclared_debts_give_the_capacity_of_the_typical_ratio(p in profile()) {
+        // The co-borrower's part of the debts needs the household's declared.
+        let mut p = p;
+        if let Some(co) = p.coacreditado.as_mut() {
+            co.deudas_mensuales = None;
+        }
         let mut hidden = p.clone();
         hidden.deudas_mensuales = None;
         let mut typical = p.clone();
@@ -230,6 +270,12 @@ proptest! {
                         prop_assert_eq!(c.antes, Some(Decimal::from(p.antiguedad_meses)));
                         changed.antiguedad_meses = c.despues.and_then(|d| d.to_string().parse().ok()).expect("months");
                     }
+                    CampoSimulado::CoacreditadoDeudasMensuales => {
+                        let co = changed.coacreditado.as_mut().expect("a co-borrower's change needs one");
+                        prop_assert_eq!(c.antes, co.deudas_mensuales);
+                        co.deudas_mensuales = c.despues;
+                    }
+                    other => prop_assert!(false, "unexpected change {:?}", other),
                 }
             }
             let again = score_core::score(&changed).expect("a simulated profile is valid");

@@ -169,6 +169,7 @@ fn sweep() -> Vec<Profile> {
         personas_hogar: None,
         subcuenta_fondo: None,
         institucion: None,
+        coacreditado: None,
     };
     let mut profiles = Vec::new();
     // Incomes every 20 centavos over the income curve (its ties fall on such incomes), with

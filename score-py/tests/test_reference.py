@@ -54,7 +54,45 @@ def random_profile(rng: random.Random) -> Dict[str, Any]:
         p["edad"] = None
     if rng.random() < 0.3:
         p["institucion"] = rng.choice(["INFONAVIT", "FOVISSSTE", "NINGUNA", "fovissste", " Ninguna ", None])
+    if rng.random() < 0.3:
+        co = random_coborrower(rng, p)
+        if co is not None:
+            p["coacreditado"] = co
     return p
+
+
+def exact(amount: Any) -> Decimal:
+    """The decimal a host number is read as (a float's shortest round trip)."""
+    return Decimal(repr(amount)) if isinstance(amount, float) else Decimal(amount)
+
+
+def share(rng: random.Random, total: Any) -> Any:
+    """A part of ``total`` to the centavo, as a float or a Decimal."""
+    part = (exact(total) * rng.randint(1, 99) / 100).quantize(Decimal("0.01"))
+    return float(part) if rng.random() < 0.5 else part
+
+
+def random_coborrower(rng: random.Random, p: Dict[str, Any]) -> Any:
+    """A co-borrower earning part of the household's income (and maybe paying part of its
+    declared debts); None when the household earns too little to split."""
+    ingreso = share(rng, p["ingreso_mensual"])
+    if not 0 < exact(ingreso) < exact(p["ingreso_mensual"]):
+        return None
+    co: Dict[str, Any] = {
+        "ingreso_mensual": ingreso,
+        "tipo_ingreso": rng.choice(TYPES),
+        "antiguedad_meses": rng.choice([0, 6, 12, 24, 60, rng.randint(0, 720)]),
+    }
+    if rng.random() < 0.6:
+        co["edad"] = rng.choice([18, 30, 45, 60, 74, rng.randint(18, 100)])
+    deudas = p.get("deudas_mensuales")
+    if deudas is not None and rng.random() < 0.5:
+        co["deudas_mensuales"] = share(rng, deudas)
+    if rng.random() < 0.3:
+        co["subcuenta_fondo"] = amount(rng, 500_000)
+    if rng.random() < 0.4:
+        co["institucion"] = rng.choice(["INFONAVIT", "FOVISSSTE", "NINGUNA", " infonavit "])
+    return co
 
 
 def as_decimals(x: Any) -> Any:

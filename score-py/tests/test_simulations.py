@@ -15,7 +15,13 @@ CASES = [c for c in load_cases() if "expected" in c]
 def changed(profile: Dict[str, Any], simulation: Dict[str, Any]) -> Dict[str, Any]:
     out = dict(profile)
     for cambio in simulation["cambios"]:
-        out[cambio["campo"]] = cambio["despues"]
+        # A co-borrower's field is named by its path (coacreditado.deudas_mensuales).
+        *parents, key = cambio["campo"].split(".")
+        target = out
+        for parent in parents:
+            target[parent] = dict(target[parent])
+            target = target[parent]
+        target[key] = cambio["despues"]
     return out
 
 

@@ -60,18 +60,27 @@ def test_report_typeddicts_follow_the_report_schema() -> None:
 
 def test_profile_typeddict_follows_the_profile_schema() -> None:
     node = schema("profile.schema.json")
-    profile = _types.Profile
-    hints = typing.get_type_hints(profile)
-    assert list(hints) == list(node["required"]) + [
-        k for k in _field_order(node) if k not in node["required"]
-    ], "keys or order of Profile"
-    assert set(profile.__required_keys__) == set(node["required"])
+    check_fields(_types.Profile, node, _field_order(node), "Profile")
+
+
+def check_fields(cls: Any, node: Dict[str, Any], order: List[str], path: str) -> None:
+    """A profile-like TypedDict: the required keys first, then the optional ones in ``order``,
+    each typed as the schema says (a nested object as its own TypedDict)."""
+    hints = typing.get_type_hints(cls)
+    assert list(hints) == list(node["required"]) + [k for k in order if k not in node["required"]], f"keys or order of {path}"
+    assert set(cls.__required_keys__) == set(node["required"])
     amount = Union[int, float, decimal.Decimal]
     for key, annotation in hints.items():
         field = node["properties"][key]
         nullable = isinstance(field["type"], list) and "null" in field["type"]
+        if "object" in field["type"]:
+            (inner,) = [a for a in typing.get_args(annotation) if a is not type(None)]
+            assert annotation == Optional[inner], f"{path}.{key}: {annotation}"
+            inner_order = [k for k in typing.get_type_hints(inner) if k in field["properties"]]
+            check_fields(inner, field, inner_order, f"{path}.{key}")
+            continue
         expected = {int: int, float: amount, str: str}[scalar(field)]
-        assert annotation == (Optional[expected] if nullable else expected), f"Profile.{key}: {annotation}"
+        assert annotation == (Optional[expected] if nullable else expected), f"{path}.{key}: {annotation}"
 
 
 def _field_order(node: Dict[str, Any]) -> List[str]:

@@ -95,6 +95,22 @@ test('register, verify by e-mail, log in, score, save, record interest; the agen
   assert.equal(Number(await page.getByTestId('score').textContent()), scoreBefore);
   await page.locator('#institucion').selectOption('');
   await page.waitForFunction(() => /Sí/.test(document.querySelectorAll('table.products tbody tr')[0]?.innerText ?? ''));
+  // A co-borrower: its income must be part of the household's (the error names the field in
+  // words); declared, Unamos Créditos pools both INFONAVIT credits and the score does not move.
+  await page.getByText('¿Solicitas el crédito con otra persona?').click();
+  const co = (field) => page.locator(`[id="coacreditado.${field}"]`);
+  await co('ingreso_mensual').fill('200000');
+  await co('tipo_ingreso').selectOption('asalariado');
+  await co('antiguedad_meses').fill('24');
+  const coErrors = page.getByTestId('calc-errors');
+  await coErrors.waitFor();
+  assert.match(await coErrors.innerText(), /Ingreso mensual neto del coacreditado[\s\S]*menor que/);
+  await co('ingreso_mensual').fill('50000');
+  await page.waitForFunction(() => /Sí/.test(document.querySelectorAll('table.products tbody tr')[4]?.innerText ?? ''));
+  assert.equal(Number(await page.getByTestId('score').textContent()), scoreBefore);
+  for (const field of ['ingreso_mensual', 'antiguedad_meses']) await co(field).fill('');
+  await co('tipo_ingreso').selectOption('');
+  await page.waitForFunction(() => /registrar a otra persona/.test(document.querySelectorAll('table.products tbody tr')[4]?.innerText ?? ''));
   // What-if: debts left empty, so declaring them is simulated, with a higher score.
   const whatIf = page.getByTestId('simulaciones').locator('li[data-accion=DECLARAR_DEUDAS]');
   await whatIf.waitFor();

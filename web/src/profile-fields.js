@@ -15,7 +15,19 @@ export const FIELDS = [
   { key: 'institucion', label: 'Fondo de vivienda al que cotizas', kind: 'select', help: 'Decide qué créditos de vivienda puedes pedir; no cambia tu puntaje.' },
 ];
 
-export const LABELS = Object.fromEntries(FIELDS.map((f) => [f.key, f.label]));
+/**
+ * score-core's `coacreditado`, a second borrower whose income is part of the household's: its
+ * fields by their path, as score-core's errors name them. All empty: no co-borrower.
+ */
+export const CO_FIELDS = [
+  { key: 'coacreditado.ingreso_mensual', label: 'Ingreso mensual neto del coacreditado', required: true, kind: 'money', help: 'La parte del ingreso de tu hogar que gana la otra persona (MXN).' },
+  { key: 'coacreditado.tipo_ingreso', label: 'Tipo de ingreso del coacreditado', required: true, kind: 'select' },
+  { key: 'coacreditado.antiguedad_meses', label: 'Antigüedad del coacreditado (meses)', required: true, kind: 'count' },
+  { key: 'coacreditado.edad', label: 'Edad del coacreditado (años)', kind: 'count' },
+  { key: 'coacreditado.institucion', label: 'Fondo de vivienda del coacreditado', kind: 'select' },
+];
+
+export const LABELS = Object.fromEntries([...FIELDS, ...CO_FIELDS].map((f) => [f.key, f.label]));
 
 export const TIPOS_INGRESO = [
   ['asalariado', 'Asalariado (nómina)'],
@@ -46,8 +58,8 @@ export const ESTADOS = [
 export function buyerMessage(message) {
   return String(message)
     .replace(/^[A-Z_]+: /, '')
-    .replace(/El campo "([a-z_]+)"/g, (_, key) => `«${LABELS[key] ?? key}»`)
-    .replace(/"([a-z_]+)"/g, (whole, key) => (LABELS[key] ? `«${LABELS[key]}»` : whole));
+    .replace(/El campo "([a-z_.]+)"/g, (_, key) => `«${LABELS[key] ?? key}»`)
+    .replace(/"([a-z_.]+)"/g, (whole, key) => (LABELS[key] ? `«${LABELS[key]}»` : whole));
 }
 
 /**
@@ -76,6 +88,12 @@ export function evaluate(score, values) {
     const v = readValue(f, values[f.key]);
     if (v !== undefined) profile[f.key] = v;
   }
+  const co = {};
+  for (const f of CO_FIELDS) {
+    const v = readValue(f, values[f.key]);
+    if (v !== undefined) co[f.key.slice('coacreditado.'.length)] = v;
+  }
+  if (Object.keys(co).length) profile.coacreditado = co;
   const errors = {};
   for (const f of FIELDS) {
     const trial = { ...BASELINE };
@@ -86,6 +104,18 @@ export function evaluate(score, values) {
       score(trial);
     } catch (e) {
       errors[f.key] = buyerMessage(e.message);
+    }
+  }
+  if (profile.coacreditado) {
+    // The co-borrower is checked as a whole, against the household's income when it is valid
+    // (its income must be a part of it).
+    const trial = { ...BASELINE, coacreditado: profile.coacreditado };
+    if (!errors.ingreso_mensual && 'ingreso_mensual' in profile) trial.ingreso_mensual = profile.ingreso_mensual;
+    if (!errors.deudas_mensuales && 'deudas_mensuales' in profile) trial.deudas_mensuales = profile.deudas_mensuales;
+    try {
+      score(trial);
+    } catch (e) {
+      errors[e.field ?? 'coacreditado.ingreso_mensual'] = buyerMessage(e.message);
     }
   }
   if (Object.keys(errors).length) return { profile, errors, report: null };

@@ -71,8 +71,9 @@ impl Persona {
             tipo: c.tipo_ingreso,
             antiguedad: c.antiguedad_meses,
             edad: c.edad,
-            deudas: c.deudas_mensuales.max(Decimal::ZERO),
-            subcuenta: c.subcuenta_fondo.max(Decimal::ZERO),
+            deudas: c.deudas_mensuales.unwrap_or(Decimal::ZERO).max(Decimal::ZERO),
+            subcuenta: crate::figures::subcuenta_de(c.tipo_ingreso, c.ingreso_mensual, c.antiguedad_meses, c.subcuenta_fondo)
+                .max(Decimal::ZERO),
             institucion: c.institucion,
         }
     }

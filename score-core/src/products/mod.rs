@@ -29,34 +29,14 @@ pub use finance::{Flujo, cat, factor_anualidad_mensual};
 
 use crate::approx::Approx;
 use crate::money;
-pub use crate::profile::Institucion;
+pub use crate::profile::{Coacreditado, Institucion};
 use crate::profile::IncomeType;
 use crate::states::State;
 use rust_decimal::Decimal;
 use serde::{Deserialize, Serialize};
 
-/// A co-borrower (spouse or any other INFONAVIT worker for Unamos Créditos).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Coacreditado {
-    /// The co-borrower's own monthly net income, MXN.
-    pub ingreso_mensual: Decimal,
-    /// The co-borrower's income type.
-    pub tipo_ingreso: IncomeType,
-    /// Months in the co-borrower's current job or activity.
-    pub antiguedad_meses: u32,
-    /// Age in years; `None`: the longest term.
-    pub edad: Option<u32>,
-    /// The co-borrower's non-mortgage monthly debt payments, MXN.
-    pub deudas_mensuales: Decimal,
-    /// The co-borrower's housing-fund balance, MXN.
-    pub subcuenta_fondo: Decimal,
-    /// The co-borrower's housing fund; `None` is read as for the applicant.
-    pub institucion: Option<Institucion>,
-}
-
-/// What the products need to know about the applicant. The next session builds it from the
-/// profile (see `PRODUCTS.md`, "Wiring"): undeclared debts enter as the typical ratio, the
-/// sub-account as the declared or estimated balance.
+/// What the products need to know about the applicant and the co-borrower, if any. The report
+/// builds it from the profile ([`Solicitud::del_perfil`], `PRODUCTS.md` section 9).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Solicitud {
     /// Where the home is bought: sets the closing costs.
@@ -79,26 +59,31 @@ pub struct Solicitud {
     /// mixed incomes (most payroll workers are IMSS affiliated), none otherwise.
     pub institucion: Option<Institucion>,
     /// A co-borrower, if any: pools income for the bank products and enables Unamos Créditos.
+    /// Its own debts not declared are none; its sub-account not declared is estimated as the
+    /// profile's is (MODEL.md section 8).
     pub coacreditado: Option<Coacreditado>,
 }
 
 impl Solicitud {
-    /// The applicant of a validated profile: debts not declared count at the typical ratio of
-    /// income (as capacity does, MODEL.md), the sub-account is the declared or estimated one,
-    /// the housing fund is the declared one (else it follows the income type) and there is no
-    /// co-borrower (the profile has no field for one yet).
+    /// The borrowers of a validated profile. The applicant's income and debts are the
+    /// household's less the co-borrower's part (debts not declared count at the typical ratio of
+    /// the household's income, as capacity does, MODEL.md section 6, all of them the
+    /// applicant's); `subcuenta_fondo` is the applicant's declared or estimated balance; the
+    /// housing fund is the declared one (else it follows the income type).
     pub(crate) fn del_perfil(profile: &crate::Profile, subcuenta_fondo: Decimal) -> Solicitud {
+        let co = profile.coacreditado.as_ref();
+        let parte = |f: fn(&Coacreditado) -> Option<Decimal>| co.and_then(f).unwrap_or(Decimal::ZERO);
         Solicitud {
             estado: profile.estado,
-            ingreso_mensual: profile.ingreso_mensual,
+            ingreso_mensual: profile.ingreso_mensual - parte(|c| Some(c.ingreso_mensual)),
             tipo_ingreso: profile.tipo_ingreso,
             antiguedad_meses: profile.antiguedad_meses,
             edad: profile.edad,
-            deudas_mensuales: crate::figures::deudas_supuestas(profile),
+            deudas_mensuales: crate::figures::deudas_supuestas(profile) - parte(|c| c.deudas_mensuales),
             ahorro: profile.ahorro,
             subcuenta_fondo,
             institucion: profile.institucion,
-            coacreditado: None,
+            coacreditado: co.cloned(),
         }
     }
 }

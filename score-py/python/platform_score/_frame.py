@@ -186,8 +186,12 @@ class _PandasTable(_Table):
             if categories is not None:
                 return (name, "cat", series.cat.codes.to_numpy().astype("<i4").tobytes(), categories)
         elif api.is_string_dtype(dtype) or dtype == object:
-            codes, uniques = pd.factorize(series, use_na_sentinel=True)
-            categories = _strings(uniques)
+            try:
+                codes, uniques = pd.factorize(series, use_na_sentinel=True)
+                categories = _strings(uniques)
+            except TypeError:
+                # Unhashable values (a co-borrower's dicts): read one by one below.
+                categories = None
             if categories is not None:
                 return (name, "cat", codes.astype("<i4").tobytes(), categories)
         # Mixed or other values: read one by one, exactly as score() reads a dict's values.

@@ -14,6 +14,28 @@ Amount = Union[int, float, decimal.Decimal]
 """A money amount in the profile: MXN as int, float or decimal.Decimal."""
 
 
+class _CoacreditadoRequired(TypedDict):
+    ingreso_mensual: Amount
+    """The co-borrower's own monthly net income, MXN: part of the household's, and less."""
+    tipo_ingreso: str
+    """asalariado | independiente | mixto | pensionado (case-insensitive)."""
+    antiguedad_meses: int
+    """Months in the co-borrower's current job or activity."""
+
+
+class Coacreditado(_CoacreditadoRequired, total=False):
+    """A co-borrower: the part of the household that is a second borrower (Profile.coacreditado)."""
+
+    edad: Optional[int]
+    """Age in years (18..100); shortens the co-borrower's term."""
+    deudas_mensuales: Optional[Amount]
+    """The part of the household's declared deudas_mensuales that is the co-borrower's."""
+    subcuenta_fondo: Optional[Amount]
+    """The co-borrower's housing-fund sub-account balance, MXN; estimated when absent."""
+    institucion: Optional[str]
+    """INFONAVIT | FOVISSSTE | NINGUNA: the co-borrower's housing fund."""
+
+
 class _ProfileRequired(TypedDict):
     estado: str
     """Federal entity: ISO code ("CMX", "MX-JAL"), INEGI key ("09") or name ("Nuevo León")."""
@@ -41,6 +63,9 @@ class Profile(_ProfileRequired, total=False):
     institucion: Optional[str]
     """INFONAVIT | FOVISSSTE | NINGUNA (case-insensitive): the housing fund the buyer contributes
     to; absent: INFONAVIT for asalariado and mixto, none otherwise. Only the products read it."""
+    coacreditado: Optional[Coacreditado]
+    """A second borrower whose income (and debts) are part of the household's: the credit
+    products pool both incomes; the score, which reads the household, does not change."""
 
 
 class CapacidadCompra(TypedDict):
@@ -110,7 +135,8 @@ class Dictamen(TypedDict):
 
 class CambioPerfil(TypedDict):
     campo: str
-    """The profile key the simulation changes (ahorro, deudas_mensuales, antiguedad_meses)."""
+    """The profile key the simulation changes (ahorro, deudas_mensuales, antiguedad_meses,
+    coacreditado.deudas_mensuales)."""
     antes: Optional[float]
     """Its value in the profile scored (None: absent)."""
     despues: Optional[float]

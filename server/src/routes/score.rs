@@ -100,6 +100,39 @@ pub struct ScoreProfile {
     /// products read it; another value answers 422 `UNKNOWN_INSTITUTION`.
     #[schema(example = "FOVISSSTE")]
     institucion: Option<String>,
+    /// A second borrower whose income and debts are part of the household's: the credit
+    /// products pool both incomes; the score, which reads the household, does not change.
+    coacreditado: Option<CoBorrowerProfile>,
+}
+
+/// `coacreditado`: the part of the household that is a second borrower (score-core MODEL.md
+/// section 1). Errors name its fields by path (`coacreditado.ingreso_mensual`).
+#[derive(Debug, Serialize, ToSchema)]
+#[allow(dead_code)]
+pub struct CoBorrowerProfile {
+    /// The co-borrower's own monthly net income: part of the household's `ingreso_mensual`
+    /// and less than it (422 `VALUE_OUT_OF_RANGE` otherwise).
+    #[schema(example = 16000, minimum = 0.01)]
+    ingreso_mensual: f64,
+    /// `asalariado`, `independiente`, `mixto` or `pensionado`.
+    #[schema(example = "asalariado")]
+    tipo_ingreso: String,
+    /// Months in the co-borrower's current job or activity.
+    #[schema(example = 30)]
+    antiguedad_meses: u32,
+    /// Age in years (18..100).
+    #[schema(example = 31, minimum = 18, maximum = 100)]
+    edad: Option<u32>,
+    /// The part of the household's declared `deudas_mensuales` that is the co-borrower's
+    /// (needs the household's declared); absent: none.
+    #[schema(minimum = 0)]
+    deudas_mensuales: Option<f64>,
+    /// The co-borrower's housing-fund sub-account balance; estimated when absent.
+    #[schema(minimum = 0)]
+    subcuenta_fondo: Option<f64>,
+    /// The co-borrower's housing fund: `INFONAVIT`, `FOVISSSTE` or `NINGUNA` (any case).
+    #[schema(example = "INFONAVIT")]
+    institucion: Option<String>,
 }
 
 /// The profile with the optional contact fields (phases 1 and 2, onboarding).

@@ -189,7 +189,7 @@ function Products({ productos, recomendado }) {
   );
 }
 
-const CAMPOS = { ahorro: 'Ahorro', deudas_mensuales: 'Deudas mensuales', antiguedad_meses: 'Antigüedad' };
+const CAMPOS = { ahorro: 'Ahorro', deudas_mensuales: 'Deudas mensuales', antiguedad_meses: 'Antigüedad', 'coacreditado.deudas_mensuales': 'Deudas del coacreditado' };
 
 /** A simulated field's value as the buyer reads it: pesos, months, or "sin declarar". */
 function campoValue(campo, value) {

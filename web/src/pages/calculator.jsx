@@ -10,7 +10,7 @@ import init, { score } from 'score-wasm';
 import { api } from '../api.js';
 import { Alert, Field, Loading, PageTitle, formValues } from '../components/ui.jsx';
 import { Report } from '../components/report.jsx';
-import { ESTADOS, FIELDS, INSTITUCIONES, TIPOS_INGRESO, buyerMessage, evaluate } from '../profile-fields.js';
+import { CO_FIELDS, ESTADOS, FIELDS, INSTITUCIONES, TIPOS_INGRESO, buyerMessage, evaluate } from '../profile-fields.js';
 import { useSession } from '../session.jsx';
 import { MyProfiles, rememberProfile } from './accounts.jsx';
 import { ReceiptsCard, formText, uploadReceipts, verifiedNote } from '../components/receipts.jsx';
@@ -24,7 +24,36 @@ function loadModel() {
 /** The fields receipts fill (the state stays the buyer's: where they want to buy). */
 const FILLED_BY_RECEIPTS = ['ingreso_mensual', 'tipo_ingreso', 'antiguedad_meses', 'deudas_mensuales'];
 
-const START = { ingreso_mensual: '30000', tipo_ingreso: 'asalariado', antiguedad_meses: '36', estado: 'CMX', edad: '', personas_hogar: '', ahorro: '100000', deudas_mensuales: '', subcuenta_fondo: '', institucion: '' };
+const START = { ingreso_mensual: '30000', tipo_ingreso: 'asalariado', antiguedad_meses: '36', estado: 'CMX', edad: '', personas_hogar: '', ahorro: '100000', deudas_mensuales: '', subcuenta_fondo: '', institucion: '',
+  ...Object.fromEntries(CO_FIELDS.map((f) => [f.key, ''])) };
+
+/** One field of the profile form, with its options, help, verified note and error. */
+function ProfileField({ field: f, values, verified, errors }) {
+  const co = f.key.startsWith('coacreditado.');
+  return (
+    <Field
+      key={f.key}
+      label={f.label}
+      name={f.key}
+      id={f.key}
+      as={f.kind === 'select' ? 'select' : 'input'}
+      inputMode={f.kind === 'money' ? 'decimal' : f.kind === 'count' ? 'numeric' : undefined}
+      autocomplete="off"
+      required={f.required && !co}
+      value={values[f.key]}
+      help={f.help}
+      note={verified ? verifiedNote(verified, f.key, values[f.key]) : undefined}
+      error={errors?.[f.key]}
+    >
+      {f.key === 'estado' && ESTADOS.map(([code, name]) => <option value={code}>{name}</option>)}
+      {f.key === 'tipo_ingreso' && TIPOS_INGRESO.map(([code, name]) => <option value={code}>{name}</option>)}
+      {f.key === 'coacreditado.tipo_ingreso' &&
+        [['', 'Elige…'], ...TIPOS_INGRESO].map(([code, name]) => <option value={code}>{name}</option>)}
+      {(f.key === 'institucion' || f.key === 'coacreditado.institucion') &&
+        INSTITUCIONES.map(([code, name]) => <option value={code}>{name}</option>)}
+    </Field>
+  );
+}
 
 export function Calculator() {
   const [model, setModel] = useState('loading');
@@ -109,25 +138,18 @@ export function Calculator() {
           <h2>Tu perfil</h2>
           <p class="help">Los campos marcados con * son obligatorios. Montos en pesos mexicanos.</p>
           {FIELDS.map((f) => (
-            <Field
-              key={f.key}
-              label={f.label}
-              name={f.key}
-              id={f.key}
-              as={f.kind === 'select' ? 'select' : 'input'}
-              inputMode={f.kind === 'money' ? 'decimal' : f.kind === 'count' ? 'numeric' : undefined}
-              autocomplete="off"
-              required={f.required}
-              value={values[f.key]}
-              help={f.help}
-              note={verifiedNote(verified, f.key, values[f.key])}
-              error={result?.errors[f.key]}
-            >
-              {f.key === 'estado' && ESTADOS.map(([code, name]) => <option value={code}>{name}</option>)}
-              {f.key === 'tipo_ingreso' && TIPOS_INGRESO.map(([code, name]) => <option value={code}>{name}</option>)}
-              {f.key === 'institucion' && INSTITUCIONES.map(([code, name]) => <option value={code}>{name}</option>)}
-            </Field>
+            <ProfileField field={f} values={values} verified={verified} errors={result?.errors} />
           ))}
+          <details class="coborrower" open={CO_FIELDS.some((f) => values[f.key] !== '') || undefined}>
+            <summary>¿Solicitas el crédito con otra persona?</summary>
+            <p class="help">
+              Tu cónyuge u otra persona de tu hogar cuyo ingreso ya sumaste arriba. No cambia tu puntaje: permite que los
+              créditos sumen los dos ingresos (por ejemplo, Unamos Créditos del Infonavit). Déjalo vacío si solicitas solo.
+            </p>
+            {CO_FIELDS.map((f) => (
+              <ProfileField field={f} values={values} errors={result?.errors} />
+            ))}
+          </details>
         </form>
 
         <div class="card result" aria-labelledby="resultado-titulo">
