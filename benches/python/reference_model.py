@@ -96,8 +96,11 @@ MAX_SIMULACIONES = 4
 MESES_SIMULADOS = 12
 NIVELES = ["bajo", "medio", "alto", "excelente"]
 # MODEL.md section 9.1, in the order the verdict lists them.
-KNOCK_OUTS = ["INGRESO_MENOR_AL_MINIMO", "DEUDA_MAYOR_AL_LIMITE", "SIN_PLAZO_POR_EDAD", "SIN_CAPACIDAD_DE_PAGO"]
-CONDITIONS = ["DEUDAS_NO_DECLARADAS", "ENGANCHE_Y_GASTOS_NO_CUBIERTOS"]
+KNOCK_OUTS = ["INGRESO_MENOR_AL_MINIMO", "DEUDA_MAYOR_AL_LIMITE", "SIN_PLAZO_POR_EDAD", "SIN_CAPACIDAD_DE_PAGO",
+              "SIN_PRODUCTO_DISPONIBLE"]
+CONDITIONS = ["DEUDAS_NO_DECLARADAS", "ENGANCHE_Y_GASTOS_NO_CUBIERTOS", "PAGO_COMPROMETE_COSTO_DE_VIDA"]
+# PRODUCTS.md section 2: each product's longest term, in years.
+PLAZO_MAX = {"INFONAVIT": 30, "FOVISSSTE": 30, "HIPOTECA_BANCARIA": 20, "INFONAVIT_MAS_BANCO": 20, "UNAMOS_CREDITOS": 30}
 
 
 class ReferenceError(ValueError):
@@ -298,7 +301,8 @@ def score(profile: Any, simulations: bool = True) -> Dict[str, Any]:
     """The report of ``profile``; ``simulations=False`` leaves ``simulaciones`` empty."""
     report = _report(profile)
     report["simulaciones"] = _simulaciones(profile, report) if simulations else []
-    report.update(_productos(profile))
+    productos = report.pop("_productos")
+    report["productos"], report["producto_recomendado"] = productos["productos"], productos["producto_recomendado"]
     return report
 
 
@@ -390,7 +394,7 @@ def _simulaciones(profile: Dict[str, Any], base: Dict[str, Any]) -> List[Dict[st
     if most > 0:
         def reaches(meses: int) -> bool:
             changed = dict(profile, antiguedad_meses=antiguedad + meses)
-            return NIVELES.index(_report(changed)["nivel"]) > NIVELES.index(base["nivel"])
+            return NIVELES.index(_report(changed, solo_score=True)["nivel"]) > NIVELES.index(base["nivel"])
 
         meses: Optional[int] = None
         if base["nivel"] != "excelente" and reaches(most):
@@ -405,7 +409,9 @@ def _simulaciones(profile: Dict[str, Any], base: Dict[str, Any]) -> List[Dict[st
     return found[:MAX_SIMULACIONES]
 
 
-def _report(profile: Any) -> Dict[str, Any]:
+def _report(profile: Any, solo_score: bool = False) -> Dict[str, Any]:
+    """The report without simulations (``solo_score``: only ``score`` and ``nivel``, for the
+    seniority search, which reads the level alone)."""
     p = _read(profile)
     I, tipo, estado = p["ingreso"], p["tipo"], p["estado"]
     factor, deudas = estado["factor"], p["deudas"]
@@ -434,27 +440,31 @@ def _report(profile: Any) -> Dict[str, Any]:
     shown = {k: rnd(v, 2) for k, v in values.items()}
     total = int(rnd(sum(shown[k] * weights[k] for k in shown) * P["ESCALA_SCORE"], 0))
     nivel = "bajo" if total <= 400 else "medio" if total <= 600 else "alto" if total <= 800 else "excelente"
+    if solo_score:
+        return {"score": total, "nivel": nivel}
 
-    # 6. Purchasing capacity
-    pago = max(Decimal(0), min(P["PTI_MAX"] * I, P["DTI_TOTAL_MAX"] * I - supuestas, disponible_ingreso))
-    plazo = int(P["PLAZO_MAX_ANIOS"]) if p["edad"] is None else max(0, min(int(P["PLAZO_MAX_ANIOS"]), int(P["EDAD_MAX_FIN_PLAZO"]) - p["edad"]))
-    i = P["TASA_ANUAL"] / 12
-    n = plazo * 12
-    credito = pago * (1 - (1 + i) ** -n) / i if n else Decimal(0)
-    ltv = P["LTV_INDEPENDIENTE"] if tipo == "independiente" else P["LTV_ASALARIADO"]
-    valor = credito / ltv
+    # 6. Purchasing capacity: the recommended product's terms (section 15), else the bank's
+    productos = _productos(profile)
+    recomendado = productos["producto_recomendado"] or "HIPOTECA_BANCARIA"
+    oferta = next(o for o in productos["productos"] if o["producto"] == recomendado)
+    banco = next(o for o in productos["productos"] if o["producto"] == "HIPOTECA_BANCARIA")
+    valor, credito = oferta["valor_vivienda_max"], oferta["credito_max"]
+    gastos, pago, plazo = oferta["gastos_cierre"], oferta["pago_mensual"], oferta["plazo_anios"]
+    requerido = valor - credito  # the part of the value the credit does not cover
     ajuste = min(max(2 - factor, P["FACTOR_MIN"]), P["FACTOR_MAX"])
-    valor_realista = rnd(rnd(valor, 2) * ajuste, 2)
-    requerido = valor * (1 - ltv)
-    gastos = valor * P["GASTOS_CIERRE"]
-    # 8. Housing-fund sub-account
-    subcuenta = sum(_subcuentas(p))
-    enganche_disponible = p["ahorro"] + subcuenta
-    m2 = valor / estado["precio_m2"]
+    valor_realista = rnd(valor * ajuste, 2)
+    ltv = rnd(credito / valor, 4) if valor else Decimal(0)
+    # 8. Housing-fund sub-accounts; own funds: savings plus those the product applies to the price
+    subcuentas = _subcuentas(p)
+    subcuenta = sum(subcuentas)
+    aplicadas = {"INFONAVIT": subcuentas[0], "FOVISSSTE": subcuentas[0], "INFONAVIT_MAS_BANCO": subcuentas[0],
+                 "UNAMOS_CREDITOS": subcuenta}.get(recomendado, Decimal(0))
+    enganche_disponible = rnd(p["ahorro"] + aplicadas, 2)
     # 9. Core dwelling
     dormitorios = max(Decimal(1), (personas / P["PERSONAS_POR_DORMITORIO"]).to_integral_value(ROUND_CEILING))
     nucleo = (P["M2_NUCLEO_BASE"] + P["M2_POR_DORMITORIO_EXTRA"] * (dormitorios - 1)) * P["FACTOR_MUROS_CIRCULACION"]
-    # 7. Labels (exact values)
+    # 7. Labels (from the shown value: valor / precio_m2 against the thresholds)
+    m2 = valor / estado["precio_m2"]
     if m2 < nucleo:
         evaluacion = "INSUFICIENTE"
     elif m2 < P["UMBRAL_M2_ADECUADO"] * nucleo:
@@ -465,7 +475,7 @@ def _report(profile: Any) -> Dict[str, Any]:
         evaluacion = "HOLGADO"
     if valor == 0:
         estatus = "NO_APLICA"
-    elif enganche_disponible == 0:
+    elif requerido > 0 and enganche_disponible == 0:
         estatus = "SIN_ENGANCHE"
     elif enganche_disponible < P["UMBRAL_ENGANCHE_PARCIAL"] * requerido:
         estatus = "INSUFICIENTE"
@@ -481,9 +491,11 @@ def _report(profile: Any) -> Dict[str, Any]:
         "INGRESO_MENOR_AL_MINIMO": I < P["INGRESO_MINIMO"],
         "DEUDA_MAYOR_AL_LIMITE": deudas is not None and deudas > P["DTI_TOTAL_MAX"] * I,
         "SIN_PLAZO_POR_EDAD": plazo == 0,
-        "SIN_CAPACIDAD_DE_PAGO": plazo > 0 and rnd(credito, 2) == 0,
+        "SIN_CAPACIDAD_DE_PAGO": plazo > 0 and credito == 0 and "SIN_CAPACIDAD_DE_PAGO" in banco["motivos"],
+        "SIN_PRODUCTO_DISPONIBLE": plazo > 0 and credito == 0 and "SIN_CAPACIDAD_DE_PAGO" not in banco["motivos"],
         "DEUDAS_NO_DECLARADAS": deudas is None,
         "ENGANCHE_Y_GASTOS_NO_CUBIERTOS": estatus not in ("NO_APLICA", "CUBIERTO"),
+        "PAGO_COMPROMETE_COSTO_DE_VIDA": credito > 0 and rnd(disponible_ingreso, 2) < pago,
     }
     motivos = [c for c in KNOCK_OUTS + CONDITIONS if applies[c]]
     condicion = ("NO_PRECALIFICA" if any(c in KNOCK_OUTS for c in motivos)
@@ -506,12 +518,16 @@ def _report(profile: Any) -> Dict[str, Any]:
     if deudas is None:
         codes.append("DEUDAS_NO_DECLARADAS")
     codes += [c for c in ("INGRESO_MENOR_AL_MINIMO", "DEUDA_MAYOR_AL_LIMITE") if applies[c]]
-    sin_credito = rnd(credito, 2) == 0
+    if applies["PAGO_COMPROMETE_COSTO_DE_VIDA"] and "SALUD_FINANCIERA_AJUSTADA" not in codes:
+        codes.append("SALUD_FINANCIERA_AJUSTADA")
+    sin_credito = credito == 0
     if plazo == 0:
         codes.append("SIN_PLAZO_POR_EDAD")
+    elif applies["SIN_PRODUCTO_DISPONIBLE"]:
+        codes.append("SIN_PRODUCTO_DISPONIBLE")
     elif sin_credito:
         codes.append("SIN_CAPACIDAD_DE_PAGO")
-    if 0 < plazo < int(P["PLAZO_MAX_ANIOS"]):
+    if 0 < plazo < PLAZO_MAX[recomendado]:
         codes.append("PLAZO_LIMITADO_POR_EDAD")
     if estatus in ("SIN_ENGANCHE", "INSUFICIENTE", "PARCIAL"):
         codes.append("ENGANCHE_INSUFICIENTE")
@@ -525,26 +541,28 @@ def _report(profile: Any) -> Dict[str, Any]:
         first = motivos[0]
         if first == "ENGANCHE_Y_GASTOS_NO_CUBIERTOS":
             first = "GASTOS_DE_CIERRE_PENDIENTES" if estatus == "CUBIERTO_SIN_GASTOS" else "ENGANCHE_INSUFICIENTE"
+        elif first == "PAGO_COMPROMETE_COSTO_DE_VIDA":
+            first = "SALUD_FINANCIERA_AJUSTADA"
         codes.remove(first)
         codes.insert(0, first)
 
     capacidad = {
-        "valor_bancario": rnd(valor, 2),
+        "valor_bancario": valor,
         "valor_realista": valor_realista,
         "factor_platform_v2": factor,
         "ltv": ltv,
-        "pago_mensual_estimado": rnd(pago, 2),
-        "credito_max": rnd(credito, 2),
+        "pago_mensual_estimado": pago,
+        "credito_max": credito,
         "m2_alcanzables": rnd(m2, 2),
         "m2_minimo_nucleo": rnd(nucleo, 2),
         "evaluacion_m2": evaluacion,
-        "enganche_requerido": rnd(requerido, 2),
-        "enganche_disponible": rnd(enganche_disponible, 2),
+        "enganche_requerido": requerido,
+        "enganche_disponible": enganche_disponible,
         "subcuenta_fondo_estimada": rnd(subcuenta, 2),
         "estatus_enganche": estatus,
         "renta_equivalente": rnd(valor * P["RENDIMIENTO_RENTA_ANUAL"] / 12, 2),
-        "gastos_cierre_estimados": rnd(gastos, 2),
-        "tasa_anual": P["TASA_ANUAL"],
+        "gastos_cierre_estimados": gastos,
+        "tasa_anual": oferta["tasa_anual"],
         "plazo_anios": plazo,
         "precio_m2_estado": estado["precio_m2"],
     }
@@ -578,4 +596,5 @@ def _report(profile: Any) -> Dict[str, Any]:
             "condicion": condicion,
             "motivos": [{"codigo": c, "texto": VERDICT_TEXTS[c]} for c in motivos],
         },
+        "_productos": productos,
     }

@@ -23,14 +23,6 @@ pub(crate) struct Exact {
     pub costo_vida_digno: Decimal,
     /// Income left after the cost of living and the declared (or, undeclared, assumed) debts.
     pub ingreso_disponible: Decimal,
-    /// The mortgage payment the income allows (PTI, total DTI and disposable income caps).
-    pub pago: Decimal,
-    /// Loan term in whole years.
-    pub plazo: u32,
-    /// Loan-to-value of the income type.
-    pub ltv: Decimal,
-    /// Savings plus the housing-fund balance.
-    pub disponible: Decimal,
     /// The household's housing-fund balances (the applicant's and the co-borrower's), each
     /// declared or estimated.
     pub subcuenta: Decimal,
@@ -56,19 +48,11 @@ pub(crate) fn exact(profile: &Profile, state: &StateInfo) -> Exact {
     // health assume the typical ratio, so hiding debts does not raise them.
     let deudas = deudas_supuestas(profile);
     let ingreso_disponible = ingreso - costo_vida_digno - deudas;
-    let pago = (PTI_MAX * ingreso).min(DTI_TOTAL_MAX * ingreso - deudas).min(ingreso_disponible).max(Decimal::ZERO);
     let [subcuenta_titular, subcuenta_coacreditado] = subcuentas(profile);
     let subcuenta = subcuenta_titular + subcuenta_coacreditado;
     Exact {
         costo_vida_digno,
         ingreso_disponible,
-        pago,
-        plazo: plazo_anios(profile),
-        ltv: match profile.tipo_ingreso {
-            IncomeType::Independiente => LTV_INDEPENDIENTE,
-            _ => LTV_ASALARIADO,
-        },
-        disponible: profile.ahorro + subcuenta,
         subcuenta,
         subcuenta_titular,
         nucleo: m2_minimo_nucleo(personas),
@@ -208,24 +192,6 @@ pub(crate) fn debiles_shown(profile: &Profile, shown: &[Decimal; 6]) -> Debiles 
     debiles_de(weak[..n].iter().map(|w| w.2))
 }
 
-/// Loan term in whole years: 20, shortened so that age plus term stays within 75.
-pub(crate) fn plazo_anios(profile: &Profile) -> u32 {
-    let max = u32::try_from(PLAZO_MAX_ANIOS.mantissa()).unwrap_or(20);
-    match profile.edad {
-        None => max,
-        Some(edad) => {
-            let limite = u32::try_from(EDAD_MAX_FIN_PLAZO.mantissa()).unwrap_or(75);
-            limite.saturating_sub(edad).min(max)
-        }
-    }
-}
-
-/// Present value of 1 peso paid monthly for `years` at TASA_ANUAL: (1 - (1+i)^-n) / i, from
-/// the precomputed [`FACTOR_ANUALIDAD`] table (terms are whole years, at most 20).
-pub(crate) fn annuity_factor(years: u32) -> Decimal {
-    FACTOR_ANUALIDAD.get(years as usize).copied().unwrap_or(Decimal::ZERO)
-}
-
 /// Housing-fund balances, the applicant's and the co-borrower's (0 without one), each the
 /// declared one or estimated on that borrower's own income (the household's less the
 /// co-borrower's part, for the applicant).
@@ -271,33 +237,6 @@ fn ceil_ratio(a: Decimal, b: Decimal) -> Decimal {
     }
 }
 
-fn evaluacion_m2(m2: Decimal, nucleo: Decimal) -> EvaluacionM2 {
-    if m2 < nucleo {
-        EvaluacionM2::Insuficiente
-    } else if m2 < nucleo * UMBRAL_M2_ADECUADO {
-        EvaluacionM2::NucleoBasico
-    } else if m2 < nucleo * UMBRAL_M2_HOLGADO {
-        EvaluacionM2::Adecuado
-    } else {
-        EvaluacionM2::Holgado
-    }
-}
-
-fn estatus_enganche(valor: Decimal, requerido: Decimal, disponible: Decimal, gastos: Decimal) -> EstatusEnganche {
-    if valor.is_zero() {
-        EstatusEnganche::NoAplica
-    } else if disponible.is_zero() {
-        EstatusEnganche::SinEnganche
-    } else if disponible < requerido * UMBRAL_ENGANCHE_PARCIAL {
-        EstatusEnganche::Insuficiente
-    } else if disponible < requerido {
-        EstatusEnganche::Parcial
-    } else if disponible < requerido + gastos {
-        EstatusEnganche::CubiertoSinGastos
-    } else {
-        EstatusEnganche::Cubierto
-    }
-}
 
 /// The figures of a report that involve a division or a 28-digit constant, as shown (rounded),
 /// with the decisions taken on them. Computed in `Decimal` here and in filtered arithmetic by
@@ -308,14 +247,6 @@ pub(crate) struct Figures {
     /// Shown value and shown points of each component, in the spec's order.
     pub componentes: [(Decimal, Decimal); 6],
     pub ratio: Decimal,
-    pub valor_bancario: Decimal,
-    pub credito: Decimal,
-    pub m2: Decimal,
-    pub enganche_requerido: Decimal,
-    pub gastos: Decimal,
-    pub renta: Decimal,
-    pub evaluacion_m2: EvaluacionM2,
-    pub estatus_enganche: EstatusEnganche,
     /// Weak components' codes, most points lost first, at most three (then `None`s).
     pub debiles: Debiles,
 }
@@ -340,28 +271,15 @@ pub(crate) fn max_recomendaciones_componente() -> usize {
 /// [`Figures`] in exact decimal arithmetic: the definition the filtered path is checked against.
 #[cold]
 #[inline(never)]
-pub(crate) fn figures_exact(profile: &Profile, exact: &Exact, state: &StateInfo) -> Figures {
+pub(crate) fn figures_exact(profile: &Profile, exact: &Exact) -> Figures {
     let ratio = exact.ingreso_disponible / profile.ingreso_mensual;
     let values = components(profile, exact);
     let shown: [Decimal; 6] = values.map(money);
     let (score, puntos) = score_and_points(&shown);
-    let credito = exact.pago * annuity_factor(exact.plazo);
-    let valor_bancario = credito / exact.ltv;
-    let enganche_requerido = valor_bancario * (Decimal::ONE - exact.ltv);
-    let gastos = valor_bancario * GASTOS_CIERRE;
-    let m2 = valor_bancario / state.precio_m2;
     Figures {
         score,
         componentes: std::array::from_fn(|i| (shown[i], puntos[i])),
         ratio: crate::money::ratio(ratio),
-        valor_bancario: money(valor_bancario),
-        credito: money(credito),
-        m2: money(m2),
-        enganche_requerido: money(enganche_requerido),
-        gastos: money(gastos),
-        renta: money(valor_bancario * RENDIMIENTO_RENTA_ANUAL / Decimal::from(12)),
-        evaluacion_m2: evaluacion_m2(m2, exact.nucleo),
-        estatus_enganche: estatus_enganche(valor_bancario, enganche_requerido, exact.disponible, gastos),
         debiles: debiles_shown(profile, &shown),
     }
 }
@@ -407,33 +325,5 @@ mod tests {
         for (a, b) in [("3.35", "2"), ("4", "2"), ("5", "2"), ("0", "2"), ("1", "0.3"), ("20", "2"), ("0.01", "2.5")] {
             assert_eq!(ceil_ratio(d(a), d(b)), (d(a) / d(b)).ceil(), "{a} / {b}");
         }
-    }
-
-    #[test]
-    fn term_is_shortened_by_age_and_never_negative() {
-        let mut p = Profile::from_json_str(r#"{"estado":"CMX","ingreso_mensual":1,"tipo_ingreso":"mixto","antiguedad_meses":0}"#)
-            .expect("valid");
-        assert_eq!(plazo_anios(&p), 20);
-        for (edad, plazo) in [(18, 20), (55, 20), (56, 19), (74, 1), (75, 0), (100, 0)] {
-            p.edad = Some(edad);
-            assert_eq!(plazo_anios(&p), plazo, "edad {edad}");
-        }
-    }
-
-    /// Every entry of the precomputed table equals the closed form; 20 years at 11.65% gives
-    /// about 92.87 (the research's check: 93.77 at 11.5%).
-    #[test]
-    fn annuity_table_matches_the_closed_form() {
-        use rust_decimal::MathematicalOps;
-        let i = TASA_ANUAL / Decimal::from(12);
-        let max = u32::try_from(PLAZO_MAX_ANIOS.mantissa()).expect("small");
-        assert_eq!(FACTOR_ANUALIDAD.len() as u32, max + 1, "one entry per whole year of term");
-        assert_eq!(annuity_factor(0), Decimal::ZERO);
-        for years in 1..=max {
-            let growth = (Decimal::ONE + i).powu(u64::from(years) * 12);
-            let closed_form = (Decimal::ONE - Decimal::ONE / growth) / i;
-            assert_eq!(annuity_factor(years), closed_form, "{years} years");
-        }
-        assert_eq!(money(annuity_factor(20)).to_string(), "92.87");
     }
 }

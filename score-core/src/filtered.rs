@@ -9,39 +9,21 @@
 //! The differential tests below (a deterministic tie-heavy sweep and a proptest) compare both
 //! paths figure for figure on profiles built to sit on ties and breakpoints.
 
-use crate::approx::{Approx, is_zero, less, round_dp};
+use crate::approx::{Approx, less, round_dp};
 use crate::figures::{
     Exact, Figures, component, curva_antiguedad, debiles_shown, puntos_tipo, score_and_points,
 };
 use crate::money::money;
 use crate::params::*;
 use crate::profile::Profile;
-use crate::report::{EstatusEnganche, EvaluacionM2};
-use crate::states::StateInfo;
 use rust_decimal::Decimal;
 
 const DOCE: Approx = Approx::exact(12.0);
 
 // The model's constants as filtered doubles, converted once at compile time.
 const DEUDAS_NO_DECLARADAS: Approx = Approx::of(PUNTOS_DEUDAS_NO_DECLARADAS);
-const GASTOS: Approx = Approx::of(GASTOS_CIERRE);
-const RENDIMIENTO: Approx = Approx::of(RENDIMIENTO_RENTA_ANUAL);
-const M2_ADECUADO: Approx = Approx::of(UMBRAL_M2_ADECUADO);
-const M2_HOLGADO: Approx = Approx::of(UMBRAL_M2_HOLGADO);
-const ENGANCHE_PARCIAL: Approx = Approx::of(UMBRAL_ENGANCHE_PARCIAL);
-/// [`FACTOR_ANUALIDAD`] as filtered doubles, by whole years of term.
-const ANUALIDAD: [Approx; FACTOR_ANUALIDAD.len()] = {
-    let mut table = [Approx::exact(0.0); FACTOR_ANUALIDAD.len()];
-    let mut years = 0;
-    while years < table.len() {
-        table[years] = Approx::of(FACTOR_ANUALIDAD[years]);
-        years += 1;
-    }
-    table
-};
-
 /// [`Figures`] certified equal to [`crate::figures::figures_exact`], or `None`.
-pub(crate) fn figures(profile: &Profile, exact: &Exact, state: &StateInfo) -> Option<Figures> {
+pub(crate) fn figures(profile: &Profile, exact: &Exact) -> Option<Figures> {
     let ingreso = Approx::of(profile.ingreso_mensual);
     let ratio = Approx::of(exact.ingreso_disponible).div(ingreso);
     let costo = Approx::of(exact.costo_vida_digno);
@@ -83,58 +65,15 @@ pub(crate) fn figures(profile: &Profile, exact: &Exact, state: &StateInfo) -> Op
     });
     let (score, puntos) = score_and_points(&shown);
 
-    let credito = Approx::of(exact.pago).mul(ANUALIDAD.get(exact.plazo as usize).copied().unwrap_or(Approx::exact(0.0)));
-    let valor_bancario = credito.div(Approx::of(exact.ltv));
-    let enganche_requerido = valor_bancario.mul(Approx::of(Decimal::ONE - exact.ltv));
-    let gastos = valor_bancario.mul(GASTOS);
-    let m2 = valor_bancario.div(Approx::of(state.precio_m2));
-    let renta = valor_bancario.mul(RENDIMIENTO).div(DOCE);
     Some(Figures {
         score,
         componentes: std::array::from_fn(|i| (shown[i], puntos[i])),
         ratio: round_dp(ratio, crate::money::RATIO_DP)?,
-        valor_bancario: round_dp(valor_bancario, MONEY)?,
-        credito: round_dp(credito, MONEY)?,
-        m2: round_dp(m2, MONEY)?,
-        enganche_requerido: round_dp(enganche_requerido, MONEY)?,
-        gastos: round_dp(gastos, MONEY)?,
-        renta: round_dp(renta, MONEY)?,
-        evaluacion_m2: evaluacion_m2(m2, Approx::of(exact.nucleo))?,
-        estatus_enganche: estatus_enganche(valor_bancario, enganche_requerido, exact.disponible, gastos)?,
         debiles: debiles_shown(profile, &shown),
     })
 }
 
 const MONEY: u32 = crate::money::MONEY_DP;
-
-fn evaluacion_m2(m2: Approx, nucleo: Approx) -> Option<EvaluacionM2> {
-    Some(if less(m2, nucleo)? {
-        EvaluacionM2::Insuficiente
-    } else if less(m2, nucleo.mul(M2_ADECUADO))? {
-        EvaluacionM2::NucleoBasico
-    } else if less(m2, nucleo.mul(M2_HOLGADO))? {
-        EvaluacionM2::Adecuado
-    } else {
-        EvaluacionM2::Holgado
-    })
-}
-
-fn estatus_enganche(valor: Approx, requerido: Approx, disponible: Decimal, gastos: Approx) -> Option<EstatusEnganche> {
-    let disponible_approx = Approx::of(disponible);
-    Some(if is_zero(valor)? {
-        EstatusEnganche::NoAplica
-    } else if disponible.is_zero() {
-        EstatusEnganche::SinEnganche
-    } else if less(disponible_approx, requerido.mul(ENGANCHE_PARCIAL))? {
-        EstatusEnganche::Insuficiente
-    } else if less(disponible_approx, requerido)? {
-        EstatusEnganche::Parcial
-    } else if less(disponible_approx, requerido.add(gastos))? {
-        EstatusEnganche::CubiertoSinGastos
-    } else {
-        EstatusEnganche::Cubierto
-    })
-}
 
 #[cfg(test)]
 mod tests {
@@ -150,8 +89,8 @@ mod tests {
     fn agree(profile: &Profile) -> bool {
         let state = profile.estado.info();
         let exact = exact(profile, state);
-        let decimal = figures_exact(profile, &exact, state);
-        match figures(profile, &exact, state) {
+        let decimal = figures_exact(profile, &exact);
+        match figures(profile, &exact) {
             Some(filtered) => {
                 assert_eq!(format!("{filtered:?}"), format!("{decimal:?}"), "{profile:?}");
                 true

@@ -24,6 +24,7 @@ mod approx;
 pub mod batch;
 pub mod curve;
 mod error;
+mod capacity;
 mod figures;
 mod filtered;
 pub mod host;
@@ -61,7 +62,7 @@ pub const MODEL_VERSION: &str = "2.1";
 /// sources, MODEL.md) that produced a report. `MODEL_VERSION` names the spec's formula and
 /// weights and stays "2.1"; this name changes whenever a curve, table or rule does, so a stored
 /// report says which set of figures it was computed with.
-pub const CALIBRATION: &str = "mx-2026.11-4";
+pub const CALIBRATION: &str = "mx-2026.11-5";
 /// Version of this crate.
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");
 
@@ -78,9 +79,9 @@ pub struct Opciones {
     /// Compute `simulaciones` (each one scores a changed profile; a batch that does not show
     /// them turns them off, and each report then has an empty `simulaciones`).
     pub simulaciones: bool,
-    /// Compute `productos` and `producto_recomendado` (about as much work again as the score;
-    /// the columns of a frame, which do not show them, turn them off: `productos` is then
-    /// empty and `producto_recomendado` null).
+    /// Give `productos` and `producto_recomendado` (the columns of a frame, which do not show
+    /// them, turn them off: `productos` is then empty and `producto_recomendado` null). The
+    /// products are evaluated either way: capacity describes the recommended one.
     pub productos: bool,
 }
 

@@ -4,12 +4,10 @@
 
 use crate::figures::{Exact, Figures, PESOS, exact, figures_exact};
 use crate::money::money;
-use crate::params::*;
 use crate::profile::Profile;
 use crate::recommendations::recommend;
 use crate::report::*;
 use crate::states::StateInfo;
-use rust_decimal::Decimal;
 
 /// The whole report of a validated profile: filtered arithmetic where it certifies every
 /// figure, exact decimal arithmetic otherwise; the same digits either way. What `opciones`
@@ -17,10 +15,11 @@ use rust_decimal::Decimal;
 pub(crate) fn report(profile: &Profile, opciones: crate::Opciones) -> ScoreReport {
     let state = profile.estado.info();
     let exact = exact(profile, state);
-    let figures = figures(profile, &exact, state);
-    let mut report = assemble(profile, state, &exact, figures);
+    let figures = figures(profile, &exact);
+    // The products are always evaluated: capacity describes the recommended one.
+    let ofertas = ofertas(profile, &exact);
+    let mut report = assemble(profile, state, &exact, figures, &ofertas);
     if opciones.productos {
-        let ofertas = crate::products::evaluar(&crate::products::Solicitud::del_perfil(profile, exact.subcuenta_titular));
         report.productos = ofertas.productos;
         report.producto_recomendado = ofertas.producto_recomendado;
     }
@@ -30,33 +29,22 @@ pub(crate) fn report(profile: &Profile, opciones: crate::Opciones) -> ScoreRepor
     report
 }
 
-fn assemble(profile: &Profile, state: &StateInfo, exact: &Exact, figures: Figures) -> ScoreReport {
-    let ajuste = (Decimal::TWO - state.factor).clamp(FACTOR_MIN, FACTOR_MAX);
-    let capacidad = CapacidadCompra {
-        valor_bancario: figures.valor_bancario,
-        // valor_realista is derived from the *shown* valor_bancario, so the spec's formula holds
-        // exactly on the published figures: round2(valor_bancario x ajuste) == valor_realista.
-        valor_realista: money(figures.valor_bancario * ajuste),
-        factor_platform_v2: state.factor,
-        ltv: exact.ltv,
-        pago_mensual_estimado: money(exact.pago),
-        credito_max: figures.credito,
-        m2_alcanzables: figures.m2,
-        m2_minimo_nucleo: money(exact.nucleo),
-        evaluacion_m2: figures.evaluacion_m2,
-        enganche_requerido: figures.enganche_requerido,
-        enganche_disponible: money(exact.disponible),
-        subcuenta_fondo_estimada: money(exact.subcuenta),
-        estatus_enganche: figures.estatus_enganche,
-        renta_equivalente: figures.renta,
-        gastos_cierre_estimados: figures.gastos,
-        tasa_anual: TASA_ANUAL,
-        plazo_anios: exact.plazo,
-        precio_m2_estado: state.precio_m2,
-    };
-    let dictamen = crate::verdict::dictamen(profile, &capacidad);
+/// The credit products of a profile (its borrowers as `Solicitud::del_perfil` reads them).
+pub(crate) fn ofertas(profile: &Profile, exact: &Exact) -> crate::products::Productos {
+    crate::products::evaluar(&crate::products::Solicitud::del_perfil(profile, exact.subcuenta_titular))
+}
+
+fn assemble(profile: &Profile, state: &StateInfo, exact: &Exact, figures: Figures, ofertas: &crate::products::Productos) -> ScoreReport {
+    let capacidad = crate::capacity::capacidad(profile, state, exact, ofertas);
+    let plazo_max = crate::capacity::oferta_descrita(ofertas).map_or(0, |o| o.producto.plazo_max());
+    let motivos_banco = ofertas
+        .productos
+        .iter()
+        .find(|o| o.producto == crate::products::Producto::HipotecaBancaria)
+        .map_or(&[][..], |o| &o.motivos[..]);
+    let dictamen = crate::verdict::dictamen(profile, exact, &capacidad, motivos_banco);
     let recomendaciones_detalle =
-        recommend(profile, figures.debiles.iter().flatten().copied(), &capacidad, &dictamen);
+        recommend(profile, figures.debiles.iter().flatten().copied(), &capacidad, plazo_max, &dictamen);
     let [ingreso, tipo_ingreso, antiguedad, deudas, ahorro, salud_financiera] =
         std::array::from_fn(|i| Componente { valor: figures.componentes[i].0, peso: PESOS[i], puntos: figures.componentes[i].1 });
     ScoreReport {
@@ -92,8 +80,8 @@ fn assemble(profile: &Profile, state: &StateInfo, exact: &Exact, figures: Figure
 /// not inlined, shared by the report and its simulations (each simulation scores a changed
 /// profile): the WebAssembly build then carries the model's arithmetic once.
 #[inline(never)]
-pub(crate) fn figures(profile: &Profile, exact: &Exact, state: &StateInfo) -> Figures {
-    crate::filtered::figures(profile, exact, state).unwrap_or_else(|| figures_exact(profile, exact, state))
+pub(crate) fn figures(profile: &Profile, exact: &Exact) -> Figures {
+    crate::filtered::figures(profile, exact).unwrap_or_else(|| figures_exact(profile, exact))
 }
 
 /// The disclaimer every report carries.

@@ -151,47 +151,16 @@ pub const DTI_TOTAL_MAX: Decimal = dec(40, 2);
 /// The least income the housing-credit products accept: one monthly general minimum wage of
 /// 2026, 315.04 x 30.4 (CONASAMI via El Economista 2025-12-03); the funds' minimum salary.
 pub const INGRESO_MINIMO: Decimal = dec(9_577_216, 3);
-/// Nominal annual mortgage rate used for the annuity.
+/// The bank mortgage's nominal annual rate (PRODUCTS.md section 2.3).
 pub const TASA_ANUAL: Decimal = dec(1165, 4);
-/// Longest term the model offers, in years.
+/// The bank mortgage's longest term, in years.
 pub const PLAZO_MAX_ANIOS: Decimal = dec(20, 0);
-/// Present value of 1 peso a month over 0..=20 whole years at `TASA_ANUAL`:
-/// `(1 - (1 + i)^-n) / i` with `i = TASA_ANUAL / 12` and `n = 12 x years`, to the 28 digits of
-/// `Decimal` (index = years). Precomputed because `powu(240)` cost 15% of a report; the test
-/// `annuity_table_matches_the_closed_form` recomputes every entry, so changing the rate or the
-/// term without regenerating this table fails.
-pub const FACTOR_ANUALIDAD: [Decimal; 21] = [
-    dec128(0, 0),
-    dec128(11275846381067252196653263373, 27),
-    dec128(2131732952025964625194247858, 26),
-    dec128(30259574760846322794574631043, 27),
-    dec128(38222915318646264468940073838, 27),
-    dec128(45314511571417007427868236145, 27),
-    dec128(51629793085159781595398066845, 27),
-    dec128(57253742782273277880804689089, 27),
-    dec128(62262040532236613904284461028, 27),
-    dec128(66722081553791578959134430966, 27),
-    dec128(70693883332968681260647454509, 27),
-    dec128(74230893261091375629178624241, 27),
-    dec128(77380707860910222270633006137, 27),
-    dec128(8018571327928568424765878404, 26),
-    dec128(8268365566534491806302355311, 26),
-    dec128(8490814910952695194091260813, 26),
-    dec128(8688912797870552495518824746, 26),
-    dec128(8865324973433290992512747166, 26),
-    dec128(9022425365421233397386603043, 26),
-    dec128(9162328028511445531586089224, 26),
-    dec128(928691559250196460700209112, 25),
-];
-
 /// Age plus term may not exceed this (years).
 pub const EDAD_MAX_FIN_PLAZO: Decimal = dec(75, 0);
 /// Loan-to-value for salaried, mixed-income and pensioner buyers.
 pub const LTV_ASALARIADO: Decimal = dec(90, 2);
 /// Loan-to-value for self-employed buyers.
 pub const LTV_INDEPENDIENTE: Decimal = dec(80, 2);
-/// Closing costs (deeds, taxes, notary, appraisal) over the home value.
-pub const GASTOS_CIERRE: Decimal = dec(6, 2);
 /// Gross annual rental yield, for the equivalent rent.
 pub const RENDIMIENTO_RENTA_ANUAL: Decimal = dec(55, 3);
 
@@ -279,7 +248,6 @@ pub const PARAMETERS: &[(&str, Decimal)] = &[
     ("EDAD_MAX_FIN_PLAZO", EDAD_MAX_FIN_PLAZO),
     ("LTV_ASALARIADO", LTV_ASALARIADO),
     ("LTV_INDEPENDIENTE", LTV_INDEPENDIENTE),
-    ("GASTOS_CIERRE", GASTOS_CIERRE),
     ("RENDIMIENTO_RENTA_ANUAL", RENDIMIENTO_RENTA_ANUAL),
     ("APORTACION_FONDO", APORTACION_FONDO),
     ("UMA_DIARIA", UMA_DIARIA),

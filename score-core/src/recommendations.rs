@@ -2,13 +2,11 @@
 //! block, in the manner of the reason codes of established scorecards: the components that
 //! cost the most points come first.
 
-use crate::params::PLAZO_MAX_ANIOS;
 use crate::profile::Profile;
 use crate::report::{
     CapacidadCompra, CodigoDictamen as D, CodigoRecomendacion as C, Condicion, Dictamen, EstatusEnganche,
     EvaluacionM2, Recomendacion,
 };
-use rust_decimal::Decimal;
 
 /// The Spanish text of each code.
 pub fn texto(codigo: C) -> &'static str {
@@ -20,13 +18,14 @@ pub fn texto(codigo: C) -> &'static str {
         C::AhorroBajo => "Tu ahorro es bajo frente a tu ingreso anual: ahorrar para el enganche y los gastos de escrituración (alrededor de 6% del valor) fortalece tu solicitud.",
         C::SaludFinancieraAjustada => "Después del costo de vida de tu estado y tus deudas te queda poco ingreso disponible: reducir gastos fijos mejora tu salud financiera.",
         C::DeudasNoDeclaradas => "No declaraste tus deudas mensuales, así que se evaluaron como neutras: decláralas para obtener un resultado más preciso.",
-        C::SinCapacidadDePago => "Con tu ingreso, tu costo de vida y tus deudas actuales no queda margen para un pago de hipoteca: considera renta con opción a compra o un coacreditado.",
-        C::PlazoLimitadoPorEdad => "Por tu edad el plazo del crédito es menor a 20 años, lo que reduce el monto: un coacreditado más joven o un enganche mayor compensan el plazo.",
+        C::SinCapacidadDePago => "Con tu ingreso y tus deudas actuales no queda margen para un pago de hipoteca: considera renta con opción a compra o un coacreditado.",
+        C::PlazoLimitadoPorEdad => "Por tu edad el plazo del crédito es menor que el máximo que ofrece, lo que reduce el monto: un coacreditado más joven o un enganche mayor compensan el plazo.",
         C::EngancheInsuficiente => "Tu ahorro y tu subcuenta de vivienda no cubren el enganche requerido: aumenta tu ahorro o busca una vivienda de menor valor.",
         C::GastosDeCierrePendientes => "Cubres el enganche, pero aún no los gastos de escrituración (alrededor de 6% del valor): prevé ese monto adicional.",
         C::ViviendaBajoNucleo => "Con tu presupuesto los metros cuadrados alcanzables en tu estado quedan por debajo de una vivienda núcleo para tu hogar: considera otra zona o una vivienda progresiva.",
         C::PerfilSolido => "Tu perfil es sólido: compara ofertas de varias instituciones para obtener la mejor tasa.",
         C::SinPlazoPorEdad => "Por tu edad no queda plazo de crédito: una persona más joven puede solicitarlo contigo como coacreditado.",
+        C::SinProductoDisponible => "Hoy ningún crédito de vivienda te aplica: revisa en la tabla de productos el motivo de cada uno; por ejemplo, unos meses más de antigüedad o un coacreditado abren opciones.",
         C::IngresoMenorAlMinimo => "Suma el ingreso de un cónyuge o coacreditado, o comprueba otros ingresos, para llegar al mínimo de los créditos.",
         C::DeudaMayorAlLimite => "Liquida o reestructura deudas hasta bajar del 40% de tu ingreso antes de pedir una hipoteca.",
     }
@@ -44,6 +43,7 @@ pub(crate) fn recommend(
     profile: &Profile,
     debiles: impl Iterator<Item = C>,
     capacidad: &CapacidadCompra,
+    plazo_max: u32,
     dictamen: &Dictamen,
 ) -> Vec<Recomendacion> {
     let mut out: Vec<C> = Vec::with_capacity(10);
@@ -59,13 +59,18 @@ pub(crate) fn recommend(
     if motivo(D::DeudaMayorAlLimite) {
         out.push(C::DeudaMayorAlLimite);
     }
+    if motivo(D::PagoComprometeCostoDeVida) && !out.contains(&C::SaludFinancieraAjustada) {
+        out.push(C::SaludFinancieraAjustada);
+    }
     let sin_credito = capacidad.credito_max.is_zero();
     if capacidad.plazo_anios == 0 {
         out.push(C::SinPlazoPorEdad);
+    } else if motivo(D::SinProductoDisponible) {
+        out.push(C::SinProductoDisponible);
     } else if sin_credito {
         out.push(C::SinCapacidadDePago);
     }
-    if capacidad.plazo_anios > 0 && Decimal::from(capacidad.plazo_anios) < PLAZO_MAX_ANIOS {
+    if capacidad.plazo_anios > 0 && capacidad.plazo_anios < plazo_max {
         out.push(C::PlazoLimitadoPorEdad);
     }
     match capacidad.estatus_enganche {
@@ -87,11 +92,13 @@ pub(crate) fn recommend(
             D::DeudaMayorAlLimite => C::DeudaMayorAlLimite,
             D::SinPlazoPorEdad => C::SinPlazoPorEdad,
             D::SinCapacidadDePago => C::SinCapacidadDePago,
+            D::SinProductoDisponible => C::SinProductoDisponible,
             D::DeudasNoDeclaradas => C::DeudasNoDeclaradas,
             D::EngancheYGastosNoCubiertos if capacidad.estatus_enganche == EstatusEnganche::CubiertoSinGastos => {
                 C::GastosDeCierrePendientes
             }
             D::EngancheYGastosNoCubiertos => C::EngancheInsuficiente,
+            D::PagoComprometeCostoDeVida => C::SaludFinancieraAjustada,
         });
         // Every reason has its recommendation in the list above: move it to the front.
         if let Some(at) = first.and_then(|c| out.iter().position(|o| *o == c)) {

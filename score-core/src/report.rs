@@ -249,11 +249,13 @@ pub enum CodigoRecomendacion {
     IngresoMenorAlMinimo,
     /// Declared debts above the products' total debt-to-income limit.
     DeudaMayorAlLimite,
+    /// No credit product is available (each product's `motivos` say why).
+    SinProductoDisponible,
 }
 
 impl CodigoRecomendacion {
     /// Every code, in documentation order.
-    pub const ALL: [CodigoRecomendacion; 16] = [
+    pub const ALL: [CodigoRecomendacion; 17] = [
         Self::IngresoBajo,
         Self::IngresoPocoComprobable,
         Self::AntiguedadCorta,
@@ -270,6 +272,7 @@ impl CodigoRecomendacion {
         Self::SinPlazoPorEdad,
         Self::IngresoMenorAlMinimo,
         Self::DeudaMayorAlLimite,
+        Self::SinProductoDisponible,
     ];
 
     /// Stable wire name (`"DEUDAS_NO_DECLARADAS"`, ...), the same as its JSON form.
@@ -291,6 +294,7 @@ impl CodigoRecomendacion {
             Self::SinPlazoPorEdad => "SIN_PLAZO_POR_EDAD",
             Self::IngresoMenorAlMinimo => "INGRESO_MENOR_AL_MINIMO",
             Self::DeudaMayorAlLimite => "DEUDA_MAYOR_AL_LIMITE",
+            Self::SinProductoDisponible => "SIN_PRODUCTO_DISPONIBLE",
         }
     }
 }
@@ -345,21 +349,29 @@ pub enum CodigoDictamen {
     SinPlazoPorEdad,
     /// Knock-out: the largest credit is 0 (no payment left, as shown to the cent).
     SinCapacidadDePago,
+    /// Knock-out: no credit product is available for another reason (seniority, the bank's
+    /// smallest credit, the housing fund); each product's `motivos` say which.
+    SinProductoDisponible,
     /// Condition: debts were not declared (capacity assumes the typical ratio).
     DeudasNoDeclaradas,
     /// Condition: savings and sub-account do not cover the down payment plus closing costs.
     EngancheYGastosNoCubiertos,
+    /// Condition: the credit's payment is more than what is left after the household's decent
+    /// cost of living in its state and its debts.
+    PagoComprometeCostoDeVida,
 }
 
 impl CodigoDictamen {
     /// Every code, in the order the verdict lists them.
-    pub const ALL: [CodigoDictamen; 6] = [
+    pub const ALL: [CodigoDictamen; 8] = [
         Self::IngresoMenorAlMinimo,
         Self::DeudaMayorAlLimite,
         Self::SinPlazoPorEdad,
         Self::SinCapacidadDePago,
+        Self::SinProductoDisponible,
         Self::DeudasNoDeclaradas,
         Self::EngancheYGastosNoCubiertos,
+        Self::PagoComprometeCostoDeVida,
     ];
 
     /// Stable wire name, the same as its JSON form.
@@ -369,8 +381,10 @@ impl CodigoDictamen {
             Self::DeudaMayorAlLimite => "DEUDA_MAYOR_AL_LIMITE",
             Self::SinPlazoPorEdad => "SIN_PLAZO_POR_EDAD",
             Self::SinCapacidadDePago => "SIN_CAPACIDAD_DE_PAGO",
+            Self::SinProductoDisponible => "SIN_PRODUCTO_DISPONIBLE",
             Self::DeudasNoDeclaradas => "DEUDAS_NO_DECLARADAS",
             Self::EngancheYGastosNoCubiertos => "ENGANCHE_Y_GASTOS_NO_CUBIERTOS",
+            Self::PagoComprometeCostoDeVida => "PAGO_COMPROMETE_COSTO_DE_VIDA",
         }
     }
 
@@ -378,7 +392,11 @@ impl CodigoDictamen {
     pub const fn excluye(self) -> bool {
         matches!(
             self,
-            Self::IngresoMenorAlMinimo | Self::DeudaMayorAlLimite | Self::SinPlazoPorEdad | Self::SinCapacidadDePago
+            Self::IngresoMenorAlMinimo
+                | Self::DeudaMayorAlLimite
+                | Self::SinPlazoPorEdad
+                | Self::SinCapacidadDePago
+                | Self::SinProductoDisponible
         )
     }
 }

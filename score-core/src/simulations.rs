@@ -152,8 +152,10 @@ struct Resultado {
 fn resultado(profile: &Profile) -> Resultado {
     let state = profile.estado.info();
     let exact = exact(profile, state);
-    let Figures { score, credito, .. } = crate::model::figures(profile, &exact, state);
-    Resultado { score, credito_max: credito }
+    let Figures { score, .. } = crate::model::figures(profile, &exact);
+    let ofertas = crate::model::ofertas(profile, &exact);
+    let credito_max = crate::capacity::oferta_descrita(&ofertas).map_or(Decimal::ZERO, |o| o.credito_max);
+    Resultado { score, credito_max }
 }
 
 fn cambio(campo: CampoSimulado, antes: Option<Decimal>, despues: Option<Decimal>) -> CambioPerfil {
@@ -215,9 +217,10 @@ pub(crate) fn simulaciones(profile: &Profile, base: &ScoreReport) -> Vec<Simulac
     }
 
     // More months in the job: the fewest that reach the next level, else a year. Seniority
-    // enters the score only through its component (and the fund estimate, which moves no
-    // score and no credit), so the search rescores that one component over the report's other
-    // shown values, exactly as the report sums them; the action offered is then scored whole.
+    // enters the score only through its component (the fund estimate and the products' minimum
+    // seniority move the credit, not the score), so the search rescores that one component over
+    // the report's other shown values, exactly as the report sums them; the action offered is
+    // then scored whole.
     let most = ANTIGUEDAD_MAX_MESES.to_u32().unwrap_or(0).saturating_sub(profile.antiguedad_meses);
     if most > 0 {
         let co = &base.componentes;
@@ -242,16 +245,15 @@ pub(crate) fn simulaciones(profile: &Profile, base: &ScoreReport) -> Vec<Simulac
             None
         };
         let added = meses.unwrap_or(MESES_SIMULADOS.min(most));
-        // No score to gain (the component is already at its top): nothing to offer.
-        if score_after(added) > base.score {
-            let changed = Profile { antiguedad_meses: profile.antiguedad_meses + added, ..profile.clone() };
-            let cambios = vec![cambio(
-                CampoSimulado::AntiguedadMeses,
-                Some(Decimal::from(profile.antiguedad_meses)),
-                Some(Decimal::from(changed.antiguedad_meses)),
-            )];
-            offer(AccionSimulacion::SumarAntiguedad, cambios, &changed, meses);
-        }
+        // Offered when it gains score or credit (more months can open a product or grow the
+        // housing-fund estimate, even with the Seniority component at its top).
+        let changed = Profile { antiguedad_meses: profile.antiguedad_meses + added, ..profile.clone() };
+        let cambios = vec![cambio(
+            CampoSimulado::AntiguedadMeses,
+            Some(Decimal::from(profile.antiguedad_meses)),
+            Some(Decimal::from(changed.antiguedad_meses)),
+        )];
+        offer(AccionSimulacion::SumarAntiguedad, cambios, &changed, meses);
     }
 
     // Most score gained first, then most credit, then the actions' order: an insertion sort of

@@ -3,7 +3,11 @@
 //! knock-outs a lender applies before any ranking, so a high score with no credit capacity
 //! reads "does not pre-qualify", and a result that rests on an assumption reads "conditioned".
 
+use crate::figures::Exact;
+use crate::money::money;
 use crate::params::{DTI_TOTAL_MAX, INGRESO_MINIMO};
+use rust_decimal::Decimal;
+use crate::products::Motivo;
 use crate::profile::Profile;
 use crate::report::{CapacidadCompra, CodigoDictamen as D, Condicion, Dictamen, EstatusEnganche, MotivoDictamen};
 
@@ -13,28 +17,44 @@ pub fn texto(codigo: D) -> &'static str {
         D::IngresoMenorAlMinimo => "Tu ingreso es menor a un salario mínimo mensual, el mínimo de los créditos de vivienda.",
         D::DeudaMayorAlLimite => "Tus deudas pasan del 40% de tu ingreso, el límite de endeudamiento para un crédito.",
         D::SinPlazoPorEdad => "Por tu edad no queda plazo: al terminar de pagar no puedes pasar de 75 años.",
-        D::SinCapacidadDePago => "Tras tu costo de vida y tus deudas no queda pago mensual para un crédito.",
+        D::SinCapacidadDePago => "Con tu ingreso y tus deudas no queda pago mensual para un crédito.",
+        D::SinProductoDisponible => {
+            "Hoy ningún crédito de vivienda te aplica: en los productos verás el motivo de cada uno (antigüedad, monto mínimo, fondo de vivienda)."
+        }
         D::DeudasNoDeclaradas => "No declaraste tus deudas: se supuso el 17% de tu ingreso, el promedio de los hogares con deudas.",
         D::EngancheYGastosNoCubiertos => "Tu ahorro y tu subcuenta no cubren el enganche más los gastos de escrituración.",
+        D::PagoComprometeCostoDeVida => {
+            "El pago mensual del crédito es mayor que lo que te queda tras el costo de vida digno de tu hogar y tus deudas: pagarlo comprometería tu gasto básico."
+        }
     }
 }
 
-/// The verdict of a profile whose capacity block is `capacidad` (shown figures: a credit that
-/// rounds to 0.00 is no credit). Every reason that applies is listed, knock-outs first, in
+/// The verdict of a profile whose capacity block (the recommended product's terms) is
+/// `capacidad` (shown figures: a credit that rounds to 0.00 is no credit) and whose bank
+/// mortgage is refused for `motivos_banco` (empty when it is available). Every reason that applies is listed, knock-outs first, in
 /// [`D::ALL`] order; any knock-out gives `NO_PRECALIFICA`, otherwise any condition
 /// `CONDICIONADO`, otherwise `PRECALIFICA`.
-pub(crate) fn dictamen(profile: &Profile, capacidad: &CapacidadCompra) -> Dictamen {
+pub(crate) fn dictamen(profile: &Profile, exact: &Exact, capacidad: &CapacidadCompra, motivos_banco: &[Motivo]) -> Dictamen {
     let ingreso = profile.ingreso_mensual;
+    // What is left after the decent cost of living and the debts, as salud_financiera shows it.
+    let disponible = money(exact.ingreso_disponible);
+    let sin_credito = capacidad.plazo_anios > 0 && capacidad.credito_max.is_zero();
     let applies = |codigo: D| match codigo {
         D::IngresoMenorAlMinimo => ingreso < INGRESO_MINIMO,
         D::DeudaMayorAlLimite => profile.deudas_mensuales.is_some_and(|d| d > DTI_TOTAL_MAX * ingreso),
         D::SinPlazoPorEdad => capacidad.plazo_anios == 0,
-        D::SinCapacidadDePago => capacidad.plazo_anios > 0 && capacidad.credito_max.is_zero(),
+        // No product available (capacity then describes the bank mortgage): for want of a
+        // payment when the bank's own rules leave none, otherwise for the products' reasons.
+        D::SinCapacidadDePago => sin_credito && motivos_banco.contains(&Motivo::SinCapacidadDePago),
+        D::SinProductoDisponible => sin_credito && !motivos_banco.contains(&Motivo::SinCapacidadDePago),
         D::DeudasNoDeclaradas => profile.deudas_mensuales.is_none(),
         D::EngancheYGastosNoCubiertos => !matches!(
             capacidad.estatus_enganche,
             EstatusEnganche::NoAplica | EstatusEnganche::Cubierto
         ),
+        D::PagoComprometeCostoDeVida => {
+            capacidad.credito_max > Decimal::ZERO && disponible < capacidad.pago_mensual_estimado
+        }
     };
     let motivos: Vec<MotivoDictamen> = D::ALL
         .into_iter()

@@ -216,6 +216,7 @@ proptest! {
             let rec = r.recomendaciones_detalle[0].codigo.as_str();
             let expected: &[&str] = match first.codigo.as_str() {
                 "ENGANCHE_Y_GASTOS_NO_CUBIERTOS" => &["ENGANCHE_INSUFICIENTE", "GASTOS_DE_CIERRE_PENDIENTES"],
+                "PAGO_COMPROMETE_COSTO_DE_VIDA" => &["SALUD_FINANCIERA_AJUSTADA"],
                 same => &[same][..],
             };
             prop_assert!(expected.contains(&rec), "{} first for {}", rec, first.codigo.as_str());

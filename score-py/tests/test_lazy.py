@@ -72,10 +72,10 @@ def test_decimals_flag_is_kept() -> None:
     report = lazy_one(BASE, decimals=True)
     expected = platform_score.score(BASE, decimals=True)
     assert report.to_dict() == expected and report == expected
-    assert repr(report["capacidad_compra_estimada"]["valor_realista"]) == "Decimal('282931.07')"
+    assert repr(report["capacidad_compra_estimada"]["valor_realista"]) == "Decimal('563369.42')"
     assert report["score"] == 641 and type(report["score"]) is int
     # Floats and Decimals differ in general (0.1 != Decimal("0.1")): the forms are not mixed up.
-    assert lazy_one(BASE)["capacidad_compra_estimada"]["valor_realista"] == 282931.07
+    assert lazy_one(BASE)["capacidad_compra_estimada"]["valor_realista"] == 563369.42
 
 
 def test_the_mapping_protocol() -> None:

@@ -105,6 +105,17 @@ pub enum Producto {
 }
 
 impl Producto {
+    /// The product's longest term in years: its term when age does not shorten it.
+    pub fn plazo_max(self) -> u32 {
+        match self {
+            Producto::Infonavit | Producto::UnamosCreditos => rules::INFONAVIT_PLAZO_MAX,
+            Producto::Fovissste => rules::FOVISSSTE_PLAZO_MAX,
+            Producto::HipotecaBancaria | Producto::InfonavitMasBanco => {
+                u32::try_from(crate::params::PLAZO_MAX_ANIOS.mantissa()).unwrap_or(20)
+            }
+        }
+    }
+
     /// Every product, in the order of [`Productos::productos`].
     pub const ALL: [Producto; 5] = [
         Producto::Infonavit,
