@@ -31,9 +31,9 @@ pub fn texto(codigo: D) -> &'static str {
 
 /// The verdict of a profile whose capacity block (the recommended product's terms) is
 /// `capacidad` (shown figures: a credit that rounds to 0.00 is no credit) and whose bank
-/// mortgage is refused for `motivos_banco` (empty when it is available). Every reason that applies is listed, knock-outs first, in
-/// [`D::ALL`] order; any knock-out gives `NO_PRECALIFICA`, otherwise any condition
-/// `CONDICIONADO`, otherwise `PRECALIFICA`.
+/// mortgage is refused for `motivos_banco` (empty when it is available). Every reason that
+/// applies is listed, knock-outs first, in [`D::ALL`] order; any knock-out gives
+/// `NO_PRECALIFICA`, otherwise any condition `CONDICIONADO`, otherwise `PRECALIFICA`.
 pub(crate) fn dictamen(profile: &Profile, exact: &Exact, capacidad: &CapacidadCompra, motivos_banco: &[Motivo]) -> Dictamen {
     let ingreso = profile.ingreso_mensual;
     // What is left after the decent cost of living and the debts, as salud_financiera shows it.
