@@ -27,16 +27,11 @@ pub(crate) fn capacidad(profile: &Profile, state: &StateInfo, exact: &Exact, ofe
     let campo = |f: fn(&OfertaProducto) -> Decimal| oferta.map_or(zero, f);
     let (valor, credito, gastos) = (campo(|o| o.valor_vivienda_max), campo(|o| o.credito_max), campo(|o| o.gastos_cierre));
     // The down payment is the part of the value the credit does not cover; the own funds are
-    // the savings plus the sub-accounts the product applies to the price (the housing funds'
-    // products and the 70/30 scheme take them; a bank alone cannot). For INFONAVIT's own
+    // the savings plus the sub-accounts the product applies to the price. For INFONAVIT's own
     // credits the sub-account is that whole part, so the funds cover the down payment exactly
     // when the savings cover the closing costs, as the products' recommendation reads it.
     let enganche_requerido = valor - credito;
-    let subcuentas = match oferta.map(|o| o.producto) {
-        Some(Producto::Infonavit | Producto::Fovissste | Producto::InfonavitMasBanco) => exact.subcuenta_titular,
-        Some(Producto::UnamosCreditos) => exact.subcuenta,
-        Some(Producto::HipotecaBancaria) | None => zero,
-    };
+    let subcuentas = oferta.map_or(zero, |o| o.producto.subcuenta_aplicada(exact.subcuenta_titular, exact.subcuenta));
     let disponible = money(profile.ahorro + subcuentas);
     let ajuste = (Decimal::TWO - state.factor).clamp(FACTOR_MIN, FACTOR_MAX);
     CapacidadCompra {

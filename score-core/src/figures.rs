@@ -210,13 +210,19 @@ pub(crate) fn subcuenta_de(tipo: IncomeType, ingreso: Decimal, antiguedad_meses:
     if let Some(declarada) = declarada {
         return declarada;
     }
-    let salario = match tipo {
+    let meses = Decimal::from(antiguedad_meses).min(MESES_FONDO_MAX);
+    APORTACION_FONDO * salario_de_nomina(tipo, ingreso).min(TOPE_SALARIO_MENSUAL) * meses
+}
+
+/// The payroll salary of an income, on which the housing funds collect and lend: all of a
+/// salaried income, the payroll share of a mixed one, nothing for the self-employed and
+/// pensioners (no contributions).
+pub(crate) fn salario_de_nomina(tipo: IncomeType, ingreso: Decimal) -> Decimal {
+    match tipo {
         IncomeType::Asalariado => ingreso,
         IncomeType::Mixto => ingreso * PROPORCION_SALARIO_MIXTO,
-        IncomeType::Independiente | IncomeType::Pensionado => return Decimal::ZERO,
-    };
-    let meses = Decimal::from(antiguedad_meses).min(MESES_FONDO_MAX);
-    APORTACION_FONDO * salario.min(TOPE_SALARIO_MENSUAL) * meses
+        IncomeType::Independiente | IncomeType::Pensionado => Decimal::ZERO,
+    }
 }
 
 fn m2_minimo_nucleo(personas: Decimal) -> Decimal {

@@ -42,11 +42,17 @@ fn assemble(profile: &Profile, state: &StateInfo, exact: &Exact, figures: Figure
         .iter()
         .find(|o| o.producto == crate::products::Producto::HipotecaBancaria)
         .map_or(&[][..], |o| &o.motivos[..]);
-    let dictamen = crate::verdict::dictamen(profile, exact, &capacidad, motivos_banco);
-    let recomendaciones_detalle =
-        recommend(profile, figures.debiles.iter().flatten().copied(), &capacidad, plazo_max, &dictamen);
     let [ingreso, tipo_ingreso, antiguedad, deudas, ahorro, salud_financiera] =
         std::array::from_fn(|i| Componente { valor: figures.componentes[i].0, peso: PESOS[i], puntos: figures.componentes[i].1 });
+    let salud = SaludFinanciera {
+        score: salud_financiera.valor,
+        costo_vida_digno: money(exact.costo_vida_digno),
+        ingreso_disponible: money(exact.ingreso_disponible),
+        ratio: figures.ratio,
+    };
+    let dictamen = crate::verdict::dictamen(profile, &salud, &capacidad, motivos_banco);
+    let recomendaciones_detalle =
+        recommend(profile, figures.debiles.iter().flatten().copied(), &capacidad, plazo_max, &dictamen);
     ScoreReport {
         score: figures.score,
         nivel: Nivel::from_score(figures.score),
@@ -57,12 +63,7 @@ fn assemble(profile: &Profile, state: &StateInfo, exact: &Exact, figures: Figure
         enganche_min: capacidad.enganche_requerido,
         pago_mensual_estimado: capacidad.pago_mensual_estimado,
         renta_estimada: capacidad.renta_equivalente,
-        salud_financiera: SaludFinanciera {
-            score: salud_financiera.valor,
-            costo_vida_digno: money(exact.costo_vida_digno),
-            ingreso_disponible: money(exact.ingreso_disponible),
-            ratio: figures.ratio,
-        },
+        salud_financiera: salud,
         capacidad_compra_estimada: capacidad,
         modelo_version: crate::MODEL_VERSION.into(),
         calibracion: crate::CALIBRATION.into(),

@@ -3,13 +3,13 @@
 //! knock-outs a lender applies before any ranking, so a high score with no credit capacity
 //! reads "does not pre-qualify", and a result that rests on an assumption reads "conditioned".
 
-use crate::figures::Exact;
-use crate::money::money;
 use crate::params::{DTI_TOTAL_MAX, INGRESO_MINIMO};
-use rust_decimal::Decimal;
 use crate::products::Motivo;
 use crate::profile::Profile;
-use crate::report::{CapacidadCompra, CodigoDictamen as D, Condicion, Dictamen, EstatusEnganche, MotivoDictamen};
+use crate::report::{
+    CapacidadCompra, CodigoDictamen as D, Condicion, Dictamen, EstatusEnganche, MotivoDictamen, SaludFinanciera,
+};
+use rust_decimal::Decimal;
 
 /// The Spanish sentence of each reason.
 pub fn texto(codigo: D) -> &'static str {
@@ -31,13 +31,17 @@ pub fn texto(codigo: D) -> &'static str {
 
 /// The verdict of a profile whose capacity block (the recommended product's terms) is
 /// `capacidad` (shown figures: a credit that rounds to 0.00 is no credit) and whose bank
-/// mortgage is refused for `motivos_banco` (empty when it is available). Every reason that
+/// mortgage is refused for `motivos_banco` (empty when it is available); `salud` is the
+/// report's financial-health block (its shown income left after the cost of living). Every reason that
 /// applies is listed, knock-outs first, in [`D::ALL`] order; any knock-out gives
 /// `NO_PRECALIFICA`, otherwise any condition `CONDICIONADO`, otherwise `PRECALIFICA`.
-pub(crate) fn dictamen(profile: &Profile, exact: &Exact, capacidad: &CapacidadCompra, motivos_banco: &[Motivo]) -> Dictamen {
+pub(crate) fn dictamen(
+    profile: &Profile,
+    salud: &SaludFinanciera,
+    capacidad: &CapacidadCompra,
+    motivos_banco: &[Motivo],
+) -> Dictamen {
     let ingreso = profile.ingreso_mensual;
-    // What is left after the decent cost of living and the debts, as salud_financiera shows it.
-    let disponible = money(exact.ingreso_disponible);
     let sin_credito = capacidad.plazo_anios > 0 && capacidad.credito_max.is_zero();
     let applies = |codigo: D| match codigo {
         D::IngresoMenorAlMinimo => ingreso < INGRESO_MINIMO,
@@ -53,7 +57,7 @@ pub(crate) fn dictamen(profile: &Profile, exact: &Exact, capacidad: &CapacidadCo
             EstatusEnganche::NoAplica | EstatusEnganche::Cubierto
         ),
         D::PagoComprometeCostoDeVida => {
-            capacidad.credito_max > Decimal::ZERO && disponible < capacidad.pago_mensual_estimado
+            capacidad.credito_max > Decimal::ZERO && salud.ingreso_disponible < capacidad.pago_mensual_estimado
         }
     };
     let motivos: Vec<MotivoDictamen> = D::ALL

@@ -9,7 +9,7 @@ use super::finance::Flujo;
 use super::numero::Numero;
 use super::{Coacreditado, Institucion, Motivo, OfertaProducto, Producto, Solicitud};
 use crate::money::{MONEY_DP, RATIO_DP, round};
-use crate::params::{DTI_TOTAL_MAX, PROPORCION_SALARIO_MIXTO};
+use crate::params::DTI_TOTAL_MAX;
 use crate::profile::IncomeType;
 use rust_decimal::Decimal;
 use std::cmp::Ordering;
@@ -78,14 +78,9 @@ impl Persona {
         }
     }
 
-    /// The payroll salary the funds lend on: all of a salaried income, the payroll share of a
-    /// mixed one, nothing for the self-employed and pensioners (no contributions).
+    /// The payroll salary the funds lend on (`figures::salario_de_nomina`).
     pub fn salario(&self) -> Decimal {
-        match self.tipo {
-            IncomeType::Asalariado => self.ingreso,
-            IncomeType::Mixto => self.ingreso * PROPORCION_SALARIO_MIXTO,
-            IncomeType::Independiente | IncomeType::Pensionado => Decimal::ZERO,
-        }
+        crate::figures::salario_de_nomina(self.tipo, self.ingreso)
     }
 
     /// A payroll worker who contributes to `fondo` (an undeclared fund is INFONAVIT).

@@ -116,6 +116,18 @@ impl Producto {
         }
     }
 
+    /// The housing-fund sub-accounts the product applies to the home's price, given the
+    /// applicant's and both borrowers' balances: INFONAVIT's and FOVISSSTE's own credits add
+    /// the applicant's to the credit, the 70/30 scheme takes it as down payment, Unamos Créditos
+    /// both borrowers'; a bank alone cannot take them (PRODUCTS.md section 2).
+    pub fn subcuenta_aplicada(self, titular: Decimal, ambos: Decimal) -> Decimal {
+        match self {
+            Producto::Infonavit | Producto::Fovissste | Producto::InfonavitMasBanco => titular,
+            Producto::UnamosCreditos => ambos,
+            Producto::HipotecaBancaria => Decimal::ZERO,
+        }
+    }
+
     /// Every product, in the order of [`Productos::productos`].
     pub const ALL: [Producto; 5] = [
         Producto::Infonavit,

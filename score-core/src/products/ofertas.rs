@@ -8,7 +8,7 @@ use super::fijos::Fijo;
 use super::numero::Numero;
 use super::rules::*;
 use super::{Institucion, Motivo, Producto, Solicitud};
-use crate::params::{EDAD_MAX_FIN_PLAZO, PLAZO_MAX_ANIOS, PTI_MAX};
+use crate::params::{EDAD_MAX_FIN_PLAZO, PTI_MAX};
 use crate::profile::IncomeType;
 use rust_decimal::Decimal;
 
@@ -138,8 +138,7 @@ fn ltv<N: Numero>(p: &Persona) -> N {
 }
 
 fn plazo_banco(edad: Option<u32>, limite: u32) -> u32 {
-    let maximo = u32::try_from(PLAZO_MAX_ANIOS.mantissa()).unwrap_or(20);
-    plazo(maximo, limite, edad)
+    plazo(Producto::HipotecaBancaria.plazo_max(), limite, edad)
 }
 
 fn limite_banco() -> u32 {
