@@ -139,17 +139,35 @@ pub(crate) fn component(profile: &Profile, exact: &Exact, index: usize) -> Decim
     }
 }
 
-/// Hundredths of a shown (2-decimal) figure on 0..=100: an exact small integer.
-fn centesimas(shown: Decimal) -> i64 {
-    let mut d = shown;
-    d.rescale(2);
-    i64::try_from(d.mantissa()).unwrap_or(0)
+/// Hundredths of a shown (2-decimal) figure on 0..=100, a weight or the threshold: an exact
+/// small integer (more decimals round half away from zero, as `Decimal::rescale`). `const`,
+/// so that the weights' are computed at compile time.
+const fn centesimas(shown: Decimal) -> i64 {
+    let (mut m, mut scale) = (shown.mantissa(), shown.scale());
+    while scale < 2 {
+        m *= 10;
+        scale += 1;
+    }
+    if scale > 2 {
+        let divisor = 10i128.pow(scale - 2);
+        let (q, r) = (m / divisor, m % divisor);
+        m = if 2 * r.abs() >= divisor { q + r.signum() } else { q };
+    }
+    m as i64
 }
 
 /// The weights in hundredths (35, 12, 18, 15, 10, 10).
-fn pesos_centesimas() -> [i64; 6] {
-    PESOS.map(centesimas)
-}
+const PESOS_CENTESIMAS: [i64; 6] = {
+    let mut pesos = [0; 6];
+    let mut i = 0;
+    while i < 6 {
+        pesos[i] = centesimas(PESOS[i]);
+        i += 1;
+    }
+    pesos
+};
+/// [`UMBRAL_RECOMENDACION`] in hundredths.
+const UMBRAL_CENTESIMAS: i64 = centesimas(UMBRAL_RECOMENDACION);
 
 /// The score and each component's points from the **shown** component values (MODEL.md
 /// section 2): `score = round(Σ valor × peso × 10)` and `puntos = round2(valor × peso × 10)`,
@@ -158,8 +176,7 @@ fn pesos_centesimas() -> [i64; 6] {
 /// the score from the report alone.
 pub(crate) fn score_and_points(shown: &[Decimal; 6]) -> (u16, [Decimal; 6]) {
     debug_assert_eq!(ESCALA_SCORE, Decimal::TEN);
-    let pesos = pesos_centesimas();
-    let weighted: [i64; 6] = std::array::from_fn(|i| centesimas(shown[i]) * pesos[i]);
+    let weighted: [i64; 6] = std::array::from_fn(|i| centesimas(shown[i]) * PESOS_CENTESIMAS[i]);
     let total: i64 = weighted.iter().sum();
     // Every term is >= 0: half away from zero is half up.
     let score = u16::try_from((total + 500) / 1000).unwrap_or(0).min(1000);
@@ -169,14 +186,12 @@ pub(crate) fn score_and_points(shown: &[Decimal; 6]) -> (u16, [Decimal; 6]) {
 /// Weak components' codes from the shown values: value below the threshold, most points lost
 /// first (`(100 - valor) × peso`, exact in hundredths), ties in the spec's order; at most three.
 pub(crate) fn debiles_shown(profile: &Profile, shown: &[Decimal; 6]) -> Debiles {
-    let pesos = pesos_centesimas();
-    let umbral = centesimas(UMBRAL_RECOMENDACION);
     let mut weak: [(i64, usize, CodigoRecomendacion); 6] = [(0, 0, CodigoRecomendacion::PerfilSolido); 6];
     let mut n = 0;
     for (index, codigo) in codigos_componentes(profile).into_iter().enumerate() {
         let valor = centesimas(shown[index]);
-        if let Some(codigo) = codigo.filter(|_| valor < umbral) {
-            weak[n] = ((10_000 - valor) * pesos[index], index, codigo);
+        if let Some(codigo) = codigo.filter(|_| valor < UMBRAL_CENTESIMAS) {
+            weak[n] = ((10_000 - valor) * PESOS_CENTESIMAS[index], index, codigo);
             n += 1;
         }
     }

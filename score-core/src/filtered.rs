@@ -26,6 +26,25 @@ const DEUDAS_NO_DECLARADAS: Approx = Approx::of(PUNTOS_DEUDAS_NO_DECLARADAS);
 pub(crate) fn figures(profile: &Profile, exact: &Exact) -> Option<Figures> {
     let ingreso = Approx::of(profile.ingreso_mensual);
     let ratio = Approx::of(exact.ingreso_disponible).div(ingreso);
+    let shown = shown(profile, exact, ingreso, ratio)?;
+    let (score, puntos) = score_and_points(&shown);
+    Some(Figures {
+        score,
+        componentes: std::array::from_fn(|i| (shown[i], puntos[i])),
+        ratio: round_dp(ratio, crate::money::RATIO_DP)?,
+        debiles: debiles_shown(profile, &shown),
+    })
+}
+
+/// The score alone (what a what-if shows), certified equal to the decimal model's, or `None`.
+pub(crate) fn score(profile: &Profile, exact: &Exact) -> Option<u16> {
+    let ingreso = Approx::of(profile.ingreso_mensual);
+    let ratio = Approx::of(exact.ingreso_disponible).div(ingreso);
+    Some(score_and_points(&shown(profile, exact, ingreso, ratio)?).0)
+}
+
+/// The six shown component values, from the income and the disposable-income ratio.
+fn shown(profile: &Profile, exact: &Exact, ingreso: Approx, ratio: Approx) -> Option<[Decimal; 6]> {
     let costo = Approx::of(exact.costo_vida_digno);
     let cobertura = ingreso.div(costo);
     // The savings reference: the income clamped to the income curve's domain in pesos
@@ -56,21 +75,13 @@ pub(crate) fn figures(profile: &Profile, exact: &Exact) -> Option<Figures> {
     // Savings are capped by the income's coverage of the cost of living; rounding is monotone,
     // so the shown minimum is the minimum of the two shown values.
     let tope_ahorro = CURVA_AHORRO_COBERTURA.eval_approx(cobertura)?;
-    let shown: [Decimal; 6] = std::array::from_fn(|i| {
+    Some(std::array::from_fn(|i| {
         let certified = match i {
             4 => round_dp(values[i], MONEY).zip(round_dp(tope_ahorro, MONEY)).map(|(a, b)| a.min(b)),
             _ => round_dp(values[i], MONEY),
         };
         certified.unwrap_or_else(|| money(component(profile, exact, i)))
-    });
-    let (score, puntos) = score_and_points(&shown);
-
-    Some(Figures {
-        score,
-        componentes: std::array::from_fn(|i| (shown[i], puntos[i])),
-        ratio: round_dp(ratio, crate::money::RATIO_DP)?,
-        debiles: debiles_shown(profile, &shown),
-    })
+    }))
 }
 
 const MONEY: u32 = crate::money::MONEY_DP;

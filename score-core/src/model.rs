@@ -17,21 +17,21 @@ pub(crate) fn report(profile: &Profile, opciones: crate::Opciones) -> ScoreRepor
     let exact = exact(profile, state);
     let figures = figures(profile, &exact);
     // The products are always evaluated: capacity describes the recommended one.
-    let ofertas = ofertas(profile, &exact);
+    let (ofertas, evaluadas) = crate::products::evaluar_guardando(&solicitud(profile, &exact));
     let mut report = assemble(profile, state, &exact, figures, &ofertas);
     if opciones.productos {
         report.productos = ofertas.productos;
         report.producto_recomendado = ofertas.producto_recomendado;
     }
     if opciones.simulaciones {
-        report.simulaciones = crate::simulations::simulaciones(profile, &report);
+        report.simulaciones = crate::simulations::simulaciones(profile, &report, &evaluadas);
     }
     report
 }
 
-/// The credit products of a profile (its borrowers as `Solicitud::del_perfil` reads them).
-pub(crate) fn ofertas(profile: &Profile, exact: &Exact) -> crate::products::Productos {
-    crate::products::evaluar(&crate::products::Solicitud::del_perfil(profile, exact.subcuenta_titular))
+/// The borrowers of a profile as the credit products read them (`Solicitud::del_perfil`).
+pub(crate) fn solicitud(profile: &Profile, exact: &Exact) -> crate::products::Solicitud {
+    crate::products::Solicitud::del_perfil(profile, exact.subcuenta_titular)
 }
 
 fn assemble(profile: &Profile, state: &StateInfo, exact: &Exact, figures: Figures, ofertas: &crate::products::Productos) -> ScoreReport {

@@ -13,9 +13,10 @@
 //!
 //! They are ranked by score gained, then credit gained, then the order above; at most four.
 
-use crate::figures::{Figures, curva_antiguedad, exact, score_and_points};
+use crate::figures::{curva_antiguedad, exact, score_and_points};
 use crate::money::{self, money};
 use crate::params::{ANTIGUEDAD_MAX_MESES, SALDO_MAX};
+use crate::products::Evaluadas;
 use crate::profile::Profile;
 use crate::report::{Nivel, ScoreReport, Text};
 use rust_decimal::Decimal;
@@ -148,13 +149,17 @@ struct Resultado {
 }
 
 /// Scores `profile` (already valid) as its report would: the same figures, filtered where that
-/// certifies them, else decimal.
-fn resultado(profile: &Profile) -> Resultado {
+/// certifies them, else decimal. `ahorro_de`: the evaluated offers of a profile that differs
+/// from this one only in its savings, re-ranked instead of evaluated again.
+fn resultado(profile: &Profile, ahorro_de: Option<&Evaluadas>) -> Resultado {
     let state = profile.estado.info();
     let exact = exact(profile, state);
-    let Figures { score, .. } = crate::model::figures(profile, &exact);
-    let ofertas = crate::model::ofertas(profile, &exact);
-    let credito_max = crate::capacity::oferta_descrita(&ofertas).map_or(Decimal::ZERO, |o| o.credito_max);
+    let score = crate::filtered::score(profile, &exact).unwrap_or_else(|| crate::figures::figures_exact(profile, &exact).score);
+    let solicitud = crate::model::solicitud(profile, &exact);
+    let credito_max = match ahorro_de {
+        Some(evaluadas) => evaluadas.credito_con_ahorro(&solicitud),
+        None => crate::products::credito_recomendado(&solicitud),
+    };
     Resultado { score, credito_max }
 }
 
@@ -162,11 +167,13 @@ fn cambio(campo: CampoSimulado, antes: Option<Decimal>, despues: Option<Decimal>
     CambioPerfil { campo, antes, despues }
 }
 
-/// The simulations of `profile`, whose report (without simulations) is `base`.
-pub(crate) fn simulaciones(profile: &Profile, base: &ScoreReport) -> Vec<Simulacion> {
+/// The simulations of `profile`, whose report (without simulations) is `base` and whose
+/// offers, unrounded, are `evaluadas`.
+pub(crate) fn simulaciones(profile: &Profile, base: &ScoreReport, evaluadas: &Evaluadas) -> Vec<Simulacion> {
     let mut found: Vec<(Simulacion, Resultado)> = Vec::with_capacity(MAX_SIMULACIONES);
     let mut offer = |accion: AccionSimulacion, cambios: Vec<CambioPerfil>, changed: &Profile, meses: Option<u32>| {
-        let r = resultado(changed);
+        let ahorro_de = (accion == AccionSimulacion::AhorrarEnganche).then_some(evaluadas);
+        let r = resultado(changed, ahorro_de);
         if r.score > base.score || r.credito_max > base.credito_max {
             let simulacion = Simulacion {
                 accion,

@@ -14,6 +14,35 @@ use crate::profile::IncomeType;
 use rust_decimal::Decimal;
 use std::cmp::Ordering;
 
+/// The reasons a product is refused, as a set: the rules add them as they apply, in any order
+/// and more than once, and the offer lists each once in the order of [`Motivo::ALL`] (the
+/// order of the enum). A bit per reason, so deciding a product allocates nothing.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub(super) struct Motivos(u16);
+
+impl Motivos {
+    /// The set of one reason.
+    pub fn de(motivo: Motivo) -> Motivos {
+        Motivos(Motivos::bit(motivo))
+    }
+
+    fn bit(motivo: Motivo) -> u16 {
+        1 << motivo as u16
+    }
+
+    pub fn push(&mut self, motivo: Motivo) {
+        self.0 |= Motivos::bit(motivo);
+    }
+
+    pub fn is_empty(self) -> bool {
+        self.0 == 0
+    }
+
+    /// The reasons in the order `motivos` lists them.
+    pub fn lista(self) -> Vec<Motivo> {
+        Motivo::ALL.into_iter().filter(|m| self.0 & Motivos::bit(*m) != 0).collect()
+    }
+}
 
 /// The monthly payment per peso of credit at the nominal annual rate `tasa_anual` over `meses`
 /// months, plus a monthly charge (insurance, administration) as a share of the credit; 0
@@ -179,12 +208,13 @@ impl<N: Numero> Tramo<N> {
 }
 
 /// A product before rounding: what the recommendation compares.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Copy)]
 pub(super) struct Evaluada<N> {
     producto: Producto,
-    motivos: Vec<Motivo>,
+    motivos: Motivos,
     tasa: N,
-    pub cat: Option<N>,
+    /// The CAT, solved only when it is shown or breaks a tie in the recommendation.
+    pub cat: CatPendiente<N>,
     plazo: u32,
     pago: Pago<N>,
     credito: N,
@@ -192,8 +222,10 @@ pub(super) struct Evaluada<N> {
     enganche: N,
     gastos: N,
     total: N,
-    /// The buyer's own money this product lets pay the down payment and closing costs.
+    /// The buyer's own money this product lets pay the down payment and closing costs: the
+    /// savings plus `subcuenta_en_enganche`.
     fondos: N,
+    subcuenta_en_enganche: N,
 }
 
 impl<N: Numero> Evaluada<N> {
@@ -202,27 +234,45 @@ impl<N: Numero> Evaluada<N> {
         (self.enganche + self.gastos).hasta(self.fondos)
     }
 
+    pub fn producto(&self) -> Producto {
+        self.producto
+    }
+
+    /// The same offer for a buyer with other savings: savings change no credit, only whether
+    /// the buyer's own funds cover the down payment and closing costs.
+    pub fn con_ahorro(self, s: &Solicitud) -> Evaluada<N> {
+        Evaluada { fondos: ahorro::<N>(s) + self.subcuenta_en_enganche, ..self }
+    }
+
+    /// A money figure as shown: 2 decimals; a refused product's are exactly 0.
+    fn dinero(&self, x: N) -> Option<Decimal> {
+        if self.motivos.is_empty() { x.redondear(MONEY_DP) } else { Some(Decimal::new(0, MONEY_DP)) }
+    }
+
+    /// The credit as shown (`credito_max`).
+    pub fn credito_mostrado(&self) -> Option<Decimal> {
+        self.dinero(self.credito)
+    }
+
     /// The offer as shown: money to 2 decimals, rates to 4.
-    pub fn mostrar(self) -> Option<OfertaProducto> {
+    pub fn mostrar(&self) -> Option<OfertaProducto> {
         let elegible = self.motivos.is_empty();
-        // A refused product's money figures are exactly 0: nothing to round.
-        let dinero = |x: N| if elegible { x.redondear(MONEY_DP) } else { Some(Decimal::new(0, MONEY_DP)) };
         Some(OfertaProducto {
             producto: self.producto,
             elegible,
             tasa_anual: self.tasa.redondear(RATIO_DP)?,
-            cat: match self.cat {
+            cat: match self.cat.valor()? {
                 Some(c) => Some(c.redondear(RATIO_DP)?),
                 None => None,
             },
             plazo_anios: self.plazo,
             pago_mensual: if elegible { self.pago.redondear(MONEY_DP)? } else { Decimal::new(0, MONEY_DP) },
-            credito_max: dinero(self.credito)?,
-            valor_vivienda_max: dinero(self.valor)?,
-            enganche_requerido: dinero(self.enganche)?,
-            gastos_cierre: dinero(self.gastos)?,
-            total_pagado: dinero(self.total)?,
-            motivos: self.motivos,
+            credito_max: self.dinero(self.credito)?,
+            valor_vivienda_max: self.dinero(self.valor)?,
+            enganche_requerido: self.dinero(self.enganche)?,
+            gastos_cierre: self.dinero(self.gastos)?,
+            total_pagado: self.dinero(self.total)?,
+            motivos: self.motivos.lista(),
         })
     }
 
@@ -236,7 +286,7 @@ impl<N: Numero> Evaluada<N> {
             orden = other.valor.orden(self.valor)?;
         }
         if orden == Ordering::Equal {
-            orden = match (self.cat, other.cat) {
+            orden = match (self.cat.valor()?, other.cat.valor()?) {
                 (Some(a), Some(b)) => a.orden(b)?,
                 (a, b) => a.is_some().cmp(&b.is_some()),
             };
@@ -246,15 +296,34 @@ impl<N: Numero> Evaluada<N> {
 }
 
 /// The recommended product among the available ones (see [`Evaluada::antes_que`]).
-pub(super) fn recomendado<N: Numero>(evaluadas: &[Evaluada<N>]) -> Option<Option<Producto>> {
+pub(super) fn recomendado<'a, N: Numero + 'a>(
+    evaluadas: impl IntoIterator<Item = &'a Evaluada<N>>,
+) -> Option<Option<&'a Evaluada<N>>> {
     let mut mejor: Option<&Evaluada<N>> = None;
-    for e in evaluadas.iter().filter(|e| e.motivos.is_empty()) {
+    for e in evaluadas.into_iter().filter(|e| e.motivos.is_empty()) {
         mejor = match mejor {
             Some(m) if !e.antes_que(m)? => Some(m),
             _ => Some(e),
         };
     }
-    Some(mejor.map(|e| e.producto))
+    Some(mejor)
+}
+
+/// Solves every CAT still pending, each once: Unamos Créditos without a co-borrower takes
+/// INFONAVIT's (the same terms).
+pub(super) fn resolver_cats<N: Numero>(evaluadas: &mut [Evaluada<N>]) -> Option<()> {
+    let mut infonavit = None;
+    for e in evaluadas.iter_mut() {
+        let cat = match (&e.cat, infonavit) {
+            (CatPendiente::ComoInfonavit(_), Some(cat)) => cat,
+            (pendiente, _) => pendiente.valor()?,
+        };
+        if e.producto == Producto::Infonavit {
+            infonavit = Some(cat);
+        }
+        e.cat = CatPendiente::Listo(cat);
+    }
+    Some(())
 }
 
 /// How the home value follows from the credit.
@@ -274,14 +343,61 @@ pub(super) enum Cat<N> {
     /// Its shape is a fixed product's for the term (the CAT does not depend on the amount:
     /// fees and insurance are proportional to the credit), which the arithmetic may keep.
     Fijo(Fijo),
-    /// Already known: the same shape as another product's.
-    Conocido(Option<N>),
+    /// INFONAVIT's own: the same terms.
+    ComoInfonavit(CatPendiente<N>),
+}
+
+/// What a CAT is solved from: the credits received less the fees at signing, and the monthly
+/// payments (one level payment per credit).
+#[derive(Debug, Clone, Copy)]
+pub(super) struct FlujosCat<N> {
+    neto: N,
+    flujos: [Flujo<N>; 2],
+    n: usize,
+}
+
+impl<N: Numero> FlujosCat<N> {
+    /// The flows of the credits `base` (at most two).
+    fn de(base: &[Tramo<N>]) -> Option<FlujosCat<N>> {
+        let neto = suma(base, |t| t.credito) - suma(base, |t| t.credito * t.comision);
+        let mut flujos = [Flujo { pago: N::entero(0), meses: 0 }; 2];
+        for (f, t) in flujos.get_mut(..base.len())?.iter_mut().zip(base) {
+            *f = Flujo { pago: t.pago.valor(), meses: t.meses };
+        }
+        Some(FlujosCat { neto, flujos, n: base.len() })
+    }
+
+    fn cat(&self) -> Option<Option<N>> {
+        N::cat(self.neto, &self.flujos[..self.n])
+    }
+}
+
+/// A product's CAT, solved or still to solve: solving it is most of a product's cost, and a
+/// what-if needs it only where it breaks a tie.
+#[derive(Debug, Clone, Copy)]
+pub(super) enum CatPendiente<N> {
+    Listo(Option<N>),
+    Flujos(FlujosCat<N>),
+    /// INFONAVIT's own CAT (Unamos Créditos without a co-borrower has its terms):
+    /// [`resolver_cats`] copies the one it solved rather than solving it twice.
+    ComoInfonavit(FlujosCat<N>),
+}
+
+impl<N: Numero> CatPendiente<N> {
+    /// The CAT (`None` inside when no term is left), solving it if pending; `None` when the
+    /// arithmetic cannot tell.
+    pub fn valor(&self) -> Option<Option<N>> {
+        match self {
+            CatPendiente::Listo(cat) => Some(*cat),
+            CatPendiente::Flujos(f) | CatPendiente::ComoInfonavit(f) => f.cat(),
+        }
+    }
 }
 
 /// A product's credits before its figures: what each product's rules decide.
 pub(super) struct Credito<'a, N> {
     pub producto: Producto,
-    pub motivos: Vec<Motivo>,
+    pub motivos: Motivos,
     /// The credits granted (empty or zero when refused).
     pub tramos: &'a [Tramo<N>],
     /// Their monthly payment.
@@ -290,28 +406,22 @@ pub(super) struct Credito<'a, N> {
     pub forma: &'a [Tramo<N>],
     pub plazo: u32,
     pub valor: Valor<N>,
-    /// The buyer's own money the product lets pay the down payment and closing costs.
-    pub fondos: N,
+    /// The housing-fund sub-account the product lets pay the down payment, beside the savings
+    /// (0 where it does not).
+    pub subcuenta_en_enganche: N,
     pub cat: Cat<N>,
 }
 
 /// The CAT of the credits received less the fees, against their payments.
+#[cfg(test)]
 fn cat_de<N: Numero>(base: &[Tramo<N>]) -> Option<Option<N>> {
-    let neto = suma(base, |t| t.credito) - suma(base, |t| t.credito * t.comision);
-    let mut flujos = [Flujo { pago: N::entero(0), meses: 0 }; 2];
-    let flujos = flujos.get_mut(..base.len())?;
-    for (f, t) in flujos.iter_mut().zip(base) {
-        *f = Flujo { pago: t.pago.valor(), meses: t.meses };
-    }
-    N::cat(neto, flujos)
+    FlujosCat::de(base)?.cat()
 }
 
 /// Rate, CAT and figures of a product from its credits. A refused product keeps the rate and
 /// CAT of its terms (from one peso of credit in the same proportions) and shows 0 elsewhere.
 pub(super) fn evaluada<N: Numero>(c: Credito<'_, N>, s: &Solicitud) -> Option<Evaluada<N>> {
-    let Credito { producto, mut motivos, tramos, pago, forma, plazo, valor, fondos, cat } = c;
-    motivos.sort_unstable();
-    motivos.dedup();
+    let Credito { producto, motivos, tramos, pago, forma, plazo, valor, subcuenta_en_enganche, cat } = c;
     let credito = suma(tramos, |t| t.credito);
     let base = if motivos.is_empty() && N::entero(0).menor(credito)? { tramos } else { forma };
     let peso = suma(base, |t| t.credito);
@@ -321,12 +431,13 @@ pub(super) fn evaluada<N: Numero>(c: Credito<'_, N>, s: &Solicitud) -> Option<Ev
         suma(base, |t| t.credito * t.tasa) / peso
     };
     let cat = match cat {
-        Cat::Conocido(cat) => cat,
+        Cat::ComoInfonavit(CatPendiente::Flujos(f)) => CatPendiente::ComoInfonavit(f),
+        Cat::ComoInfonavit(cat) => cat,
         Cat::Fijo(fijo) => match N::fijo(fijo, plazo) {
-            Some((_, cat)) => cat,
-            None => cat_de(base)?,
+            Some((_, cat)) => CatPendiente::Listo(cat),
+            None => CatPendiente::Flujos(FlujosCat::de(base)?),
         },
-        Cat::Calcular => cat_de(base)?,
+        Cat::Calcular => CatPendiente::Flujos(FlujosCat::de(base)?),
     };
     let cero = N::entero(0);
     let mut e = Evaluada {
@@ -340,7 +451,8 @@ pub(super) fn evaluada<N: Numero>(c: Credito<'_, N>, s: &Solicitud) -> Option<Ev
         enganche: cero,
         gastos: cero,
         total: cero,
-        fondos,
+        fondos: ahorro::<N>(s) + subcuenta_en_enganche,
+        subcuenta_en_enganche,
         motivos,
     };
     if !e.motivos.is_empty() || credito.es_cero()? {

@@ -282,33 +282,98 @@ pub struct Productos {
 /// which certify every comparison and rounding, and in `Decimal` for the rare applicant where
 /// a certificate fails (a figure within about 1e-9 of a rounding boundary or a cap).
 pub fn evaluar(solicitud: &Solicitud) -> Productos {
-    evaluar_en::<Approx>(solicitud).unwrap_or_else(|| evaluar_exacto(solicitud))
+    evaluar_guardando(solicitud).0
+}
+
+/// [`evaluar`], keeping the unrounded offers for the what-ifs that change only the savings.
+pub(crate) fn evaluar_guardando(solicitud: &Solicitud) -> (Productos, Evaluadas) {
+    match evaluar_en::<Approx>(solicitud) {
+        Some((productos, evaluadas)) => (productos, Evaluadas(Guardadas::Filtradas(evaluadas))),
+        None => {
+            let (productos, evaluadas) = en_decimal(evaluar_en(solicitud));
+            (productos, Evaluadas(Guardadas::Exactas(evaluadas)))
+        }
+    }
 }
 
 /// [`evaluar`] in `Decimal` alone: the definition the fast path is tested against.
 #[doc(hidden)]
 pub fn evaluar_exacto(solicitud: &Solicitud) -> Productos {
-    // Decimal decides every comparison and rounding, so it always answers.
-    evaluar_en::<Decimal>(solicitud).unwrap_or_else(|| unreachable!("decimal arithmetic always decides"))
+    en_decimal(evaluar_en::<Decimal>(solicitud)).0
 }
 
 /// [`evaluar`]'s filtered path alone: `None` where a certificate fails. For the tests that
 /// compare it with [`evaluar_exacto`] and count how often it answers.
 #[doc(hidden)]
 pub fn evaluar_filtrado(solicitud: &Solicitud) -> Option<Productos> {
-    evaluar_en::<Approx>(solicitud)
+    evaluar_en::<Approx>(solicitud).map(|(productos, _)| productos)
 }
 
-fn evaluar_en<N: numero::Numero>(solicitud: &Solicitud) -> Option<Productos> {
-    let evaluadas = ofertas::todas::<N>(solicitud)?;
-    let producto_recomendado = evaluate::recomendado(&evaluadas)?;
-    let productos = evaluadas.into_iter().map(evaluate::Evaluada::mostrar).collect::<Option<_>>()?;
-    Some(Productos { productos, producto_recomendado })
+/// The answer of `Decimal` arithmetic, which decides every comparison and rounding.
+fn en_decimal<T>(answer: Option<T>) -> T {
+    answer.unwrap_or_else(|| unreachable!("decimal arithmetic always decides"))
+}
+
+fn evaluar_en<N: numero::Numero>(solicitud: &Solicitud) -> Option<(Productos, [evaluate::Evaluada<N>; 5])> {
+    let mut evaluadas = ofertas::todas::<N>(solicitud)?;
+    // Every CAT is shown: solved once each, before the recommendation compares them.
+    evaluate::resolver_cats(&mut evaluadas)?;
+    let producto_recomendado = evaluate::recomendado(&evaluadas)?.map(evaluate::Evaluada::producto);
+    let mut productos = Vec::with_capacity(evaluadas.len());
+    for e in &evaluadas {
+        productos.push(e.mostrar()?);
+    }
+    Some((Productos { productos, producto_recomendado }, evaluadas))
+}
+
+/// The `credito_max` of the offer a report's capacity describes: the recommended product's
+/// (0 when none is available), as [`evaluar`] shows it.
+fn credito_descrito<'a, N: numero::Numero + 'a>(evaluadas: impl IntoIterator<Item = &'a evaluate::Evaluada<N>>) -> Option<Decimal> {
+    match evaluate::recomendado(evaluadas)? {
+        Some(e) => e.credito_mostrado(),
+        None => Some(Decimal::new(0, money::MONEY_DP)),
+    }
+}
+
+/// The described offer's `credito_max` ([`credito_descrito`]) without the rest of the offers:
+/// what a what-if shows. Products refused outright are not evaluated, and only the CATs that
+/// break a tie are solved.
+pub(crate) fn credito_recomendado(solicitud: &Solicitud) -> Decimal {
+    fn en<N: numero::Numero>(solicitud: &Solicitud) -> Option<Decimal> {
+        credito_descrito(ofertas::disponibles::<N>(solicitud)?.iter().flatten())
+    }
+    en::<Approx>(solicitud).unwrap_or_else(|| en_decimal(en::<Decimal>(solicitud)))
+}
+
+/// The unrounded offers of one evaluation ([`evaluar_guardando`]).
+#[derive(Debug, Clone)]
+pub(crate) struct Evaluadas(Guardadas);
+
+/// The offers in the arithmetic that decided them.
+#[derive(Debug, Clone)]
+enum Guardadas {
+    Filtradas([evaluate::Evaluada<Approx>; 5]),
+    Exactas([evaluate::Evaluada<Decimal>; 5]),
+}
+
+impl Evaluadas {
+    /// [`credito_recomendado`] of `solicitud`, which differs from the one evaluated only in
+    /// its savings: the offers re-ranked for them, not evaluated again (savings change no
+    /// credit, only whether the buyer's funds cover the down payment and closing costs).
+    pub(crate) fn credito_con_ahorro(&self, solicitud: &Solicitud) -> Decimal {
+        fn con<N: numero::Numero>(evaluadas: &[evaluate::Evaluada<N>; 5], s: &Solicitud) -> Option<Decimal> {
+            credito_descrito(&evaluadas.map(|e| e.con_ahorro(s)))
+        }
+        match &self.0 {
+            Guardadas::Filtradas(e) => con(e, solicitud).unwrap_or_else(|| credito_recomendado(solicitud)),
+            Guardadas::Exactas(e) => en_decimal(con(e, solicitud)),
+        }
+    }
 }
 
 /// The monthly payment per peso of credit at the nominal annual rate `tasa_anual` over `meses`
 /// months, plus a monthly charge (insurance, administration) as a share of the credit.
 /// Zero when there are no months (no credit can be granted).
 pub fn cuota_por_peso(tasa_anual: Decimal, meses: u32, cargo_mensual: Decimal) -> Decimal {
-    evaluate::cuota(tasa_anual, meses, cargo_mensual).unwrap_or_else(|| unreachable!("decimal arithmetic always decides"))
+    en_decimal(evaluate::cuota(tasa_anual, meses, cargo_mensual))
 }

@@ -2,7 +2,7 @@
 //! the payment it allows, its term, caps and minimums, and how its credits make its offer.
 
 use super::evaluate::{
-    Cat, Credito, Evaluada, Pago, Persona, Tramo, Valor, ahorro, capacidad, evaluada, forma_cofi, plazo,
+    Cat, CatPendiente, Credito, Evaluada, Motivos, Pago, Persona, Tramo, Valor, capacidad, evaluada, forma_cofi, plazo,
 };
 use super::fijos::Fijo;
 use super::numero::Numero;
@@ -27,7 +27,7 @@ fn tasa_infonavit<N: Numero>(salario: Decimal) -> Option<N> {
 }
 
 /// One worker's INFONAVIT credit (capped at the individual maximum) and why it may be refused.
-fn infonavit_de<N: Numero>(p: &Persona) -> Option<(Vec<Motivo>, Tramo<N>)> {
+fn infonavit_de<N: Numero>(p: &Persona) -> Option<(Motivos, Tramo<N>)> {
     let salario = p.salario();
     let plazo = plazo(INFONAVIT_PLAZO_MAX, INFONAVIT_EDAD_MAX_FIN_PLAZO, p.edad);
     let tramo = Tramo::nuevo(tasa_infonavit(salario)?, plazo, N::REGLAS.cargo_infonavit, N::entero(0))?;
@@ -38,14 +38,14 @@ fn infonavit_de<N: Numero>(p: &Persona) -> Option<(Vec<Motivo>, Tramo<N>)> {
 
 /// A housing fund's knock-outs: not a contributor (and nothing else then), too few months of
 /// contribution, a salary below the minimum wage, no term left by age or no payment left.
-fn motivos_fondo(p: &Persona, fondo: Institucion, antiguedad_min: u32, plazo: u32, pago: Decimal) -> Vec<Motivo> {
+fn motivos_fondo(p: &Persona, fondo: Institucion, antiguedad_min: u32, plazo: u32, pago: Decimal) -> Motivos {
     if !p.cotiza_a(fondo) {
-        return vec![match fondo {
+        return Motivos::de(match fondo {
             Institucion::Fovissste => Motivo::NoDerechohabienteFovissste,
             _ => Motivo::NoDerechohabienteInfonavit,
-        }];
+        });
     }
-    let mut motivos = Vec::new();
+    let mut motivos = Motivos::default();
     if p.antiguedad < antiguedad_min {
         motivos.push(Motivo::AntiguedadInsuficiente);
     }
@@ -56,7 +56,7 @@ fn motivos_fondo(p: &Persona, fondo: Institucion, antiguedad_min: u32, plazo: u3
     motivos
 }
 
-fn sin_plazo_o_pago(motivos: &mut Vec<Motivo>, plazo: u32, pago: Decimal) {
+fn sin_plazo_o_pago(motivos: &mut Motivos, plazo: u32, pago: Decimal) {
     if plazo == 0 {
         motivos.push(Motivo::SinPlazoPorEdad);
     } else if pago.is_zero() {
@@ -64,7 +64,7 @@ fn sin_plazo_o_pago(motivos: &mut Vec<Motivo>, plazo: u32, pago: Decimal) {
     }
 }
 
-fn infonavit<N: Numero>(s: &Solicitud, p: &Persona, (motivos, tramo): (Vec<Motivo>, Tramo<N>)) -> Option<Evaluada<N>> {
+fn infonavit<N: Numero>(s: &Solicitud, p: &Persona, (motivos, tramo): (Motivos, Tramo<N>)) -> Option<Evaluada<N>> {
     let credito = Credito {
         producto: Producto::Infonavit,
         motivos,
@@ -73,7 +73,7 @@ fn infonavit<N: Numero>(s: &Solicitud, p: &Persona, (motivos, tramo): (Vec<Motiv
         forma: &[tramo.por(N::entero(1))],
         plazo: tramo.meses / 12,
         valor: Valor::MasSubcuenta(N::de(p.subcuenta)),
-        fondos: ahorro(s),
+        subcuenta_en_enganche: N::entero(0),
         cat: Cat::Calcular,
     };
     evaluada(credito, s)
@@ -93,7 +93,7 @@ fn fovissste<N: Numero>(s: &Solicitud, p: &Persona) -> Option<Evaluada<N>> {
         forma: &[tramo],
         plazo,
         valor: Valor::MasSubcuenta(N::de(p.subcuenta)),
-        fondos: ahorro(s),
+        subcuenta_en_enganche: N::entero(0),
         cat: Cat::Fijo(Fijo::Fovissste),
     };
     evaluada(credito, s)
@@ -122,12 +122,12 @@ fn hogar(p: &Persona, co: Option<&Persona>) -> Hogar {
 }
 
 /// The bank's own rules on the applicant: seniority by income type.
-fn motivos_banco(p: &Persona) -> Vec<Motivo> {
+fn motivos_banco(p: &Persona) -> Motivos {
     let minimo = match p.tipo {
         IncomeType::Independiente => BANCO_ANTIGUEDAD_MIN_INDEPENDIENTE,
         _ => BANCO_ANTIGUEDAD_MIN_ASALARIADO,
     };
-    if p.antiguedad < minimo { vec![Motivo::AntiguedadInsuficiente] } else { Vec::new() }
+    if p.antiguedad < minimo { Motivos::de(Motivo::AntiguedadInsuficiente) } else { Motivos::default() }
 }
 
 fn ltv<N: Numero>(p: &Persona) -> N {
@@ -146,7 +146,7 @@ fn limite_banco() -> u32 {
 }
 
 /// The bank's smallest mortgage, applied to the bank's part of the credit.
-fn menor_al_minimo<N: Numero>(motivos: &mut Vec<Motivo>, plazo: u32, pago: Decimal, credito_banco: N) -> Option<()> {
+fn menor_al_minimo<N: Numero>(motivos: &mut Motivos, plazo: u32, pago: Decimal, credito_banco: N) -> Option<()> {
     if plazo > 0 && !pago.is_zero() && credito_banco.menor(N::REGLAS.banco_min)? {
         motivos.push(Motivo::CreditoMenorAlMinimo);
     }
@@ -170,7 +170,7 @@ fn hipoteca_bancaria<N: Numero>(s: &Solicitud, p: &Persona, co: Option<&Persona>
         forma: &[tramo],
         plazo,
         valor: Valor::Ltv(ltv(p)),
-        fondos: ahorro(s),
+        subcuenta_en_enganche: N::entero(0),
         cat: Cat::Fijo(Fijo::Banco),
     };
     evaluada(credito, s)
@@ -212,7 +212,7 @@ fn infonavit_mas_banco<N: Numero>(s: &Solicitud, p: &Persona, co: Option<&Person
         forma: &forma,
         plazo,
         valor: Valor::Ltv(N::REGLAS.ltv_asalariado),
-        fondos: ahorro::<N>(s) + N::de(p.subcuenta),
+        subcuenta_en_enganche: N::de(p.subcuenta),
         cat,
     };
     evaluada(credito, s)
@@ -226,8 +226,8 @@ fn unamos_creditos<N: Numero>(
     s: &Solicitud,
     p: &Persona,
     co: Option<&Persona>,
-    del_titular: (Vec<Motivo>, Tramo<N>),
-    cat_infonavit: Option<N>,
+    del_titular: (Motivos, Tramo<N>),
+    cat_infonavit: CatPendiente<N>,
 ) -> Option<Evaluada<N>> {
     let (mut motivos, titular) = del_titular;
     let forma = [titular.por(N::entero(1))];
@@ -241,8 +241,8 @@ fn unamos_creditos<N: Numero>(
             forma: &forma,
             plazo: titular.meses / 12,
             valor: Valor::MasSubcuenta(N::entero(0)),
-            fondos: ahorro(s),
-            cat: Cat::Conocido(cat_infonavit),
+            subcuenta_en_enganche: N::entero(0),
+            cat: Cat::ComoInfonavit(cat_infonavit),
         };
         return evaluada(credito, s);
     };
@@ -266,7 +266,7 @@ fn unamos_creditos<N: Numero>(
         forma: &forma,
         plazo: titular.meses.max(socio.meses) / 12,
         valor: Valor::MasSubcuenta(N::de(p.subcuenta + c.subcuenta)),
-        fondos: ahorro(s),
+        subcuenta_en_enganche: N::entero(0),
         cat: Cat::Calcular,
     };
     evaluada(credito, s)
@@ -278,7 +278,7 @@ pub(super) fn todas<N: Numero>(s: &Solicitud) -> Option<[Evaluada<N>; 5]> {
     let co = s.coacreditado.as_ref().map(Persona::coacreditado);
     // The applicant's INFONAVIT credit serves INFONAVIT and Unamos Créditos: computed once.
     let titular = infonavit_de(&p)?;
-    let infonavit = infonavit(s, &p, titular.clone())?;
+    let infonavit = infonavit(s, &p, titular)?;
     let cat_infonavit = infonavit.cat;
     Some([
         infonavit,
@@ -286,6 +286,25 @@ pub(super) fn todas<N: Numero>(s: &Solicitud) -> Option<[Evaluada<N>; 5]> {
         hipoteca_bancaria(s, &p, co.as_ref())?,
         infonavit_mas_banco(s, &p, co.as_ref())?,
         unamos_creditos(s, &p, co.as_ref(), titular, cat_infonavit)?,
+    ])
+}
+
+/// The products a what-if can recommend: [`todas`] without those a rule refuses before any
+/// figure (the housing funds' to a non-contributor, Unamos Créditos' without a co-borrower;
+/// each product's own rules below refuse them with the same test), which no recommendation
+/// takes and a what-if does not show. `None` when the arithmetic cannot tell.
+pub(super) fn disponibles<N: Numero>(s: &Solicitud) -> Option<[Option<Evaluada<N>>; 5]> {
+    let p = Persona::titular(s);
+    let co = s.coacreditado.as_ref().map(Persona::coacreditado);
+    let de_infonavit = p.cotiza_a(Institucion::Infonavit);
+    let titular = if de_infonavit { Some(infonavit_de(&p)?) } else { None };
+    let si = |aplica: bool, evaluar: &dyn Fn() -> Option<Evaluada<N>>| if aplica { evaluar().map(Some) } else { Some(None) };
+    Some([
+        si(de_infonavit, &|| infonavit(s, &p, titular?))?,
+        si(p.cotiza_a(Institucion::Fovissste), &|| fovissste(s, &p))?,
+        Some(hipoteca_bancaria(s, &p, co.as_ref())?),
+        si(de_infonavit, &|| infonavit_mas_banco(s, &p, co.as_ref()))?,
+        si(de_infonavit && co.is_some(), &|| unamos_creditos(s, &p, co.as_ref(), titular?, CatPendiente::Listo(None)))?,
     ])
 }
 
