@@ -1,5 +1,6 @@
 //! What every binding needs from its host language, written once: how a host's number reads
-//! as a profile value, and the errors and messages a binding raises itself.
+//! as a profile value, how a host's value walks into the JSON value score-core reads
+//! ([`json_value`]), and the errors and messages a binding raises itself.
 //!
 //! Python, Node and the browser hand score-core doubles (and Python also big integers and
 //! `Decimal`s). The same double must give the same profile, and so the same report or error,
@@ -15,7 +16,7 @@
 
 use crate::error::{ErrorCode, ScoreError};
 use crate::input::Cell;
-use serde_json::{Number, Value};
+use serde_json::{Map, Number, Value};
 
 /// Whole doubles below this magnitude (2^53) read as integers: every integer up to it is exact.
 pub const EXACT_INTEGER_LIMIT: f64 = 9_007_199_254_740_992.0;
@@ -107,6 +108,65 @@ pub fn error_message(error: &ScoreError, index: Option<usize>) -> String {
     }
 }
 
+/// One host value, one level deep, as a binding describes it to [`json_value`].
+#[derive(Debug)]
+pub enum HostNode<V> {
+    /// A scalar in its JSON form (a number by [`number_value`]).
+    Scalar(Value),
+    /// An object's entries in order, each key as text.
+    Object(Vec<(String, V)>),
+    /// An array's items in order.
+    Array(Vec<V>),
+    /// A value with no JSON form, by the host's name of its type (Python: `set`, `bytes`).
+    Other(String),
+}
+
+/// A host value that [`json_value`] reads, one level at a time.
+pub trait HostValue: Sized {
+    /// The host's own error (an exception raised while reading).
+    type Error;
+    /// This value one level deep. With `containers` false (deeper than a binding reads) an
+    /// object or array is not listed: it is [`HostNode::Other`] unless it is also a scalar.
+    fn node(&self, containers: bool) -> Result<HostNode<Self>, Self::Error>;
+}
+
+/// The JSON value of a host value (what the JSON text of the profile parses to), at `field`,
+/// or INVALID_TYPE for a value with no JSON form (or nested more than `max_depth` deep). The
+/// walk every binding shares: depth, the field at fault, the error's Spanish message.
+pub fn json_value<V: HostValue>(value: &V, field: Option<&str>, max_depth: u32) -> Result<Result<Value, ScoreError>, V::Error> {
+    walk(value, field, 0, max_depth)
+}
+
+fn walk<V: HostValue>(value: &V, field: Option<&str>, depth: u32, max: u32) -> Result<Result<Value, ScoreError>, V::Error> {
+    Ok(Ok(match value.node(depth < max)? {
+        HostNode::Scalar(v) => v,
+        HostNode::Object(entries) => {
+            let mut map = Map::new();
+            for (key, v) in entries {
+                match walk(&v, Some(&key), depth + 1, max)? {
+                    Ok(v) => map.insert(key, v),
+                    Err(e) => return Ok(Err(e)),
+                };
+            }
+            Value::Object(map)
+        }
+        HostNode::Array(items) => {
+            let mut out = Vec::with_capacity(items.len());
+            for item in &items {
+                match walk(item, field, depth + 1, max)? {
+                    Ok(v) => out.push(v),
+                    Err(e) => return Ok(Err(e)),
+                }
+            }
+            Value::Array(out)
+        }
+        HostNode::Other(type_name) => {
+            let what = if depth >= max { NotJson::TooDeep } else { NotJson::HostType(&type_name) };
+            return Ok(Err(not_json(field, what)));
+        }
+    }))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -152,6 +212,36 @@ mod tests {
         assert_eq!(number_value(30000.0).to_string(), "30000");
         assert_eq!(number_value(f64::NAN), Value::Null);
         assert_eq!(number_value(f64::INFINITY).to_string(), "1e+300");
+    }
+
+    /// A toy host: JSON values, plus `Value::String("set")` standing for a set.
+    struct Toy(Value);
+
+    impl HostValue for Toy {
+        type Error = ();
+        fn node(&self, containers: bool) -> Result<HostNode<Self>, ()> {
+            Ok(match &self.0 {
+                Value::String(s) if s == "set" => HostNode::Other("set".to_owned()),
+                Value::Object(m) if containers => HostNode::Object(m.iter().map(|(k, v)| (k.clone(), Toy(v.clone()))).collect()),
+                Value::Array(a) if containers => HostNode::Array(a.iter().cloned().map(Toy).collect()),
+                Value::Object(_) | Value::Array(_) => HostNode::Other("dict".to_owned()),
+                v => HostNode::Scalar(v.clone()),
+            })
+        }
+    }
+
+    #[test]
+    fn host_values_walk_to_json_or_fail_with_their_field() {
+        let v = serde_json::json!({"estado": "CMX", "coacreditado": {"edad": [1, 2]}});
+        assert_eq!(json_value(&Toy(v.clone()), None, 32), Ok(Ok(v)));
+        let bad = serde_json::json!({"a": 1, "edad": ["set"]});
+        let e = json_value(&Toy(bad), None, 32).expect("read").expect_err("a set");
+        assert_eq!((e.field.as_deref(), e.message.as_str()), (Some("edad"), "El campo \"edad\" tiene un valor de tipo set, que no es un valor JSON."));
+        let deep = serde_json::json!({"x": [[[1]]]});
+        let e = json_value(&Toy(deep), None, 3).expect("read").expect_err("too deep");
+        assert_eq!(e.message, not_json(Some("x"), NotJson::TooDeep).message);
+        let e = json_value(&Toy(Value::from("set")), None, 32).expect("read").expect_err("a set");
+        assert_eq!(e.field, None);
     }
 
     #[test]

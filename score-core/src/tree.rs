@@ -3,9 +3,10 @@
 //! value ([`TreeBuilder`]); where each goes (which key of which object, which item) is decided
 //! here, once.
 //!
-//! Also the caches every such builder needs: the object templates (each object's keys, so a
-//! host can create an object with its keys in order at once) and the strings of the model's
-//! static texts, keyed by address ([`StaticTextCache`]).
+//! Also the caches every such builder needs, made once ([`HostTables`]): the keys' and labels'
+//! strings, the object templates (each object's keys, so a host can create an object with its
+//! keys in order at once) and the strings of the model's static texts, keyed by address
+//! ([`StaticTextCache`]).
 
 use crate::report::{ScoreReport, Text};
 use crate::schema::{Shape, report_shape};
@@ -13,6 +14,7 @@ use crate::walk::{KEYS, Key, Label, ReportSink, Slot};
 use rust_decimal::Decimal;
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
+use std::sync::{Mutex, MutexGuard};
 
 /// The template of the report object itself (other objects use their key's [`Key::id`], the
 /// items of an array of objects the array's key's).
@@ -290,6 +292,106 @@ impl<T> StaticTextCache<T> {
     }
 }
 
+/// The host values a tree builder makes once and reuses for every report (Python: interned
+/// strings and template dicts, once per interpreter): each key's string, the strings of each
+/// key's labels, each object's template and the static texts' strings (by address, made on
+/// first use), and the report's own keys. Written once here so that a binding only says how to
+/// make one string (`S`) and one template object (`O`).
+#[derive(Debug)]
+pub struct HostTables<S, O> {
+    /// Each key's string, by [`Key::id`].
+    keys: Vec<S>,
+    /// The strings of a key's label set (every name of it, in order), by [`Key::id`]; empty for
+    /// a key that holds no label.
+    labels: Vec<Vec<S>>,
+    /// The template object of each object, by template index (see [`templates`]).
+    templates: Vec<Option<O>>,
+    /// The static texts' strings; a build locks it once.
+    texts: Mutex<StaticTextCache<S>>,
+    /// The report's own keys, in order.
+    top: Vec<Key>,
+}
+
+impl<S, O> HostTables<S, O> {
+    /// Makes every key's and label's string with `string`, and each object's template with
+    /// `template` from its keys' strings, in order.
+    pub fn new<E>(
+        mut string: impl FnMut(&'static str) -> Result<S, E>,
+        mut template: impl FnMut(&[&S]) -> Result<O, E>,
+    ) -> Result<Self, E> {
+        let keys = KEYS.iter().map(|k| string(k.name)).collect::<Result<Vec<S>, E>>()?;
+        let mut label_sets: Vec<&'static [&'static str]> = vec![&[]; KEYS.len()];
+        label_sets_of(&report_shape(), &mut label_sets);
+        let labels = label_sets
+            .iter()
+            .map(|all| all.iter().map(|name| string(name)).collect::<Result<Vec<S>, E>>())
+            .collect::<Result<Vec<_>, E>>()?;
+        let mut objects: Vec<Option<O>> = (0..=ROOT_TEMPLATE).map(|_| None).collect();
+        let mut top = Vec::new();
+        for (at, object_keys) in templates() {
+            let strings: Vec<&S> = object_keys.iter().map(|k| &keys[k.id]).collect();
+            objects[at] = Some(template(&strings)?);
+            if at == ROOT_TEMPLATE {
+                top = object_keys;
+            }
+        }
+        Ok(HostTables { keys, labels, templates: objects, texts: Mutex::new(StaticTextCache::default()), top })
+    }
+
+    /// The string of `key`.
+    #[inline]
+    pub fn key(&self, key: Key) -> &S {
+        &self.keys[key.id]
+    }
+
+    /// The string of a label at `key`; `None` for a label in an array (no key), which the
+    /// builder makes afresh.
+    #[inline]
+    pub fn label(&self, key: Option<Key>, label: Label) -> Option<&S> {
+        self.labels.get(key?.id)?.get(label.index)
+    }
+
+    /// The template object of template `at` (see [`TreeBuilder::object`]).
+    #[inline]
+    pub fn template(&self, at: usize) -> Option<&O> {
+        self.templates.get(at).and_then(Option::as_ref)
+    }
+
+    /// The static texts' cache, for one build; `None` while another build holds it (another
+    /// thread, or host code run by this build that builds again): texts are then made afresh.
+    pub fn texts(&self) -> Option<MutexGuard<'_, StaticTextCache<S>>> {
+        self.texts.try_lock().ok()
+    }
+
+    /// The report's own keys, in order.
+    pub fn top(&self) -> &[Key] {
+        &self.top
+    }
+
+    /// The position among [`Self::top`] of the key named `name`.
+    pub fn top_index(&self, name: &str) -> Option<usize> {
+        self.top.iter().position(|k| k.name == name)
+    }
+}
+
+/// Records, by [`Key::id`], the label set of each key of `shape` that holds a label (or
+/// `null`).
+fn label_sets_of(shape: &Shape, out: &mut [&'static [&'static str]]) {
+    match shape {
+        Shape::Object(keys) => {
+            for (key, inner) in keys {
+                let inner = if let Shape::Nullable(inner) = inner { &**inner } else { inner };
+                match inner {
+                    Shape::Label(all) => out[key.id] = all,
+                    other => label_sets_of(other, out),
+                }
+            }
+        }
+        Shape::Array(item) | Shape::Nullable(item) => label_sets_of(item, out),
+        _ => {}
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -355,6 +457,47 @@ mod tests {
             let one = build(&report, &mut builder, Some(key)).expect("built").expect("a value");
             assert_eq!(one.take(), expected[key.name], "{}", key.name);
         }
+    }
+
+    /// Every label at a key is the string the tables hold for it; every template and key string
+    /// is there.
+    #[test]
+    fn host_tables_hold_every_label_and_template() {
+        struct Labels<'t>(&'t HostTables<String, Vec<String>>, usize);
+        impl ReportSink for Labels<'_> {
+            fn begin_object(&mut self, _: Slot) {}
+            fn end_object(&mut self) {}
+            fn begin_array(&mut self, _: Slot, _: usize) {}
+            fn end_array(&mut self) {}
+            fn integer(&mut self, _: Slot, _: u64) {}
+            fn boolean(&mut self, _: Slot, _: bool) {}
+            fn decimal(&mut self, _: Slot, _: Decimal) {}
+            fn label(&mut self, at: Slot, value: Label) {
+                if let Slot::Key(key) = at {
+                    assert_eq!(self.0.label(Some(key), value).map(String::as_str), Some(value.as_str()), "{}", key.name);
+                    self.1 += 1;
+                }
+            }
+            fn null(&mut self, _: Slot) {}
+            fn text(&mut self, _: Slot, _: &Text) {}
+        }
+        let tables = HostTables::new(
+            |s| Ok::<_, ()>(s.to_owned()),
+            |keys| Ok(keys.iter().map(|k| (*k).clone()).collect::<Vec<String>>()),
+        )
+        .expect("made");
+        let mut labels = Labels(&tables, 0);
+        crate::schema::probe_report().walk(&mut labels);
+        assert!(labels.1 >= 5, "labels seen: {}", labels.1);
+        for (at, keys) in templates() {
+            let names: Vec<&str> = keys.iter().map(|k| k.name).collect();
+            assert_eq!(tables.template(at).map(|t| t.iter().map(String::as_str).collect::<Vec<_>>()), Some(names));
+        }
+        assert_eq!(tables.top().len(), 20);
+        assert_eq!(tables.key(tables.top()[0]), "score");
+        assert_eq!(tables.top_index("nivel"), Some(1));
+        assert_eq!(tables.top_index("nada"), None);
+        assert!(tables.texts().is_some());
     }
 
     #[test]

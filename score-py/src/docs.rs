@@ -5,7 +5,7 @@
 //! every key and number is the one in fixtures/documents/ (the same digits on every surface);
 //! a `score_docs::DocError` becomes `platform_score.ScoreError` with its `.code` and `.field`.
 
-use crate::ScoreError;
+use crate::new_error;
 use pyo3::exceptions::PyValueError;
 use pyo3::intern;
 use pyo3::prelude::*;
@@ -15,16 +15,7 @@ use score_docs::{BankLayout, Date, DocError, DocErrorCode, DocumentKind};
 /// The `platform_score.ScoreError` for a document error (`.index` is None: a receipt of a
 /// batch is named by `.field`, `receipts[i]`).
 fn py_doc_error(py: Python<'_>, e: &DocError) -> PyErr {
-    let err = ScoreError::new_err(format!("{}: {}", e.code, e.message));
-    let value = err.value(py);
-    let set = value
-        .setattr(intern!(py, "code"), e.code.as_str())
-        .and_then(|()| value.setattr(intern!(py, "field"), e.field.as_deref()))
-        .and_then(|()| value.setattr(intern!(py, "index"), None::<usize>));
-    match set {
-        Ok(()) => err,
-        Err(other) => other,
-    }
+    new_error(py, format!("{}: {}", e.code, e.message), e.code.as_str(), e.field.as_deref(), None)
 }
 
 fn json_loads<'py>(py: Python<'py>, text: &str) -> PyResult<Bound<'py, PyAny>> {

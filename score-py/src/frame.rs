@@ -1,42 +1,16 @@
 //! `_score_columns`, the columnar path of `platform_score.score_frame`: column buffers in,
-//! column buffers out, scored by `score_core::batch::score_frame` into `bytes` objects that
-//! pandas or Arrow read without a copy.
+//! column buffers out, scored by `score_core::batch::score_host_frame` into `bytes` objects
+//! (`PyBytes::new_with`, which score-core nests so that every column is written in one
+//! parallel pass) that pandas or Arrow read without a copy. `_plan` is score-core's
+//! `TableSpec` for the Python side (`platform_score/_frame.py`).
 
 use crate::PyHost;
 use crate::input::to_value;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
-use score_core::batch::{self, Column, Extra, Frame, Kind, TableSpec};
+use score_core::batch::{self, Column, Extra, Frame, HostColumn, HostRowError, TableSpec};
 
-/// Creates one `bytes` object per length of `lens` and calls `fill` once with all their
-/// buffers, in order, before Python can see any of them (`PyBytes::new_with` nested), so that
-/// every output column is written in one parallel pass without a copy. `out` receives the
-/// objects innermost first.
-fn bytes_with<'py>(
-    py: Python<'py>,
-    lens: &[usize],
-    buffers: Vec<&mut [u8]>,
-    fill: &mut dyn FnMut(Vec<&mut [u8]>),
-    out: &mut Vec<Bound<'py, PyBytes>>,
-) -> PyResult<()> {
-    let Some((&len, rest)) = lens.split_first() else {
-        fill(buffers);
-        return Ok(());
-    };
-    let bytes = PyBytes::new_with(py, len, |buffer| {
-        let mut buffers: Vec<&mut [u8]> = buffers;
-        buffers.push(buffer);
-        bytes_with(py, rest, buffers, fill, out)
-    })?;
-    out.push(bytes);
-    Ok(())
-}
-
-/// An output column as Python receives it: (name, kind, data, categories).
-type ColumnOut<'py> = (String, &'static str, Bound<'py, PyBytes>, Option<Vec<String>>);
-/// A failed row: (row, index of the code in ERROR_CODES, field, message).
-type RowError = (usize, usize, Option<String>, String);
 /// A column of the published schema: (name, kind, categories).
 type SchemaColumn = (String, &'static str, Option<Vec<&'static str>>);
 
@@ -74,49 +48,19 @@ pub(crate) fn _score_columns<'py>(
     py: Python<'py>,
     n_rows: usize,
     columns: Vec<(String, String, Bound<'py, PyAny>, Option<Vec<String>>)>,
-) -> PyResult<(Bound<'py, PyBytes>, Vec<ColumnOut<'py>>, Vec<RowError>)> {
+) -> PyResult<(Bound<'py, PyBytes>, Vec<HostColumn<Bound<'py, PyBytes>>>, Vec<HostRowError>)> {
     let mut frame = Frame::new(n_rows);
     for (name, kind, data, cats) in &columns {
-        let bytes = || data.cast::<PyBytes>().map(|b| b.as_bytes());
         let column = match kind.as_str() {
-            "f64" => Column::F64(bytes()?),
-            "i64" => Column::I64(bytes()?),
-            "cat" => Column::Cat(bytes()?, cats.clone().unwrap_or_default()),
-            "bool" => Column::Bool(bytes()?),
             "obj" => Column::Values(
-                data.try_iter()?.map(|item| to_value(&item?, Some(name), 0)).collect::<PyResult<Vec<_>>>()?,
+                data.try_iter()?.map(|item| to_value(&item?, Some(name))).collect::<PyResult<Vec<_>>>()?,
             ),
-            other => return Err(PyValueError::new_err(format!("unknown column kind {other:?}"))),
+            kind => batch::byte_column(kind, data.cast::<PyBytes>()?.as_bytes(), cats.clone()).map_err(PyValueError::new_err)?,
         };
         frame.push(name.clone(), column).map_err(PyValueError::new_err)?;
     }
-    let layout = batch::layout();
-    let (objects, extras) = batch::score_frame(&PyHost(py), &frame, &layout, |lengths, fill| {
-        let mut objects = Vec::with_capacity(lengths.len());
-        bytes_with(py, lengths, Vec::new(), fill, &mut objects)?;
-        objects.reverse();
-        Ok::<_, PyErr>(objects)
-    })?;
-    let mut objects = objects.into_iter();
-    let ok = objects.next().ok_or_else(|| PyValueError::new_err("_score_columns: no row mask"))?;
-    let mut out: Vec<ColumnOut<'py>> = Vec::with_capacity(layout.len());
-    let mut long = Some(extras.long);
-    for (column, data) in layout.into_iter().zip(objects) {
-        let categories = column.categories.map(|c| c.into_iter().map(str::to_owned).collect());
-        if column.kind != Kind::Codes {
-            out.push((column.name, column.kind.host_name(), data, categories));
-            continue;
-        }
-        // The recommendation keys become category codes, one category per distinct sequence.
-        let mut names = Vec::new();
-        let codes = PyBytes::new_with(py, n_rows * 4, |buf| {
-            names = batch::recommendation_categories(data.as_bytes(), long.take().unwrap_or_default(), buf);
-            Ok(())
-        })?;
-        out.push((column.name, column.kind.host_name(), codes, Some(names)));
-    }
-    let errors = batch::error_cells(&extras.errors)
-        .map(|(row, code, field, message)| (row, code, field.map(str::to_owned), message.to_owned()))
-        .collect();
-    Ok((ok, out, errors))
+    let make = |len, fill: &mut dyn FnMut(&mut [u8]) -> PyResult<()>| PyBytes::new_with(py, len, fill);
+    let out = batch::score_host_frame(&PyHost(py), &frame, make, |b| b.as_bytes())?
+        .ok_or_else(|| PyValueError::new_err("_score_columns: no row mask"))?;
+    Ok((out.ok, out.columns, out.errors))
 }

@@ -3,16 +3,17 @@
 //! Plain values (str, int, float, None) of a dict go straight into the profile's fields
 //! (`score_core::input::Cells`); anything else is converted to the `serde_json::Value`
 //! score-core reads from JSON (`Profile::from_json_value`), so every bad input gets score-core's
-//! own error. Numbers follow score-core's host-number rule (`score_core::host`).
+//! own error, through score-core's walk of host values (`host::json_value`). Numbers follow
+//! score-core's host-number rule (`score_core::host`).
 
 use pyo3::intern;
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyList, PyMapping, PyString, PyTuple};
-use score_core::host::{self, NotJson};
+use score_core::host::{self, HostNode, HostValue};
 use score_core::input::{Cell, Cells};
 use score_core::{Profile, ScoreError as CoreError};
-use serde_json::{Map, Value};
+use serde_json::Value;
 use std::borrow::Cow;
 
 /// The profile's field names as interned Python strings (a dict's keys are usually these very
@@ -73,7 +74,7 @@ pub(crate) fn read_profile(obj: &Bound<'_, PyAny>) -> PyResult<Result<Profile, C
             return Ok(Ok(profile));
         }
     }
-    Ok(to_value(obj, None, 0)?.and_then(|v| Profile::from_json_value(&v)))
+    Ok(to_value(obj, None)?.and_then(|v| Profile::from_json_value(&v)))
 }
 
 pub(crate) fn decimal_class(py: Python<'_>) -> PyResult<&Bound<'_, PyAny>> {
@@ -93,83 +94,73 @@ fn int_value(i: &Bound<'_, PyAny>) -> PyResult<Value> {
     Ok(host::number_value(i.extract::<f64>().unwrap_or(infinity)))
 }
 
+/// Deepest nesting read from a profile (a profile is flat; deeper values only reach score-core
+/// to be rejected with their field).
+const MAX_DEPTH: u32 = 32;
+
 /// The JSON value of a Python object (the value the JSON text of the profile parses to), or
-/// INVALID_TYPE for one with no JSON form.
-pub(crate) fn to_value(obj: &Bound<'_, PyAny>, field: Option<&str>, depth: u32) -> PyResult<Result<Value, CoreError>> {
-    let py = obj.py();
-    if let Ok(s) = obj.cast::<PyString>() {
-        return Ok(Ok(Value::String(s.to_cow()?.into_owned())));
-    }
-    if let Ok(f) = obj.cast::<PyFloat>() {
-        return Ok(Ok(host::number_value(f.value())));
-    }
-    if obj.is_instance_of::<PyBool>() {
-        return Ok(Ok(Value::Bool(obj.is_truthy()?)));
-    }
-    if obj.is_instance_of::<PyInt>() {
-        return int_value(obj).map(Ok);
-    }
-    if obj.is_none() {
-        return Ok(Ok(Value::Null));
-    }
-    if obj.is_instance(decimal_class(py)?)? {
-        // Decimal('NaN') is missing, like float NaN.
-        let nan = obj.call_method0(intern!(py, "is_nan"))?.is_truthy()?;
-        return Ok(Ok(if nan { Value::Null } else { host::number_value(obj.extract::<f64>()?) }));
-    }
-    if depth < 32 {
-        if obj.is_instance_of::<PyDict>() || obj.is_instance_of::<PyMapping>() {
-            return to_object(obj, depth + 1);
-        }
-        if obj.is_instance_of::<PyList>() || obj.is_instance_of::<PyTuple>() {
-            let mut items = Vec::new();
-            for item in obj.try_iter()? {
-                match to_value(&item?, field, depth + 1)? {
-                    Ok(v) => items.push(v),
-                    Err(e) => return Ok(Err(e)),
-                }
-            }
-            return Ok(Ok(Value::Array(items)));
-        }
-    }
-    // numpy integers and floats, and other number types.
-    if obj.hasattr(intern!(py, "__index__"))? {
-        return int_value(&obj.call_method0(intern!(py, "__index__"))?).map(Ok);
-    }
-    if obj.hasattr(intern!(py, "__float__"))? {
-        return Ok(Ok(host::number_value(obj.extract::<f64>()?)));
-    }
-    let type_name = obj.get_type().name()?.to_string();
-    let what = if depth >= 32 { NotJson::TooDeep } else { NotJson::HostType(&type_name) };
-    Ok(Err(host::not_json(field, what)))
+/// INVALID_TYPE for one with no JSON form: score-core's walk over [`PyValue`].
+pub(crate) fn to_value(obj: &Bound<'_, PyAny>, field: Option<&str>) -> PyResult<Result<Value, CoreError>> {
+    host::json_value(&PyValue(obj.clone()), field, MAX_DEPTH)
 }
 
-fn to_object(obj: &Bound<'_, PyAny>, depth: u32) -> PyResult<Result<Value, CoreError>> {
-    let mut map = Map::new();
-    let mut put = |key: Bound<'_, PyAny>, value: Bound<'_, PyAny>| -> PyResult<Result<(), CoreError>> {
-        let key = match key.cast::<PyString>() {
-            Ok(s) => s.to_cow()?.into_owned(),
-            Err(_) => key.str()?.to_cow()?.into_owned(),
-        };
-        to_value(&value, Some(&key), depth).map(|v| {
-            v.map(|v| {
-                map.insert(key, v);
-            })
-        })
-    };
-    if let Ok(dict) = obj.cast::<PyDict>() {
-        for (key, value) in dict.iter() {
-            if let Err(e) = put(key, value)? {
-                return Ok(Err(e));
+/// A Python object as score-core's host walk reads it.
+struct PyValue<'py>(Bound<'py, PyAny>);
+
+impl HostValue for PyValue<'_> {
+    type Error = PyErr;
+
+    fn node(&self, containers: bool) -> PyResult<HostNode<Self>> {
+        let (obj, py) = (&self.0, self.0.py());
+        let scalar = |v| Ok(HostNode::Scalar(v));
+        if let Ok(s) = obj.cast::<PyString>() {
+            return scalar(Value::String(s.to_cow()?.into_owned()));
+        }
+        if let Ok(f) = obj.cast::<PyFloat>() {
+            return scalar(host::number_value(f.value()));
+        }
+        if obj.is_instance_of::<PyBool>() {
+            return scalar(Value::Bool(obj.is_truthy()?));
+        }
+        if obj.is_instance_of::<PyInt>() {
+            return scalar(int_value(obj)?);
+        }
+        if obj.is_none() {
+            return scalar(Value::Null);
+        }
+        if obj.is_instance(decimal_class(py)?)? {
+            // Decimal('NaN') is missing, like float NaN.
+            let nan = obj.call_method0(intern!(py, "is_nan"))?.is_truthy()?;
+            return scalar(if nan { Value::Null } else { host::number_value(obj.extract::<f64>()?) });
+        }
+        if containers {
+            if obj.is_instance_of::<PyDict>() || obj.is_instance_of::<PyMapping>() {
+                let items = match obj.cast::<PyDict>() {
+                    Ok(dict) => dict.items().into_any(),
+                    Err(_) => obj.call_method0(intern!(py, "items"))?,
+                };
+                let mut entries = Vec::new();
+                for item in items.try_iter()? {
+                    let (key, value) = item?.extract::<(Bound<'_, PyAny>, Bound<'_, PyAny>)>()?;
+                    let key = match key.cast::<PyString>() {
+                        Ok(s) => s.to_cow()?.into_owned(),
+                        Err(_) => key.str()?.to_cow()?.into_owned(),
+                    };
+                    entries.push((key, PyValue(value)));
+                }
+                return Ok(HostNode::Object(entries));
+            }
+            if obj.is_instance_of::<PyList>() || obj.is_instance_of::<PyTuple>() {
+                return Ok(HostNode::Array(obj.try_iter()?.map(|item| item.map(PyValue)).collect::<PyResult<_>>()?));
             }
         }
-    } else {
-        for item in obj.call_method0(intern!(obj.py(), "items"))?.try_iter()? {
-            let (key, value) = item?.extract::<(Bound<'_, PyAny>, Bound<'_, PyAny>)>()?;
-            if let Err(e) = put(key, value)? {
-                return Ok(Err(e));
-            }
+        // numpy integers and floats, and other number types.
+        if obj.hasattr(intern!(py, "__index__"))? {
+            return scalar(int_value(&obj.call_method0(intern!(py, "__index__"))?)?);
         }
+        if obj.hasattr(intern!(py, "__float__"))? {
+            return scalar(host::number_value(obj.extract::<f64>()?));
+        }
+        Ok(HostNode::Other(obj.get_type().name()?.to_string()))
     }
-    Ok(Ok(Value::Object(map)))
 }

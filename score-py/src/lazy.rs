@@ -6,17 +6,18 @@
 //! lists) are built on the first access of their key and kept, so repeated access returns the
 //! same object. Why per key rather than the whole dict on first access: the common use of a
 //! large batch is to read one or two fields of every report (filter by `score`, sort by
-//! `valor_realista`). Equality, `repr` and the values see the kept nested objects when they
-//! exist (fresh ones otherwise, without keeping them); `to_dict()` always builds a new dict,
-//! the one `score()` returns, and pickling gives that dict. Not hashable (like a dict). The
-//! class does not take part in the cyclic GC, so that a million reports cost the collector
-//! nothing.
+//! `valor_realista`). `to_dict()` always builds a new dict, the one `score()` returns, and
+//! pickling gives that dict. Not hashable (like a dict). The class does not take part in the
+//! cyclic GC, so that a million reports cost the collector nothing.
+//!
+//! This file is the mapping protocol (`len`, iteration, `[]`, `in`) and what needs the Rust
+//! report; `get`, `keys`, `values`, `items`, `==` and `repr` are `collections.abc.Mapping`'s
+//! own, which read through that protocol (set in `platform_score/__init__.py`).
 
 use crate::dict::{PyBuilder, names};
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
-use pyo3::types::{PyDict, PyIterator, PyMapping, PyString};
-use pyo3::{IntoPyObjectExt, intern};
+use pyo3::types::{PyDict, PyIterator, PyList, PyString};
 use score_core::ScoreReport;
 
 /// The report's keys: at most this many (checked against the walk when the module loads).
@@ -30,27 +31,17 @@ pub(crate) struct Report {
     nested: [PyOnceLock<Py<PyAny>>; MAX_KEYS],
 }
 
-/// The position among the report's keys of a key given from Python.
+/// The position among the report's keys of a key given from Python: by identity with the
+/// interned key strings, else by name.
 fn key_index(py: Python<'_>, key: &Bound<'_, PyAny>) -> PyResult<Option<usize>> {
     let names = names(py)?;
-    let tuple = names.top_tuple.bind(py);
-    if let Some(k) = tuple.iter().position(|k| k.is(key)) {
+    if let Some(k) = names.top_tuple.bind(py).iter().position(|k| k.is(key)) {
         return Ok(Some(k));
     }
     match key.cast::<PyString>() {
-        Ok(s) => {
-            let s = s.to_cow()?;
-            Ok(names.top.iter().position(|k| k.name == s))
-        }
+        Ok(s) => Ok(names.tables.top_index(&s.to_cow()?)),
         Err(_) => Ok(None),
     }
-}
-
-/// `collections.abc.KeysView`, `ValuesView` and `ItemsView`.
-fn view<'py>(py: Python<'py>, which: usize) -> PyResult<&'py Bound<'py, PyAny>> {
-    static VIEWS: [PyOnceLock<Py<PyAny>>; 3] = [PyOnceLock::new(), PyOnceLock::new(), PyOnceLock::new()];
-    let name = ["KeysView", "ValuesView", "ItemsView"][which];
-    VIEWS[which].import(py, "collections.abc", name)
 }
 
 impl Report {
@@ -58,30 +49,18 @@ impl Report {
         Report { report, decimals, nested: std::array::from_fn(|_| PyOnceLock::new()) }
     }
 
-    /// The value of key `k`; a nested value is built once and kept when `keep`, else the kept
-    /// one is used when there is one.
-    fn value<'py>(&self, py: Python<'py>, k: usize, keep: bool) -> PyResult<Bound<'py, PyAny>> {
-        let key = names(py)?.top.get(k).copied();
-        let build = || PyBuilder::new(py, self.decimals)?.build(&self.report, key);
+    /// The value of key `k`; a nested value (dict or list) is built once and kept.
+    fn value<'py>(&self, py: Python<'py>, k: usize) -> PyResult<Bound<'py, PyAny>> {
         let slot = &self.nested[k.min(MAX_KEYS - 1)];
         if let Some(v) = slot.get(py) {
             return Ok(v.bind(py).clone());
         }
-        let value = build()?;
-        let nested = value.is_instance_of::<PyDict>() || value.is_instance_of::<pyo3::types::PyList>();
-        if nested && keep {
+        let key = names(py)?.tables.top().get(k).copied();
+        let value = PyBuilder::new(py, self.decimals)?.build(&self.report, key)?;
+        if value.is_instance_of::<PyDict>() || value.is_instance_of::<PyList>() {
             return Ok(slot.get_or_init(py, || value.unbind()).bind(py).clone());
         }
         Ok(value)
-    }
-
-    /// A dict of the current values (kept nested values where they exist), for `==` and repr.
-    fn current<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
-        let d = PyDict::new(py);
-        for (k, key) in names(py)?.top.iter().enumerate() {
-            d.set_item(key.name, self.value(py, k, false)?)?;
-        }
-        Ok(d)
     }
 }
 
@@ -92,12 +71,12 @@ impl Report {
     const __hash__: Option<Py<PyAny>> = None;
 
     fn __len__(&self, py: Python<'_>) -> PyResult<usize> {
-        Ok(names(py)?.top.len())
+        Ok(names(py)?.tables.top().len())
     }
 
     fn __getitem__<'py>(&self, py: Python<'py>, key: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
         match key_index(py, key)? {
-            Some(k) => self.value(py, k, true),
+            Some(k) => self.value(py, k),
             None => Err(pyo3::exceptions::PyKeyError::new_err(key.clone().unbind())),
         }
     }
@@ -110,58 +89,9 @@ impl Report {
         names(py)?.top_tuple.bind(py).try_iter()
     }
 
-    /// get(key, default=None): the value of `key`, or `default` when it is not a key.
-    #[pyo3(signature = (key, default = None, /))]
-    fn get<'py>(
-        &self,
-        py: Python<'py>,
-        key: &Bound<'py, PyAny>,
-        default: Option<Bound<'py, PyAny>>,
-    ) -> PyResult<Bound<'py, PyAny>> {
-        match key_index(py, key)? {
-            Some(k) => self.value(py, k, true),
-            None => Ok(default.unwrap_or_else(|| py.None().into_bound(py))),
-        }
-    }
-
-    /// keys() -> KeysView: the report's keys, in score-core's JSON order.
-    fn keys<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
-        view(slf.py(), 0)?.call1((slf,))
-    }
-
-    /// values() -> ValuesView.
-    fn values<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
-        view(slf.py(), 1)?.call1((slf,))
-    }
-
-    /// items() -> ItemsView.
-    fn items<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
-        view(slf.py(), 2)?.call1((slf,))
-    }
-
     /// to_dict() -> dict: a new dict, the very one `score()` returns for the same profile.
     fn to_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         PyBuilder::new(py, self.decimals)?.build(&self.report, None)
-    }
-
-    /// Equal to a mapping with the same keys and equal values (a dict of `score()`, another
-    /// Report); `NotImplemented` for anything that is not a mapping.
-    fn __eq__<'py>(&self, py: Python<'py>, other: &Bound<'py, PyAny>) -> PyResult<Py<PyAny>> {
-        let mine = self.current(py)?;
-        let theirs = if let Ok(report) = other.cast::<Report>() {
-            report.get().current(py)?.into_any()
-        } else if other.is_instance_of::<PyDict>() {
-            other.clone()
-        } else if other.is_instance_of::<PyMapping>() {
-            PyDict::from_sequence(&other.call_method0(intern!(py, "items"))?)?.into_any()
-        } else {
-            return Ok(py.NotImplemented());
-        };
-        mine.eq(theirs)?.into_py_any(py)
-    }
-
-    fn __repr__(&self, py: Python<'_>) -> PyResult<String> {
-        Ok(format!("Report({})", self.current(py)?.repr()?.to_cow()?))
     }
 
     /// Pickles (and copies) as the dict of `to_dict()`.

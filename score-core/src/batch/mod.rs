@@ -11,12 +11,14 @@
 mod columns_in;
 mod columns_out;
 mod frame;
+mod host_frame;
 mod pipeline;
 mod table;
 
 pub use columns_in::{Column, Frame};
 pub use columns_out::{CODES_FAILED, CODES_LONG, Kind, OutColumn, layout, pack_codes, unpack_codes};
 pub use frame::{FrameExtras, ends_with_codes, output_lengths, recommendation_categories, score_frame};
+pub use host_frame::{HostColumn, HostFrame, HostRowError, byte_column, score_host_frame};
 pub use pipeline::{BLOCK, CHUNK, IN_FLIGHT, pipeline};
 pub use table::{ERROR_COLUMNS, Extra, TableSpec, error_cells};
 
@@ -65,6 +67,18 @@ pub fn score_input_without_simulations(input: &Input) -> Result<ScoreReport, Sco
 /// simulations.
 pub fn scorer(simulaciones: bool) -> fn(&Input) -> Result<ScoreReport, ScoreError> {
     if simulaciones { score_input } else { score_input_without_simulations }
+}
+
+/// [`scorer`] with each report boxed on the scoring thread: for a host object that owns its
+/// Rust report (Python's lazy `Report`), so the calling thread moves a pointer, not a report.
+pub fn boxed_scorer(simulaciones: bool) -> fn(&Input) -> Result<Box<ScoreReport>, ScoreError> {
+    fn with(input: &Input) -> Result<Box<ScoreReport>, ScoreError> {
+        score_input(input).map(Box::new)
+    }
+    fn without(input: &Input) -> Result<Box<ScoreReport>, ScoreError> {
+        score_input_without_simulations(input).map(Box::new)
+    }
+    if simulaciones { with } else { without }
 }
 
 fn score_input_with(input: &Input, opciones: crate::Opciones) -> Result<ScoreReport, ScoreError> {

@@ -23,8 +23,8 @@ from ._core import (
     __version__,
     score,
     score_json,
-    score_many,
 )
+from ._batch import score_many
 from ._frame import arrow_schema, output_schema, score_frame
 from ._core import DOCUMENT_ERROR_CODES, profile_from_cfdi, read_cfdi, read_document  # documents (score-docs, score-ocr)
 from ._types import (
@@ -45,8 +45,20 @@ from ._types import (
 )
 
 # The lazy report of score_many(..., lazy=True) is a read-only Mapping (like sqlite3.Row is a
-# row): isinstance(report, collections.abc.Mapping) holds.
+# row): isinstance(report, collections.abc.Mapping) holds. The compiled class has the mapping
+# protocol (len, iteration, [], in) and what needs the Rust report (to_dict, pickling); the
+# rest is Mapping's own mixin methods, which read through that protocol: equal to any mapping
+# with equal items (NotImplemented for anything else), and a repr showing the dict.
 _Mapping.register(Report)
+for _name in ("get", "keys", "values", "items", "__eq__"):
+    setattr(Report, _name, getattr(_Mapping, _name))
+
+
+def _report_repr(self: Report) -> str:
+    return f"Report({dict(self.items())!r})"
+
+
+setattr(Report, "__repr__", _report_repr)
 
 __all__ = [
     "CORE_VERSION",

@@ -2,6 +2,7 @@
 
 from typing import (
     Any,
+    Callable,
     Dict,
     ItemsView,
     Iterable,
@@ -26,7 +27,7 @@ __all__ = [
     "DOCUMENT_ERROR_CODES", "profile_from_cfdi", "read_cfdi", "read_document",  # payroll receipts (score-docs)
     "score",
     "score_json",
-    "score_many",
+    "_score_many",
     "_score_columns",
     "_plan",
     "Report",
@@ -46,16 +47,7 @@ ERROR_CODES: Tuple[str, ...]
 ERROR_COLUMNS: Tuple[str, ...]
 PROFILE_FIELDS: Tuple[str, ...]
 
-class ScoreError(ValueError):
-    """A profile could not be scored.
-
-    ``code`` is the stable score-core code ("UNKNOWN_STATE", ...), ``field`` the profile field
-    at fault (None when the whole profile is), ``index`` the position in a batch (else None).
-    """
-
-    code: str
-    field: Optional[str]
-    index: Optional[int]
+from ._errors import ScoreError as ScoreError
 
 @overload
 def score(profile: Mapping[str, Any], *, decimals: Literal[False] = False) -> ScoreReport: ...
@@ -83,64 +75,22 @@ class Report(Mapping[str, Any]):
     def values(self) -> ValuesView[Any]: ...
     def items(self) -> ItemsView[str, Any]: ...
     @overload
-    def get(self, key: str, /) -> Any: ...
+    def get(self, key: str) -> Any: ...
     @overload
-    def get(self, key: str, default: Any, /) -> Any: ...
+    def get(self, key: str, default: Any) -> Any: ...
     def to_dict(self) -> ScoreReport:
         """A new dict: the very one ``score()`` returns for the same profile (with
         ``decimal.Decimal`` amounts when the batch was scored with ``decimals=True``)."""
     def __eq__(self, other: object, /) -> bool: ...
     def __reduce__(self) -> Tuple[Type[Dict[str, Any]], Tuple[Dict[str, Any]]]: ...
 
-@overload
-def score_many(
+def _score_many(
     profiles: Iterable[Mapping[str, Any]],
-    *,
-    errors: Literal["raise"] = "raise",
-    decimals: Literal[False] = False,
-    lazy: Literal[False] = False,
-    progress: bool = False,
-    simulations: bool = True,
-) -> List[ScoreReport]: ...
-@overload
-def score_many(
-    profiles: Iterable[Mapping[str, Any]],
-    *,
-    errors: Literal["return"],
-    decimals: Literal[False] = False,
-    lazy: Literal[False] = False,
-    progress: bool = False,
-    simulations: bool = True,
-) -> List[Union[ScoreReport, ScoreError]]: ...
-@overload
-def score_many(
-    profiles: Iterable[Mapping[str, Any]],
-    *,
-    errors: Literal["raise"] = "raise",
-    decimals: bool = False,
-    lazy: Literal[True],
-    progress: bool = False,
-    simulations: bool = True,
-) -> List[Report]: ...
-@overload
-def score_many(
-    profiles: Iterable[Mapping[str, Any]],
-    *,
-    errors: Literal["return"],
-    decimals: bool = False,
-    lazy: Literal[True],
-    progress: bool = False,
-    simulations: bool = True,
-) -> List[Union[Report, ScoreError]]: ...
-@overload
-def score_many(
-    profiles: Iterable[Mapping[str, Any]],
-    *,
-    errors: Literal["raise", "return"] = "raise",
-    decimals: bool = False,
-    lazy: bool = False,
-    progress: bool = False,
-    simulations: bool = True,
+    raise_errors: bool,
+    decimals: bool,
+    lazy: bool,
+    simulations: bool,
+    progress: Optional[Callable[[int], object]],
 ) -> List[Any]: ...
 
 _Column = Tuple[str, str, Any, Optional[List[str]]]
