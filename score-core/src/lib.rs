@@ -81,7 +81,9 @@ pub struct Opciones {
     pub simulaciones: bool,
     /// Give `productos` and `producto_recomendado` (the columns of a frame, which do not show
     /// them, turn them off: `productos` is then empty and `producto_recomendado` null). The
-    /// products are evaluated either way: capacity describes the recommended one.
+    /// products are evaluated either way, since capacity describes the recommended one; with
+    /// simulations off too, only that offer (and the bank's) is rounded and the other CATs are
+    /// solved only where they break a tie, which makes a frame's row cheaper.
     pub productos: bool,
 }
 

@@ -17,7 +17,12 @@ pub(crate) fn report(profile: &Profile, opciones: crate::Opciones) -> ScoreRepor
     let exact = exact(profile, state);
     let figures = figures(profile, &exact);
     // The products are always evaluated: capacity describes the recommended one.
-    let (ofertas, evaluadas) = crate::products::evaluar_guardando(&solicitud(profile, &exact));
+    let solicitud = solicitud(profile, &exact);
+    if !opciones.productos && !opciones.simulaciones {
+        // Neither the list nor the what-ifs (a frame's columns): the described offer alone.
+        return assemble(profile, state, &exact, figures, &crate::products::evaluar_descrita(&solicitud));
+    }
+    let (ofertas, evaluadas) = crate::products::evaluar_guardando(&solicitud);
     let mut report = assemble(profile, state, &exact, figures, &ofertas);
     if opciones.productos {
         report.productos = ofertas.productos;

@@ -295,7 +295,10 @@ proptest! {
         prop_assert!(r.simulaciones.windows(2).all(|w| w[0].score >= w[1].score));
         let off = score_core::score_with(&p, score_core::Opciones { simulaciones: false, ..score_core::Opciones::default() }).expect("valid");
         prop_assert!(off.simulaciones.is_empty());
-        prop_assert_eq!(ScoreReport { simulaciones: Vec::new(), ..r }, off);
+        prop_assert_eq!(ScoreReport { simulaciones: Vec::new(), ..r.clone() }, off);
+        // A frame's report (neither the list nor the what-ifs) is the rest of the full one.
+        let bare = score_core::score_with(&p, score_core::Opciones { simulaciones: false, productos: false }).expect("valid");
+        prop_assert_eq!(ScoreReport { simulaciones: Vec::new(), productos: Vec::new(), producto_recomendado: None, ..r }, bare);
     }
 }
 

@@ -326,6 +326,24 @@ fn evaluar_en<N: numero::Numero>(solicitud: &Solicitud) -> Option<(Productos, [e
     Some((Productos { productos, producto_recomendado }, evaluadas))
 }
 
+/// [`evaluar`] for a report that does not list the offers (a frame's columns): only the offer
+/// its capacity describes and the bank mortgage's (the verdict reads the bank's reasons), each
+/// as [`evaluar`] shows it, with the same recommendation. The other offers are not rounded and
+/// their CATs are solved only where they break a tie.
+pub(crate) fn evaluar_descrita(solicitud: &Solicitud) -> Productos {
+    fn en<N: numero::Numero>(solicitud: &Solicitud) -> Option<Productos> {
+        let evaluadas = ofertas::todas::<N>(solicitud)?;
+        let producto_recomendado = evaluate::recomendado(&evaluadas)?.map(evaluate::Evaluada::producto);
+        let descrita = producto_recomendado.unwrap_or(Producto::HipotecaBancaria);
+        let mut productos = Vec::with_capacity(2);
+        for e in evaluadas.iter().filter(|e| e.producto() == descrita || e.producto() == Producto::HipotecaBancaria) {
+            productos.push(e.mostrar()?);
+        }
+        Some(Productos { productos, producto_recomendado })
+    }
+    en::<Approx>(solicitud).unwrap_or_else(|| en_decimal(en::<Decimal>(solicitud)))
+}
+
 /// The `credito_max` of the offer a report's capacity describes: the recommended product's
 /// (0 when none is available), as [`evaluar`] shows it.
 fn credito_descrito<'a, N: numero::Numero + 'a>(evaluadas: impl IntoIterator<Item = &'a evaluate::Evaluada<N>>) -> Option<Decimal> {
