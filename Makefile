@@ -27,7 +27,7 @@ bless:
 	BLESS=1 $(CARGO) test -p score-core --locked --test fixtures
 
 bench:
-	$(CARGO) bench -p score-core --locked --bench score
+	$(CARGO) bench -p score-core --locked --features batch --bench score
 
 # Scores the sample profile of the README.
 sample:

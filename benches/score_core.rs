@@ -134,5 +134,59 @@ fn products(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, bench);
+/// `score_frame` over 1,000 rows of typed columns, as `platform_score.score_frame` hands a
+/// DataFrame over (categories for the texts, doubles and integers for the numbers): the column
+/// reader, the frame's bare reports and the row writer, in one thread.
+#[cfg(feature = "batch")]
+fn frame(c: &mut Criterion) {
+    use score_core::batch::{Column, Frame, NoHost, score_host_frame};
+    let profiles = profiles(1000);
+    let value = |p: &Profile| serde_json::to_value(p).expect("a profile's JSON");
+    let values: Vec<serde_json::Value> = profiles.iter().map(value).collect();
+    let doubles = |key: &str| -> Vec<u8> {
+        values.iter().flat_map(|v| v[key].as_f64().unwrap_or(f64::NAN).to_le_bytes()).collect()
+    };
+    let integers = |key: &str| -> Vec<u8> { values.iter().flat_map(|v| v[key].as_i64().unwrap_or(0).to_le_bytes()).collect() };
+    let categories = |key: &str| -> (Vec<u8>, Vec<String>) {
+        let mut names: Vec<String> = Vec::new();
+        let mut codes = Vec::new();
+        for v in &values {
+            let name = v[key].as_str().expect("a text").to_owned();
+            let code = names.iter().position(|n| *n == name).unwrap_or_else(|| {
+                names.push(name);
+                names.len() - 1
+            });
+            codes.extend(i32::try_from(code).expect("few categories").to_le_bytes());
+        }
+        (codes, names)
+    };
+    let (estado, estados) = categories("estado");
+    let (tipo, tipos) = categories("tipo_ingreso");
+    let f64_columns = ["ingreso_mensual", "deudas_mensuales", "ahorro"].map(|k| (k, doubles(k)));
+    let i64_columns = ["antiguedad_meses", "edad", "personas_hogar"].map(|k| (k, integers(k)));
+    let mut table = Frame::new(profiles.len());
+    table.push("estado".to_owned(), Column::Cat(&estado, estados)).expect("rows");
+    table.push("tipo_ingreso".to_owned(), Column::Cat(&tipo, tipos)).expect("rows");
+    for (name, data) in &f64_columns {
+        table.push((*name).to_owned(), Column::F64(data)).expect("rows");
+    }
+    for (name, data) in &i64_columns {
+        table.push((*name).to_owned(), Column::I64(data)).expect("rows");
+    }
+    let make = |len: usize, fill: &mut dyn FnMut(&mut [u8]) -> Result<(), ()>| {
+        let mut buffer = vec![0u8; len];
+        fill(&mut buffer).map(|()| buffer)
+    };
+    let mut group = c.benchmark_group("score_core");
+    group.throughput(Throughput::Elements(profiles.len() as u64));
+    group.bench_function("score_frame/rows_1000", |b| {
+        b.iter(|| score_host_frame(&NoHost, black_box(&table), make, |b: &Vec<u8>| b).expect("frame"))
+    });
+    group.finish();
+}
+
+#[cfg(not(feature = "batch"))]
+fn frame(_: &mut Criterion) {}
+
+criterion_group!(benches, bench, frame);
 criterion_main!(benches);

@@ -8,14 +8,19 @@
 //! `None`, and the caller asks the JSON reader, which reports the exact error. So the fast path
 //! decides nothing on its own: it only accepts what the JSON reader accepts, with the same
 //! result, and [`crate::score`] validates ranges on both paths with the same code.
+//!
+//! A JSON text is read here without serde_json ([`crate::json_text`]), each number from its
+//! digits ([`money::from_json_literal`]), never through a binary double, and a co-borrower
+//! object of plain values with it. A text it leaves to the JSON value reader (one with
+//! escapes, or an error) gets the same digits through [`digits_of_json`].
 
 use crate::money;
-use crate::profile::{FIELDS, IncomeType, Institucion, Profile};
+use crate::profile::{COACREDITADO_FIELDS, Coacreditado, FIELDS, IncomeType, Institucion, Profile};
 use crate::states::State;
 use rust_decimal::Decimal;
-use serde::de::{self, Deserializer, MapAccess, SeqAccess, Visitor};
+use rust_decimal::prelude::ToPrimitive;
+use crate::json_text::Scanner;
 use std::borrow::Cow;
-use std::fmt;
 
 /// One profile value as a binding or a JSON reader sees it, before validation.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -29,6 +34,10 @@ pub enum Cell<'a> {
     Float(f64),
     /// A text.
     Str(Cow<'a, str>),
+    /// A number of a JSON text, read from the digits written.
+    Exact(Decimal),
+    /// The object of a JSON text's `coacreditado`, its values in the profile's slots.
+    Object(Box<Cells<'a>>),
 }
 
 impl Cell<'_> {
@@ -44,6 +53,7 @@ impl Cell<'_> {
         match *self {
             Cell::Int(i) => Some(Decimal::from(i)),
             Cell::Float(f) => money::from_f64(f),
+            Cell::Exact(d) => Some(d),
             _ => None,
         }
     }
@@ -54,6 +64,7 @@ impl Cell<'_> {
             Cell::Int(i) => u32::try_from(i).ok(),
             #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)] // checked just before
             Cell::Float(f) if f >= 0.0 && f.fract() == 0.0 && f <= f64::from(u32::MAX) => Some(f as u32),
+            Cell::Exact(d) if d.fract().is_zero() && !d.is_sign_negative() => d.to_u32(),
             _ => None,
         }
     }
@@ -106,10 +117,12 @@ impl<'a> Cells<'a> {
     pub fn profile(&self) -> Option<Profile> {
         use slot::*;
         let c = &self.0;
-        // A co-borrower is an object, never a plain value: only its absence is read here.
-        if c[COACREDITADO] != Cell::Absent {
-            return None;
-        }
+        // A co-borrower is an object: only a JSON text's ([`Cell::Object`]) is read here.
+        let coacreditado = match &c[COACREDITADO] {
+            Cell::Absent => None,
+            Cell::Object(cells) => Some(cells.coacreditado()?),
+            _ => return None,
+        };
         Some(Profile {
             estado: State::parse(c[ESTADO].text()?)?,
             ingreso_mensual: c[INGRESO_MENSUAL].decimal()?,
@@ -121,7 +134,39 @@ impl<'a> Cells<'a> {
             personas_hogar: c[PERSONAS_HOGAR].optional(Cell::count)?,
             subcuenta_fondo: c[SUBCUENTA_FONDO].optional(Cell::decimal)?,
             institucion: c[INSTITUCION].optional(|c| Institucion::parse(c.text()?))?,
-            coacreditado: None,
+            coacreditado,
+        })
+    }
+
+    /// The number of `key` as written, for the value reader ([`digits_of_json`]): in these
+    /// cells when `prefix` is empty, in the co-borrower's for `coacreditado.`.
+    pub(crate) fn exact(&self, prefix: &str, key: &str) -> Option<Decimal> {
+        let cells = match prefix {
+            "" => self,
+            _ => match &self.0[slot::COACREDITADO] {
+                Cell::Object(co) => co,
+                _ => return None,
+            },
+        };
+        match cells.0[Cells::slot(key)?] {
+            Cell::Exact(number) => Some(number),
+            _ => None,
+        }
+    }
+
+    /// The co-borrower these cells hold (only [`COACREDITADO_FIELDS`]' slots are ever set: see
+    /// [`object_cells`]), or `None` when a value is not plainly valid.
+    fn coacreditado(&self) -> Option<Coacreditado> {
+        use slot::*;
+        let c = &self.0;
+        Some(Coacreditado {
+            ingreso_mensual: c[INGRESO_MENSUAL].decimal()?,
+            tipo_ingreso: IncomeType::parse(c[TIPO_INGRESO].text()?)?,
+            antiguedad_meses: c[ANTIGUEDAD_MESES].count()?,
+            edad: c[EDAD].optional(Cell::count)?,
+            deudas_mensuales: c[DEUDAS_MENSUALES].optional(Cell::decimal)?,
+            subcuenta_fondo: c[SUBCUENTA_FONDO].optional(Cell::decimal)?,
+            institucion: c[INSTITUCION].optional(|c| Institucion::parse(c.text()?))?,
         })
     }
 }
@@ -130,119 +175,79 @@ impl<'a> Cells<'a> {
 /// when the text is not an object of known keys with plain values (or not JSON at all), and
 /// the caller asks the JSON reader for the exact error.
 pub(crate) fn cells_of_json(text: &str) -> Option<Cells<'_>> {
-    let mut de = serde_json::Deserializer::from_str(text);
-    let cells = de.deserialize_any(ProfileVisitor).ok()??;
-    de.end().ok()?;
-    Some(cells)
+    let mut scanner = Scanner::new(text);
+    let cells = object_cells(&mut scanner, &FIELDS, Read::Plain)?;
+    scanner.at_end().then_some(cells)
 }
 
-/// Reads an object into cells; `None` at the first key or value it does not take. It then
-/// stops reading, and leaves the rest of the text to the JSON reader. (Every kind of value has
-/// its method, and nothing is skipped over or reported here, so that serde's "invalid type"
-/// errors, and the formatting code they bring into the WebAssembly build, are never needed.)
-struct ProfileVisitor;
+/// The numbers of a JSON profile text as the digits written, in their slots (and those of its
+/// `coacreditado` object in its [`Cell::Object`]), every other value absent: what the JSON
+/// value reader reads in place of its doubles ([`Cells::exact`]) when [`cells_of_json`] does
+/// not take the text (see [`crate::read`]). Only for a text serde_json accepted.
+pub(crate) fn digits_of_json(text: &str) -> Option<Cells<'_>> {
+    object_cells(&mut Scanner::new(text), &FIELDS, Read::Digits)
+}
 
-impl<'de> Visitor<'de> for ProfileVisitor {
-    type Value = Option<Cells<'de>>;
+/// What [`object_cells`] reads.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Read {
+    /// Every value, when all are plain: `None` at the first key or value it does not take
+    /// (texts with escapes, booleans, lists, other objects, numbers a `Decimal` cannot hold,
+    /// anything that is not JSON), and the JSON reader reports the error.
+    Plain,
+    /// Only the numbers of known keys, skipping everything else (of a text serde_json
+    /// accepted).
+    Digits,
+}
 
-    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("a profile object")
+/// The cells of the JSON object that comes next, of the keys among `fields` (the profile's,
+/// or the co-borrower's: a key of the profile that the co-borrower does not have, even with a
+/// null value, is the JSON reader's to report).
+fn object_cells<'a>(scanner: &mut Scanner<'a>, fields: &[&str], read: Read) -> Option<Cells<'a>> {
+    let plain = read == Read::Plain;
+    let mut cells = Cells::default();
+    if !scanner.eat(b'{') {
+        return None;
     }
-    fn visit_unit<E: de::Error>(self) -> Result<Self::Value, E> {
-        Ok(None)
+    if scanner.eat(b'}') {
+        return Some(cells);
     }
-    fn visit_bool<E: de::Error>(self, _: bool) -> Result<Self::Value, E> {
-        Ok(None)
-    }
-    fn visit_i64<E: de::Error>(self, _: i64) -> Result<Self::Value, E> {
-        Ok(None)
-    }
-    fn visit_u64<E: de::Error>(self, _: u64) -> Result<Self::Value, E> {
-        Ok(None)
-    }
-    fn visit_f64<E: de::Error>(self, _: f64) -> Result<Self::Value, E> {
-        Ok(None)
-    }
-    fn visit_str<E: de::Error>(self, _: &str) -> Result<Self::Value, E> {
-        Ok(None)
-    }
-    fn visit_seq<A: SeqAccess<'de>>(self, _: A) -> Result<Self::Value, A::Error> {
-        Ok(None)
-    }
-    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
-        let mut cells = Cells::default();
-        while let Some(KeySlot(slot)) = map.next_key()? {
-            let Some(slot) = slot else { return Ok(None) };
-            let PlainValue(Some(cell)) = map.next_value()? else { return Ok(None) };
+    loop {
+        let key = match scanner.string()? {
+            (quoted, false) => Cow::Borrowed(quoted.get(1..quoted.len() - 1)?),
+            // Decoded as a `Value` (the reader the crate has anyway: a `String` reader of its
+            // own would add some 40 KB to the WebAssembly build).
+            (quoted, true) if !plain => Cow::Owned(serde_json::from_str::<serde_json::Value>(quoted).ok()?.as_str()?.to_owned()),
+            (_, true) => return None,
+        };
+        let slot = Cells::slot(&key).filter(|&s| fields.contains(&FIELDS[s]));
+        if !scanner.eat(b':') {
+            return None;
+        }
+        let cell = match (scanner.peek()?, slot) {
+            (b'-' | b'0'..=b'9', Some(_)) => match money::from_json_literal(scanner.number()) {
+                Some(number) => Cell::Exact(number),
+                None if plain => return None,
+                None => Cell::Absent,
+            },
+            (b'{', Some(slot::COACREDITADO)) => Cell::Object(Box::new(object_cells(scanner, &COACREDITADO_FIELDS, read)?)),
+            (b'"', Some(_)) if plain => match scanner.string()? {
+                (quoted, false) => Cell::Str(Cow::Borrowed(quoted.get(1..quoted.len() - 1)?)),
+                (_, true) => return None,
+            },
+            (b'n', Some(_)) if plain && scanner.literal("null") => Cell::Absent,
+            _ if plain => return None,
+            _ => {
+                scanner.skip_value()?;
+                Cell::Absent
+            }
+        };
+        if let Some(slot) = slot {
             cells.set(slot, cell);
         }
-        Ok(Some(cells))
-    }
-}
-
-/// A key as its slot (`None`: not a profile field).
-struct KeySlot(Option<usize>);
-
-impl<'de> de::Deserialize<'de> for KeySlot {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        struct KeyVisitor;
-        impl Visitor<'_> for KeyVisitor {
-            type Value = KeySlot;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("a field name")
-            }
-            fn visit_str<E: de::Error>(self, v: &str) -> Result<KeySlot, E> {
-                Ok(KeySlot(Cells::slot(v)))
-            }
+        if !scanner.eat(b',') {
+            return scanner.eat(b'}').then_some(cells);
         }
-        deserializer.deserialize_str(KeyVisitor)
-    }
-}
-
-/// A JSON value as a cell; `None` inside for booleans, lists, objects (left unread) and
-/// integers beyond i64.
-struct PlainValue<'a>(Option<Cell<'a>>);
-
-impl<'de> de::Deserialize<'de> for PlainValue<'de> {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        deserializer.deserialize_any(PlainVisitor)
-    }
-}
-
-struct PlainVisitor;
-
-impl<'de> Visitor<'de> for PlainVisitor {
-    type Value = PlainValue<'de>;
-
-    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("a JSON value")
-    }
-    fn visit_unit<E: de::Error>(self) -> Result<Self::Value, E> {
-        Ok(PlainValue(Some(Cell::Absent)))
-    }
-    fn visit_i64<E: de::Error>(self, v: i64) -> Result<Self::Value, E> {
-        Ok(PlainValue(Some(Cell::Int(v))))
-    }
-    fn visit_u64<E: de::Error>(self, v: u64) -> Result<Self::Value, E> {
-        Ok(PlainValue(i64::try_from(v).ok().map(Cell::Int)))
-    }
-    fn visit_f64<E: de::Error>(self, v: f64) -> Result<Self::Value, E> {
-        Ok(PlainValue(v.is_finite().then_some(Cell::Float(v))))
-    }
-    fn visit_borrowed_str<E: de::Error>(self, v: &'de str) -> Result<Self::Value, E> {
-        Ok(PlainValue(Some(Cell::Str(Cow::Borrowed(v)))))
-    }
-    fn visit_str<E: de::Error>(self, v: &str) -> Result<Self::Value, E> {
-        Ok(PlainValue(Some(Cell::Str(Cow::Owned(v.to_owned())))))
-    }
-    fn visit_bool<E: de::Error>(self, _: bool) -> Result<Self::Value, E> {
-        Ok(PlainValue(None))
-    }
-    fn visit_seq<A: SeqAccess<'de>>(self, _: A) -> Result<Self::Value, A::Error> {
-        Ok(PlainValue(None))
-    }
-    fn visit_map<A: MapAccess<'de>>(self, _: A) -> Result<Self::Value, A::Error> {
-        Ok(PlainValue(None))
     }
 }
 
@@ -281,10 +286,12 @@ mod tests {
     fn json_text_cells_read_like_the_json_reader() {
         let plain = [
             r#"{"estado":"CMX","ingreso_mensual":30000,"tipo_ingreso":"asalariado","antiguedad_meses":36}"#,
-            r#"{"estado":"Ciudad de M\u00e9xico","ingreso_mensual":30000.5,"tipo_ingreso":" Mixto ","antiguedad_meses":36.0,"ahorro":null,"edad":40,"deudas_mensuales":0.1}"#,
+            r#"{"estado":"Ciudad de México","ingreso_mensual":30000.5,"tipo_ingreso":" Mixto ","antiguedad_meses":36.0,"ahorro":null,"edad":40,"deudas_mensuales":0.1}"#,
+            "{\"estado\":\"CMX\",\r\n\t\"ingreso_mensual\":30000,\"tipo_ingreso\":\"asalariado\",\"antiguedad_meses\":36}",
             r#"{"estado":"JAL","estado":"09","ingreso_mensual":1e4,"tipo_ingreso":"pensionado","antiguedad_meses":0,"subcuenta_fondo":12.345}"#,
             r#" { "estado" : "NLE" , "ingreso_mensual" : 9999999 , "tipo_ingreso" : "independiente" , "antiguedad_meses" : 5 , "personas_hogar" : 4 } "#,
             r#"{"estado":"CMX","ingreso_mensual":30000,"tipo_ingreso":"asalariado","antiguedad_meses":36,"coacreditado":null}"#,
+            r#"{"estado":"CMX","ingreso_mensual":30000,"tipo_ingreso":"asalariado","antiguedad_meses":36,"deudas_mensuales":500,"coacreditado":{"ingreso_mensual":1e4,"tipo_ingreso":"MIXTO","antiguedad_meses":12.0,"edad":null,"deudas_mensuales":100.25,"institucion":"fovissste"}}"#,
         ];
         for text in plain {
             let fast = cells_of_json(text).and_then(|c| c.profile()).expect(text);
@@ -299,18 +306,83 @@ mod tests {
             r#"{"estado":"CMX","ingreso_mensual":30000,"tipo_ingreso":"asalariado","antiguedad_meses":-1}"#,
             r#"{"estado":"CMX","ingreso_mensual":30000,"tipo_ingreso":"asalariado","antiguedad_meses":[36]}"#,
             r#"{"estado":"CMX","ingreso_mensual":true,"tipo_ingreso":"asalariado","antiguedad_meses":36}"#,
-            r#"{"estado":"CMX","ingreso_mensual":18446744073709551615,"tipo_ingreso":"asalariado","antiguedad_meses":36}"#,
             r#"{"estado":"CMX","tipo_ingreso":"asalariado","antiguedad_meses":36}"#,
             r#"{"estado":"CMX","ingreso_mensual":30000,"tipo_ingreso":"asalariado","antiguedad_meses":36} x"#,
             r#"{"estado":"CMX","ingreso_mensual":30000,"tipo_ingreso":"asalariado","antiguedad_meses":36,"extra":{"a":[1,}}"#,
-            r#"{"estado":"CMX","ingreso_mensual":30000,"tipo_ingreso":"asalariado","antiguedad_meses":36,"coacreditado":{"ingreso_mensual":10000,"tipo_ingreso":"asalariado","antiguedad_meses":12}}"#,
+            r#"{"estado":"CMX","ingreso_mensual":30000,"tipo_ingreso":"asalariado","antiguedad_meses":36,"coacreditado":{"ingreso_mensual":10000,"tipo_ingreso":"asalariado","antiguedad_meses":12,"estado":null}}"#,
+            r#"{"estado":"CMX","ingreso_mensual":30000,"tipo_ingreso":"asalariado","antiguedad_meses":36,"coacreditado":{"ingreso_mensual":10000,"tipo_ingreso":"asalariado"}}"#,
+            r#"{"estado":"CMX","ingreso_mensual":30000,"tipo_ingreso":"asalariado","antiguedad_meses":36,"coacreditado":{"ingreso_mensual":10000,"tipo_ingreso":"asalariado","antiguedad_meses":12,"coacreditado":{}}}"#,
+            r#"{"estado":"CMX","ingreso_mensual":30000,"tipo_ingreso":"asalariado","antiguedad_meses":36.0000000000000000001}"#,
+            r#"{"estado":"CMX","ingreso_mensual":1e27,"tipo_ingreso":"asalariado","antiguedad_meses":36}"#,
             r#"{"estado":"CMX","ingreso_mensual":30000,"tipo_ingreso":"asalariado","antiguedad_meses":36,"coacreditado":10000}"#,
+            // Escapes are left to the JSON reader (which reads them: see the test below).
+            r#"{"estado":"Ciudad de M\u00e9xico","ingreso_mensual":30000,"tipo_ingreso":"asalariado","antiguedad_meses":36}"#,
+            r#"{"estado":"CMX","ingreso\u005fmensual":30000,"tipo_ingreso":"asalariado","antiguedad_meses":36}"#,
+            r#"{"estado":"CMX","ingreso_mensual":30000,"tipo_ingreso":"asalariado","antiguedad_meses":36,}"#,
+            r#"{"estado":"CMX","ingreso_mensual":30000,"tipo_ingreso":"asalariado","antiguedad_meses":036}"#,
+            r#"{"estado":"CMX","ingreso_mensual":30000,"tipo_ingreso":"asalariado","antiguedad_meses":36}}"#,
+            r#"{"estado":"CMX","ingreso_mensual":30000,"tipo_ingreso":"asalariado","antiguedad_meses":nul}"#,
+            "{\"estado\":\"CM\u{1}X\",\"ingreso_mensual\":30000,\"tipo_ingreso\":\"asalariado\",\"antiguedad_meses\":36}",
+            "{\"estado\":\"CMX\",\u{a0}\"ingreso_mensual\":30000,\"tipo_ingreso\":\"asalariado\",\"antiguedad_meses\":36}",
             r#"[1, 2]"#,
             r#""CMX""#,
             r#"{"estado":"CMX""#,
         ];
         for text in not_plain {
             assert_eq!(cells_of_json(text).and_then(|c| c.profile()), None, "{text}");
+        }
+    }
+
+    /// What the JSON value reader alone answers for a text, reading the text's digits.
+    fn by_the_value_reader(text: &str) -> Result<Profile, crate::ScoreError> {
+        match serde_json::from_str::<serde_json::Value>(text) {
+            Ok(value) => {
+                let digits = digits_of_json(text);
+                let exact = |prefix: &str, key: &str| digits.as_ref()?.exact(prefix, key);
+                Profile::from_json_value_with_digits(&value, Some(&exact))
+            }
+            Err(_) => Err(crate::ScoreError::new(crate::ErrorCode::InvalidJson, None, String::new())),
+        }
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(4000))]
+
+        /// Whatever the text (valid, invalid, not JSON), the fast reader and the value reader
+        /// agree: the fast reader takes only JSON that the value reader reads to the same
+        /// profile, with the same digits, and never decides an error on its own.
+        #[test]
+        fn the_fast_reader_agrees_with_the_value_reader(
+            base in 0usize..4,
+            edits in proptest::collection::vec((0usize..400, 0usize..24), 0..3),
+        ) {
+            const BASES: [&str; 4] = [
+                r#"{"estado":"CMX","ingreso_mensual":30000.25,"tipo_ingreso":"asalariado","antiguedad_meses":36,"edad":40}"#,
+                r#" {"estado":"Jalisco", "ingreso_mensual":1.05e4 ,"tipo_ingreso":"MIXTO","antiguedad_meses":12.0,"deudas_mensuales":0.0099999999999999999999}"#,
+                r#"{"estado":"09","ingreso_mensual":30000,"tipo_ingreso":"mixto","antiguedad_meses":60,"deudas_mensuales":900,"coacreditado":{"ingreso_mensual":29999.99999999999999999,"tipo_ingreso":"asalariado","antiguedad_meses":1.2e1,"deudas_mensuales":100}}"#,
+                r#"{"estado":"NLE","ingreso_mensual":-0,"tipo_ingreso":"pensionado","antiguedad_meses":36.0000000000000000001,"ahorro":null}"#,
+            ];
+            const PIECES: [&str; 24] = [
+                "", " ", "\"", "{", "}", "[", "]", ",", ":", "-", ".", "e", "0", "1", "\\", "\\u0041",
+                "null", "true", "1e400", "\u{1}", "\u{e9}", "\"x\":1,", "{\"edad\":1}", "00",
+            ];
+            let mut text = BASES[base].to_owned();
+            for (at, piece) in edits {
+                let mut at = at % (text.len() + 1);
+                while !text.is_char_boundary(at) {
+                    at -= 1;
+                }
+                // Replace one character at `at` by the piece (or insert it at the end).
+                let end = text[at..].chars().next().map_or(at, |c| at + c.len_utf8());
+                text.replace_range(at..end, PIECES[piece]);
+            }
+            let slow = by_the_value_reader(&text);
+            if let Some(fast) = cells_of_json(&text).and_then(|c| c.profile()) {
+                let fast = fast.validated().map(crate::ValidProfile::into_profile);
+                proptest::prop_assert_eq!(&fast, &slow, "{}", text);
+            }
+            let both = Profile::from_json_str(&text);
+            proptest::prop_assert_eq!(both.as_ref().map_err(|e| e.code), slow.as_ref().map_err(|e| e.code), "{}", text);
         }
     }
 }

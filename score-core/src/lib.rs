@@ -26,6 +26,7 @@ pub mod curve;
 mod error;
 mod capacity;
 mod figures;
+mod json_text;
 mod filtered;
 pub mod host;
 pub mod input;

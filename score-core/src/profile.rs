@@ -184,6 +184,14 @@ impl Profile {
     /// fields, then each field in [`FIELDS`] order), so the same bad input always reports the
     /// same error.
     pub fn from_json_value(value: &Value) -> Result<Profile, ScoreError> {
+        Profile::from_json_value_with_digits(value, None)
+    }
+
+    /// [`Profile::from_json_value`] of a JSON text's value, reading each number from the
+    /// digits the text wrote rather than the value's double, so that an error reads the same
+    /// digits a valid profile does: `digits(prefix, key)` is the number of `key` as written
+    /// (`prefix` is `coacreditado.` inside the co-borrower), `None` when it is not a number.
+    pub(crate) fn from_json_value_with_digits(value: &Value, digits: Option<Digitos<'_>>) -> Result<Profile, ScoreError> {
         let Value::Object(map) = value else {
             return Err(ScoreError::new(
                 ErrorCode::InvalidType,
@@ -191,7 +199,7 @@ impl Profile {
                 "El perfil debe ser un objeto JSON con los campos del comprador.".to_owned(),
             ));
         };
-        let campos = Campos { map, prefix: "" };
+        let campos = Campos { map, prefix: "", digits };
         campos.known(&FIELDS)?;
         let profile = Profile {
             estado: campos.required("estado", as_state)?,
@@ -306,12 +314,30 @@ impl Coacreditado {
     }
 }
 
+/// The numbers of a JSON text as the digits written, by the prefix of their object (`""` or
+/// `coacreditado.`) and key: what the value reader reads in place of the `Value`'s doubles.
+pub(crate) type Digitos<'d> = &'d dyn Fn(&str, &str) -> Option<Decimal>;
+
 /// The fields of one JSON object of the profile (the profile itself, or `coacreditado`), each
 /// named in errors by its path (`coacreditado.edad`).
 struct Campos<'v> {
     map: &'v Map<String, Value>,
     prefix: &'static str,
+    digits: Option<Digitos<'v>>,
 }
+
+/// One present value as a reader gets it: the value, its path, and for a JSON text the
+/// digits written ([`Digitos`]).
+struct Campo<'v, 'p> {
+    value: &'v Value,
+    path: &'p str,
+    /// The number as written, when the value is a number of a JSON text that a `Decimal` holds.
+    exact: Option<Decimal>,
+    /// The digits of the text, for the co-borrower's numbers.
+    digits: Option<Digitos<'v>>,
+}
+
+type Lector<'v, T> = for<'p> fn(Campo<'v, 'p>) -> Result<T, ScoreError>;
 
 impl<'v> Campos<'v> {
     fn path(&self, key: &'static str) -> Cow<'static, str> {
@@ -332,34 +358,34 @@ impl<'v> Campos<'v> {
         ))
     }
 
-    fn required<T>(&self, key: &'static str, read: fn(&'v Value, &str) -> Result<T, ScoreError>) -> Result<T, ScoreError> {
-        match self.map.get(key) {
-            None | Some(Value::Null) => {
+    fn required<T>(&self, key: &'static str, read: Lector<'v, T>) -> Result<T, ScoreError> {
+        match self.optional(key, read)? {
+            Some(value) => Ok(value),
+            None => {
                 let path = self.path(key);
                 Err(ScoreError::new(ErrorCode::MissingField, Some(&path), format!("El campo \"{path}\" es obligatorio.")))
             }
-            Some(v) => read(v, &self.path(key)),
         }
     }
 
-    fn optional<T>(
-        &self,
-        key: &'static str,
-        read: fn(&'v Value, &str) -> Result<T, ScoreError>,
-    ) -> Result<Option<T>, ScoreError> {
+    fn optional<T>(&self, key: &'static str, read: Lector<'v, T>) -> Result<Option<T>, ScoreError> {
         match self.map.get(key) {
             None | Some(Value::Null) => Ok(None),
-            Some(v) => read(v, &self.path(key)).map(Some),
+            Some(value) => {
+                let path = self.path(key);
+                let exact = self.digits.and_then(|digits| digits(self.prefix, key));
+                read(Campo { value, path: &path, exact, digits: self.digits }).map(Some)
+            }
         }
     }
 }
 
 /// `coacreditado`: an object of [`COACREDITADO_FIELDS`], read as the profile's own fields are.
-fn as_coacreditado(value: &Value, field: &str) -> Result<Coacreditado, ScoreError> {
-    let Value::Object(map) = value else {
-        return Err(wrong_type(field, "un objeto con los campos del coacreditado", value));
+fn as_coacreditado(c: Campo<'_, '_>) -> Result<Coacreditado, ScoreError> {
+    let Value::Object(map) = c.value else {
+        return Err(wrong_type(c.path, "un objeto con los campos del coacreditado", c.value));
     };
-    let campos = Campos { map, prefix: "coacreditado." };
+    let campos = Campos { map, prefix: "coacreditado.", digits: c.digits };
     campos.known(&COACREDITADO_FIELDS)?;
     Ok(Coacreditado {
         ingreso_mensual: campos.required("ingreso_mensual", as_decimal)?,
@@ -373,8 +399,8 @@ fn as_coacreditado(value: &Value, field: &str) -> Result<Coacreditado, ScoreErro
 }
 
 /// `estado`: a federal entity by ISO code, INEGI key or name.
-fn as_state(value: &Value, field: &str) -> Result<State, ScoreError> {
-    let text = as_str(value, field)?;
+fn as_state(c: Campo<'_, '_>) -> Result<State, ScoreError> {
+    let (text, field) = (as_str(c.value, c.path)?, c.path);
     State::parse(text).ok_or_else(|| {
         ScoreError::new(
             ErrorCode::UnknownState,
@@ -387,8 +413,8 @@ fn as_state(value: &Value, field: &str) -> Result<State, ScoreError> {
 }
 
 /// `tipo_ingreso`: one of the income types (any case, surrounding spaces ignored).
-fn as_income_type(value: &Value, field: &str) -> Result<IncomeType, ScoreError> {
-    let text = as_str(value, field)?;
+fn as_income_type(c: Campo<'_, '_>) -> Result<IncomeType, ScoreError> {
+    let (text, field) = (as_str(c.value, c.path)?, c.path);
     IncomeType::parse(text).ok_or_else(|| {
         ScoreError::new(
             ErrorCode::UnknownIncomeType,
@@ -399,8 +425,8 @@ fn as_income_type(value: &Value, field: &str) -> Result<IncomeType, ScoreError> 
 }
 
 /// `institucion`: a text naming a housing fund (any case, surrounding spaces ignored).
-fn as_institucion(v: &Value, field: &str) -> Result<Institucion, ScoreError> {
-    let text = as_str(v, field)?;
+fn as_institucion(c: Campo<'_, '_>) -> Result<Institucion, ScoreError> {
+    let (text, field) = (as_str(c.value, c.path)?, c.path);
     Institucion::parse(text).ok_or_else(|| {
         ScoreError::new(
             ErrorCode::UnknownInstitution,
@@ -433,10 +459,14 @@ fn as_str<'v>(value: &'v Value, field: &str) -> Result<&'v str, ScoreError> {
     value.as_str().ok_or_else(|| wrong_type(field, "un texto", value))
 }
 
-fn as_decimal(value: &Value, field: &str) -> Result<Decimal, ScoreError> {
+fn as_decimal(c: Campo<'_, '_>) -> Result<Decimal, ScoreError> {
+    let (value, field) = (c.value, c.path);
     let Value::Number(n) = value else {
         return Err(wrong_type(field, "un número", value));
     };
+    if let Some(exact) = c.exact {
+        return Ok(exact);
+    }
     if let Some(i) = n.as_i64() {
         return Ok(Decimal::from(i));
     }
@@ -455,8 +485,9 @@ fn as_decimal(value: &Value, field: &str) -> Result<Decimal, ScoreError> {
 
 /// A whole count (months, years, persons). Out-of-range values are reported by `validate`
 /// with the field's documented range; values too large for `u32` saturate so they do.
-fn as_count(value: &Value, field: &str) -> Result<u32, ScoreError> {
-    let number = as_decimal(value, field).map_err(|e| {
+fn as_count(c: Campo<'_, '_>) -> Result<u32, ScoreError> {
+    let (value, field) = (c.value, c.path);
+    let number = as_decimal(c).map_err(|e| {
         if e.code == ErrorCode::InvalidType {
             wrong_type(field, "un número entero", value)
         } else {

@@ -1,7 +1,8 @@
 //! The one way in: read, validate, score. JSON text goes through the fast cell reader
 //! ([`crate::input`]) and, for anything it does not take, through the JSON value reader, which
 //! reports the exact error ([`Profile::from_json_value`]); either way the profile is validated
-//! once, and a [`ValidProfile`] scores without checking again.
+//! once, and a [`ValidProfile`] scores without checking again. Both read a text's numbers
+//! from the digits written, never through a binary double (MODEL.md section 1).
 
 use crate::error::{ErrorCode, ScoreError};
 use crate::profile::Profile;
@@ -23,7 +24,10 @@ impl ValidProfile {
         let value: Value = serde_json::from_str(text).map_err(|e| {
             ScoreError::new(ErrorCode::InvalidJson, None, format!("El perfil no es JSON válido: {e}."))
         })?;
-        ValidProfile::from_json_value(&value)
+        // The same digits the fast reader reads, so that an error depends on them alone.
+        let digits = crate::input::digits_of_json(text);
+        let exact = |prefix: &str, key: &str| digits.as_ref()?.exact(prefix, key);
+        Profile::from_json_value_with_digits(&value, Some(&exact)).map(ValidProfile)
     }
 
     /// Reads and validates a profile from a JSON value (see [`Profile::from_json_value`]).

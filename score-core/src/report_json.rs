@@ -82,16 +82,19 @@ impl Writer<'_, '_> {
         let _ = CompactFormatter.write_u64(self.out, value);
     }
 
-    /// A shown figure, as `money::number` writes it: an integer when whole, else the double.
+    /// A figure: its own digits (an integer when whole). Every figure the model computes has
+    /// at most 15 significant digits, so these are also the digits of its double, the number a
+    /// binding hands its host (`money::json_f64`); a longer one is an input echoed as written
+    /// (a what-if's `antes`), which the JSON keeps, as it was read (MODEL.md section 1).
     fn number(&mut self, value: Decimal) {
         if !self.plain_number(value) {
-            self.number_via_double(value);
+            self.number_as_written(value);
         }
     }
 
     /// Writes a decimal of at most 15 significant digits and a magnitude of zero or at least
     /// 10^-5 (every shown figure: amounts have 2 decimals, ratios 4) as its own digits, which
-    /// is the text `number_via_double` writes for it, without converting to a double and
+    /// is the text serde_json writes for its double, without converting to a double and
     /// searching for the shortest digits (the costliest part of the report in WebAssembly).
     /// Why the texts agree: at most 15 significant digits identify a double (`f64::DIGITS`),
     /// so no other text of that length or shorter reads back as the same double, and the
@@ -142,19 +145,16 @@ impl Writer<'_, '_> {
     }
 
     /// Any figure: the integer when whole, else the nearest double, as serde_json writes them.
-    fn number_via_double(&mut self, value: Decimal) {
+    /// Any other decimal: its digits without trailing zeros (a `Decimal` is never written
+    /// with an exponent), an integer when whole.
+    #[cold]
+    fn number_as_written(&mut self, value: Decimal) {
         match money::whole(value) {
             Some(int) => {
                 let _ = CompactFormatter.write_i64(self.out, int);
             }
             None => {
-                let f = money::to_f64(value);
-                // serde_json writes non-finite doubles as null (no shown figure is one).
-                let _ = if f.is_finite() {
-                    CompactFormatter.write_f64(self.out, f)
-                } else {
-                    CompactFormatter.write_null(self.out)
-                };
+                self.out.extend_from_slice(value.normalize().to_string().as_bytes());
             }
         }
     }
@@ -297,18 +297,27 @@ mod tests {
         assert!(!needs_no_escape(b"\x1f"));
     }
 
-    /// The digits path writes what the double path writes, wherever it takes a value.
+    /// The digits path writes what serde_json writes for the value's double, wherever it
+    /// takes a value, and what the path for every other decimal writes.
     #[test]
     fn plain_numbers_are_written_as_serde_writes_their_doubles() {
         let mut checked = 0;
         let mut check = |value: Decimal| {
-            let (mut plain, mut via_double) = (Vec::new(), Vec::new());
-            Writer { out: &mut via_double, static_text: None }.number_via_double(value);
+            let (mut plain, mut as_written) = (Vec::new(), Vec::new());
+            Writer { out: &mut as_written, static_text: None }.number_as_written(value);
             if (Writer { out: &mut plain, static_text: None }).plain_number(value) {
-                assert_eq!(String::from_utf8(plain), String::from_utf8(via_double), "{value:?}");
+                let via_double = match money::whole(value) {
+                    Some(int) => int.to_string(),
+                    None => serde_json::to_string(&money::to_f64(value)).expect("a finite double"),
+                };
+                assert_eq!(String::from_utf8(plain.clone()).ok(), Some(via_double), "{value:?}");
+                assert_eq!(plain, as_written, "{value:?}");
                 checked += 1;
             } else {
                 assert!(plain.is_empty());
+                // Its own digits: they read back as the same decimal.
+                let text = String::from_utf8(as_written).expect("UTF-8");
+                assert_eq!(text.parse::<Decimal>().ok(), Some(value), "{value:?} written {text}");
             }
         };
         // Every scale with mantissas at the edges of the digit and magnitude limits.

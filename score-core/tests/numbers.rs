@@ -1,8 +1,57 @@
-//! Numbers as written: a JSON text and a host number (Python float, JavaScript number) with the
-//! same literal read to the same decimal, the literal's shortest round-trip digits.
+//! Numbers as written: a JSON text reads the digits written, never through a binary double;
+//! a host number (Python float, JavaScript number) reads as its double's shortest round-trip
+//! digits, so a literal of at most 17 significant digits that is its double's shortest reads
+//! the same from both.
 
-use score_core::{Profile, score, score_json};
+use rust_decimal::Decimal;
+use score_core::{ErrorCode, Profile, score, score_json};
 use serde_json::Value;
+use std::str::FromStr;
+
+/// A profile text with `extra` fields after the required ones.
+fn profile_text(ingreso: &str, antiguedad: &str, extra: &str) -> String {
+    format!(r#"{{"estado":"JAL","ingreso_mensual":{ingreso},"tipo_ingreso":"asalariado","antiguedad_meses":{antiguedad}{extra}}}"#)
+}
+
+fn error_of(text: &str) -> (ErrorCode, Option<String>) {
+    let e = score_json(text).expect_err(text);
+    (e.code, e.field)
+}
+
+#[test]
+fn a_json_text_reads_the_digits_written() {
+    // 22 significant digits: the nearest double is 10379.2, the amount written is not.
+    let profile = Profile::from_json_str(&profile_text("10379.1999999999999999", "60", "")).expect("valid");
+    assert_eq!(profile.ingreso_mensual, Decimal::from_str("10379.1999999999999999").expect("decimal"));
+    assert_ne!("10379.1999999999999999".parse::<f64>().expect("double").to_string(), "10379.1999999999999999");
+    // 17 digits that are not their double's shortest (0.1): the text keeps them.
+    let profile = Profile::from_json_str(&profile_text("30000", "60", r#","deudas_mensuales":0.10000000000000001"#)).expect("valid");
+    assert_eq!(profile.deudas_mensuales, Some(Decimal::from_str("0.10000000000000001").expect("decimal")));
+    // The co-borrower's numbers too: 29,999.99999999999999999 is less than the household's
+    // 30,000 (its double is 30,000, which would be refused as not less).
+    let co = r#","coacreditado":{"ingreso_mensual":29999.99999999999999999,"tipo_ingreso":"mixto","antiguedad_meses":1.2e1}"#;
+    let profile = Profile::from_json_str(&profile_text("30000", "60", co)).expect("valid");
+    let coacreditado = profile.coacreditado.expect("a co-borrower");
+    assert_eq!(coacreditado.ingreso_mensual, Decimal::from_str("29999.99999999999999999").expect("decimal"));
+    assert_eq!(coacreditado.antiguedad_meses, 12);
+}
+
+#[test]
+fn validation_reads_the_digits_written() {
+    // Below a centavo as written, though its double is 0.01.
+    let text = profile_text("30000", "60", r#","deudas_mensuales":0.0099999999999999999999"#);
+    assert_eq!(error_of(&text), (ErrorCode::ValueOutOfRange, Some("deudas_mensuales".to_owned())));
+    // Not whole months as written, though the double is 36: reported by the JSON value reader,
+    // which reads the text's digits too, in the profile and in its co-borrower.
+    let text = profile_text("30000", "36.0000000000000000001", "");
+    assert_eq!(error_of(&text), (ErrorCode::NotAnInteger, Some("antiguedad_meses".to_owned())));
+    let co = r#","coacreditado":{"ingreso_mensual":1000,"tipo_ingreso":"mixto","antiguedad_meses":12.0000000000000000001}"#;
+    let text = profile_text("30000", "36", co);
+    assert_eq!(error_of(&text), (ErrorCode::NotAnInteger, Some("coacreditado.antiguedad_meses".to_owned())));
+    // Far beyond a `Decimal`: out of range; beyond a double: not JSON the parser accepts.
+    assert_eq!(error_of(&profile_text("1e30", "36", "")).0, ErrorCode::AmountTooLarge);
+    assert_eq!(error_of(&profile_text("1e400", "36", "")).0, ErrorCode::InvalidJson);
+}
 
 const TEXT: &str = r#"{"estado":"02","ingreso_mensual":10379.199999999999,"tipo_ingreso":"MIXTO","antiguedad_meses":60}"#;
 

@@ -3,6 +3,7 @@ reference of MODEL.md in benches/python/reference_model.py, on 10,000 random val
 
 from __future__ import annotations
 
+import json
 import random
 import sys
 from decimal import Decimal
@@ -150,3 +151,61 @@ def test_reference_rejects_the_error_fixtures_with_the_same_code(case: Dict[str,
     with pytest.raises(ValueError) as info:
         reference_model.score(case["input"])
     assert getattr(info.value, "code", None) == case["error"]["code"]
+
+
+def to_json(value: Any) -> str:
+    """JSON text with each Decimal written as its own digits (``json.dumps`` cannot)."""
+    if isinstance(value, dict):
+        return "{" + ",".join(f"{json.dumps(k)}:{to_json(v)}" for k, v in value.items()) + "}"
+    if isinstance(value, Decimal):
+        return format(value, "f")
+    return json.dumps(value)
+
+
+def with_long_digits(rng: random.Random, value: Any) -> Any:
+    """An amount to the centavo with 8 to 16 more digits after it (20 to 29 significant
+    digits in all): more than a double holds."""
+    if isinstance(value, bool) or not isinstance(value, (int, float, Decimal)) or exact(value) == 0:
+        return value
+    tail = "".join(rng.choice("0123456789") for _ in range(rng.randint(8, 16)))
+    return Decimal(format(exact(value).quantize(Decimal("0.01")), "f") + tail)
+
+
+AMOUNTS = ["ingreso_mensual", "deudas_mensuales", "ahorro", "subcuenta_fondo"]
+
+
+def test_json_text_agrees_with_the_reference_on_the_digits_written() -> None:
+    """score_json reads a text's numbers from their digits (MODEL.md section 1): the reference
+    reads the same text with Python's ``decimal``, and the reports (or errors) agree."""
+    rng = random.Random(20261126)
+    texts = [
+        # As written, the co-borrower earns less than the household (its double is 30,000)...
+        '{"estado":"JAL","ingreso_mensual":30000,"tipo_ingreso":"asalariado","antiguedad_meses":60,'
+        '"coacreditado":{"ingreso_mensual":29999.99999999999999999,"tipo_ingreso":"mixto","antiguedad_meses":12}}',
+        # ...and these debts are below a centavo (their double is 0.01).
+        '{"estado":"JAL","ingreso_mensual":30000,"tipo_ingreso":"asalariado","antiguedad_meses":60,'
+        '"deudas_mensuales":0.0099999999999999999999}',
+    ]
+    for _ in range(300):
+        p = random_profile(rng)
+        for key in AMOUNTS:
+            p[key] = with_long_digits(rng, p.get(key))
+        if isinstance(p.get("coacreditado"), dict):
+            for key in AMOUNTS:
+                p["coacreditado"][key] = with_long_digits(rng, p["coacreditado"].get(key))
+        texts.append(to_json(p))  # an absent amount is written as null
+    failures = []
+    for text in texts:
+        profile = json.loads(text, parse_float=Decimal)
+        try:
+            expected: Any = as_decimals(reference_model.score(profile))
+        except reference_model.ReferenceError as e:
+            expected = e.code
+        try:
+            got: Any = as_decimals(json.loads(platform_score.score_json(text), parse_float=Decimal))
+        except ValueError as e:
+            got = getattr(e, "code", str(e))
+        diff = differences(got, expected) if isinstance(expected, dict) else ([] if got == expected else [f"{got} != {expected}"])
+        if diff:
+            failures.append((text, diff[:3]))
+    assert not failures, f"{len(failures)} of {len(texts)} texts differ; first: {failures[:2]}"

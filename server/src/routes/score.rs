@@ -26,6 +26,7 @@ use axum::{
 };
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
+use serde_json::value::RawValue;
 use utoipa::ToSchema;
 use utoipa_axum::{router::OpenApiRouter, routes};
 
@@ -214,7 +215,9 @@ pub const BATCH_MAX_BYTES: usize = 1024 * 1024;
 pub struct BatchRequest {
     /// 1 to 1,000 profiles, each like the body of `POST /api/v1/score`.
     #[schema(value_type = Vec<ScoreProfile>)]
-    pub perfiles: Vec<Value>,
+    /// Each profile as its raw JSON text, so that score-core reads its numbers from the
+    /// digits written, as `POST /api/v1/score` does.
+    pub perfiles: Vec<Box<RawValue>>,
 }
 
 /// One result of a batch, in the order of `perfiles`: a report or the error of that profile.
@@ -282,7 +285,8 @@ pub async fn score_batch(
     client.spend(&state, n as u32)?;
     // Read here, scored by score-core's batch over the cores on a blocking thread: a thousand
     // reports are milliseconds of CPU that must not hold one of the executor's threads.
-    let inputs: Vec<score_core::batch::Input> = req.perfiles.iter().map(score_core::Profile::from_json_value).collect();
+    let inputs: Vec<score_core::batch::Input> =
+        req.perfiles.iter().map(|profile| score_core::Profile::from_json_str(profile.get())).collect();
     let results = tokio::task::spawn_blocking(move || score_core::batch::score_all(&inputs))
         .await
         .map_err(ApiError::internal)?;

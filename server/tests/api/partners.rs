@@ -152,3 +152,21 @@ async fn the_cli_creates_and_revokes_keys() {
     cli(&["api-key", "revoke", &id]);
     assert_error(post_with_key(&app, "/api/v1/score", &profile(), &key).await, 401, "API_KEY_INVALID").await;
 }
+
+#[tokio::test]
+async fn the_batch_reads_the_digits_written_as_the_single_calculator_does() {
+    let app = TestApp::spawn().await;
+    let admin = app.create_user(Role::Admin).await;
+    let (_, key) = create_key(&app, &admin.token, 100).await;
+    // The co-borrower's 29,999.99999999999999999 is less than the household's 30,000 as
+    // written (its nearest double is 30,000, which would be refused as not less).
+    let profile = r#"{"estado":"JAL","ingreso_mensual":30000,"tipo_ingreso":"asalariado","antiguedad_meses":60,
+        "coacreditado":{"ingreso_mensual":29999.99999999999999999,"tipo_ingreso":"mixto","antiguedad_meses":12}}"#;
+    let post = |path: &'static str, body: String| {
+        app.client.post(app.url(path)).header("x-api-key", &key).header("content-type", "application/json").body(body).send()
+    };
+    let single: Value = post("/api/v1/score", profile.to_owned()).await.unwrap().json().await.unwrap();
+    assert_eq!(single["status"], "success", "{single}");
+    let batch: Value = post("/api/v1/score/lote", format!(r#"{{"perfiles":[{profile}]}}"#)).await.unwrap().json().await.unwrap();
+    assert_eq!(batch["data"]["resultados"][0]["platform_score"], single["data"]["platform_score"], "{batch}");
+}
