@@ -36,8 +36,6 @@ pub enum Cell<'a> {
     Str(Cow<'a, str>),
     /// A number of a JSON text, read from the digits written.
     Exact(Decimal),
-    /// The object of a JSON text's `coacreditado`, its values in the profile's slots.
-    Object(Box<Cells<'a>>),
 }
 
 impl Cell<'_> {
@@ -93,9 +91,11 @@ pub(crate) mod slot {
     pub const COACREDITADO: usize = 10;
 }
 
-/// The values of a profile, one slot per name of [`FIELDS`], all absent to begin with.
+/// The values of a profile, one slot per name of [`FIELDS`], all absent to begin with, and
+/// the object of a JSON text's `coacreditado` (its values in the profile's slots; kept beside
+/// the slots rather than in a cell, so that a cell has no nested cells to drop).
 #[derive(Debug, Clone, Default, PartialEq)]
-pub struct Cells<'a>([Cell<'a>; FIELDS.len()]);
+pub struct Cells<'a>([Cell<'a>; FIELDS.len()], Option<Box<Cells<'a>>>);
 
 impl<'a> Cells<'a> {
     /// The slot of a field name (its position in [`FIELDS`]); `None` for an unknown name.
@@ -109,6 +109,15 @@ impl<'a> Cells<'a> {
         if let Some(c) = self.0.get_mut(slot) {
             *c = cell;
         }
+        if slot == slot::COACREDITADO {
+            self.1 = None;
+        }
+    }
+
+    /// Sets `coacreditado` to an object of a JSON text.
+    fn set_coacreditado(&mut self, cells: Cells<'a>) {
+        self.set(slot::COACREDITADO, Cell::Absent);
+        self.1 = Some(Box::new(cells));
     }
 
     /// The profile the JSON reader reads from the same values, not yet range-checked
@@ -117,10 +126,10 @@ impl<'a> Cells<'a> {
     pub fn profile(&self) -> Option<Profile> {
         use slot::*;
         let c = &self.0;
-        // A co-borrower is an object: only a JSON text's ([`Cell::Object`]) is read here.
-        let coacreditado = match &c[COACREDITADO] {
-            Cell::Absent => None,
-            Cell::Object(cells) => Some(cells.coacreditado()?),
+        // A co-borrower is an object: only a JSON text's is read here.
+        let coacreditado = match (&c[COACREDITADO], &self.1) {
+            (Cell::Absent, None) => None,
+            (Cell::Absent, Some(cells)) => Some(cells.coacreditado()?),
             _ => return None,
         };
         Some(Profile {
@@ -143,10 +152,7 @@ impl<'a> Cells<'a> {
     pub(crate) fn exact(&self, prefix: &str, key: &str) -> Option<Decimal> {
         let cells = match prefix {
             "" => self,
-            _ => match &self.0[slot::COACREDITADO] {
-                Cell::Object(co) => co,
-                _ => return None,
-            },
+            _ => self.1.as_deref()?,
         };
         match cells.0[Cells::slot(key)?] {
             Cell::Exact(number) => Some(number),
@@ -181,7 +187,7 @@ pub(crate) fn cells_of_json(text: &str) -> Option<Cells<'_>> {
 }
 
 /// The numbers of a JSON profile text as the digits written, in their slots (and those of its
-/// `coacreditado` object in its [`Cell::Object`]), every other value absent: what the JSON
+/// `coacreditado` object in its cells), every other value absent: what the JSON
 /// value reader reads in place of its doubles ([`Cells::exact`]) when [`cells_of_json`] does
 /// not take the text (see [`crate::read`]). Only for a text serde_json accepted.
 pub(crate) fn digits_of_json(text: &str) -> Option<Cells<'_>> {
@@ -224,25 +230,29 @@ fn object_cells<'a>(scanner: &mut Scanner<'a>, fields: &[&str], read: Read) -> O
         if !scanner.eat(b':') {
             return None;
         }
+        // The cell to set (`None`: the co-borrower's object, set already).
         let cell = match (scanner.peek()?, slot) {
             (b'-' | b'0'..=b'9', Some(_)) => match money::from_json_literal(scanner.number()) {
-                Some(number) => Cell::Exact(number),
+                Some(number) => Some(Cell::Exact(number)),
                 None if plain => return None,
-                None => Cell::Absent,
+                None => Some(Cell::Absent),
             },
-            (b'{', Some(slot::COACREDITADO)) => Cell::Object(Box::new(object_cells(scanner, &COACREDITADO_FIELDS, read)?)),
+            (b'{', Some(slot::COACREDITADO)) => {
+                cells.set_coacreditado(object_cells(scanner, &COACREDITADO_FIELDS, read)?);
+                None
+            }
             (b'"', Some(_)) if plain => match scanner.string()? {
-                (quoted, false) => Cell::Str(Cow::Borrowed(quoted.get(1..quoted.len() - 1)?)),
+                (quoted, false) => Some(Cell::Str(Cow::Borrowed(quoted.get(1..quoted.len() - 1)?))),
                 (_, true) => return None,
             },
-            (b'n', Some(_)) if plain && scanner.literal("null") => Cell::Absent,
+            (b'n', Some(_)) if plain && scanner.literal("null") => Some(Cell::Absent),
             _ if plain => return None,
             _ => {
                 scanner.skip_value()?;
-                Cell::Absent
+                Some(Cell::Absent)
             }
         };
-        if let Some(slot) = slot {
+        if let (Some(slot), Some(cell)) = (slot, cell) {
             cells.set(slot, cell);
         }
         if !scanner.eat(b',') {

@@ -123,9 +123,14 @@ impl State {
     /// case and with or without accents (`"Nuevo León"`, `"nuevo leon"`, `"Estado de México"`).
     /// It allocates nothing.
     pub fn parse(text: &str) -> Option<State> {
-        // The canonical form (`"CMX"`), which nearly every caller sends, without normalising.
-        if let Some(i) = STATES.iter().position(|s| s.iso == text) {
-            return State::from_inegi(i as u8 + 1);
+        // The canonical form (`"CMX"`), which nearly every caller sends, without normalising
+        // (three bytes compared as one number rather than as a slice, which calls `memcmp`).
+        if let &[a, b, c] = text.as_bytes() {
+            let code = |iso: &[u8]| u32::from_le_bytes([iso[0], iso[1], iso[2], 0]);
+            let wanted = code(&[a, b, c]);
+            if let Some(i) = STATES.iter().position(|s| code(s.iso.as_bytes()) == wanted) {
+                return State::from_inegi(i as u8 + 1);
+            }
         }
         let mut buf = [0u8; 48];
         let key = normalise(text, &mut buf)?;

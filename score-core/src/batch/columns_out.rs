@@ -16,7 +16,7 @@
 
 use crate::report::Text;
 use crate::states::{STATES, State};
-use crate::walk::{Key, Label, ReportSink, Slot, keys};
+use crate::walk::{Label, ReportSink, Slot, keys};
 use crate::{CodigoRecomendacion, ScoreReport};
 use rust_decimal::Decimal;
 
@@ -102,7 +102,8 @@ enum Place {
     Salud,
     Estado,
     Componentes,
-    Componente(Key),
+    /// A component's object, by the component's name.
+    Componente(&'static str),
     Detalle,
     Dictamen,
     Skipped,
@@ -136,19 +137,22 @@ impl<C: Columns> Flatten<C> {
 
     fn leaf(&mut self, at: Slot, leaf: Leaf<'_>) {
         let Slot::Key(key) = at else { return };
-        let name: &dyn Fn() -> String = &|| key.name.to_owned();
-        match self.place() {
-            Place::Root => {
-                if matches!(leaf, Leaf::Int(_) | Leaf::Code(_)) {
-                    self.columns.column(name, leaf);
-                }
-            }
-            Place::Capacidad => self.columns.column(name, leaf),
-            Place::Salud => self.columns.column(|| format!("salud_financiera_{}", key.name), leaf),
-            Place::Estado => self.columns.column(|| format!("estado_{}", key.name), leaf),
-            Place::Componente(of) => self.columns.column(|| format!("componente_{}_{}", of.name, key.name), leaf),
-            Place::Dictamen => self.columns.column(|| format!("dictamen_{}", key.name), leaf),
-            Place::Componentes | Place::Detalle | Place::Skipped => {}
+        let place = self.place();
+        let column = match place {
+            Place::Root => matches!(leaf, Leaf::Int(_) | Leaf::Code(_)),
+            Place::Capacidad | Place::Salud | Place::Estado | Place::Componente(_) | Place::Dictamen => true,
+            Place::Componentes | Place::Detalle | Place::Skipped => false,
+        };
+        if column {
+            // One call, so that a row writer's `column` is inlined here.
+            let name = move || match place {
+                Place::Salud => format!("salud_financiera_{}", key.name),
+                Place::Estado => format!("estado_{}", key.name),
+                Place::Componente(of) => format!("componente_{of}_{}", key.name),
+                Place::Dictamen => format!("dictamen_{}", key.name),
+                _ => key.name.to_owned(),
+            };
+            self.columns.column(name, leaf);
         }
     }
 }
@@ -162,7 +166,7 @@ impl<C: Columns> ReportSink for Flatten<C> {
             (Place::Root, Slot::Key(k)) if k == keys::ESTADO => Place::Estado,
             (Place::Root, Slot::Key(k)) if k == keys::COMPONENTES => Place::Componentes,
             (Place::Root, Slot::Key(k)) if k == keys::DICTAMEN => Place::Dictamen,
-            (Place::Componentes, Slot::Key(k)) => Place::Componente(k),
+            (Place::Componentes, Slot::Key(k)) => Place::Componente(k.name),
             (Place::Detalle, Slot::Item(_)) => Place::Detalle,
             _ => Place::Skipped,
         };

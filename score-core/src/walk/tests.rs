@@ -121,3 +121,15 @@ fn a_finished_sink_stops_the_walk() {
         v.0.len()
     });
 }
+
+/// Keys compare by id, so two objects' keys of one name (`score` of the report and of a
+/// simulation) are two keys; a key is one word, as cheap to pass with every value as a pointer.
+#[test]
+fn keys_are_equal_by_id_and_one_word() {
+    assert_eq!(keys::SCORE, KEYS[keys::SCORE.id]);
+    let scores: Vec<Key> = KEYS.iter().copied().filter(|k| k.name == "score").collect();
+    assert!(scores.len() >= 2, "{scores:?}");
+    assert_ne!(scores[0], scores[1]);
+    assert_eq!(std::mem::size_of::<Key>(), std::mem::size_of::<usize>());
+    assert_eq!(std::mem::size_of::<Slot>(), 2 * std::mem::size_of::<usize>());
+}
