@@ -219,12 +219,13 @@ fn object_cells<'a>(scanner: &mut Scanner<'a>, fields: &[&str], read: Read) -> O
         return Some(cells);
     }
     loop {
-        let key = match scanner.string()? {
-            (quoted, false) => Cow::Borrowed(quoted.get(1..quoted.len() - 1)?),
+        let key = scanner.string()?;
+        let key = match key.plain() {
+            Some(text) => Cow::Borrowed(text),
             // Decoded as a `Value` (the reader the crate has anyway: a `String` reader of its
             // own would add some 40 KB to the WebAssembly build).
-            (quoted, true) if !plain => Cow::Owned(serde_json::from_str::<serde_json::Value>(quoted).ok()?.as_str()?.to_owned()),
-            (_, true) => return None,
+            None if !plain => Cow::Owned(serde_json::from_str::<serde_json::Value>(key.quoted).ok()?.as_str()?.to_owned()),
+            None => return None,
         };
         let slot = Cells::slot(&key).filter(|&s| fields.contains(&FIELDS[s]));
         if !scanner.eat(b':') {
@@ -241,10 +242,7 @@ fn object_cells<'a>(scanner: &mut Scanner<'a>, fields: &[&str], read: Read) -> O
                 cells.set_coacreditado(object_cells(scanner, &COACREDITADO_FIELDS, read)?);
                 None
             }
-            (b'"', Some(_)) if plain => match scanner.string()? {
-                (quoted, false) => Some(Cell::Str(Cow::Borrowed(quoted.get(1..quoted.len() - 1)?))),
-                (_, true) => return None,
-            },
+            (b'"', Some(_)) if plain => Some(Cell::Str(Cow::Borrowed(scanner.string()?.plain()?))),
             (b'n', Some(_)) if plain && scanner.literal("null") => Some(Cell::Absent),
             _ if plain => return None,
             _ => {

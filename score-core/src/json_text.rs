@@ -3,8 +3,8 @@
 //! them.
 //!
 //! Strict where it decides and partial on purpose: [`Scanner::string`] gives a string's raw
-//! text and says whether it has escapes (the caller decodes those with serde_json, or leaves
-//! the text to it), [`Scanner::number`] gives a number's raw text, which
+//! text, its value when it has no escapes (the caller decodes escapes with serde_json, or
+//! leaves the text to it), [`Scanner::number`] gives a number's raw text, which
 //! [`crate::money::from_json_literal`] checks against JSON's grammar, and anything else is
 //! either skipped ([`Scanner::skip_value`], only on a text serde_json already accepted) or
 //! declined (`None`), leaving the text to serde_json, which reports the exact error.
@@ -16,6 +16,23 @@
 pub(crate) struct Scanner<'a> {
     text: &'a str,
     at: usize,
+}
+
+/// A string of the text, as written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct JsonString<'a> {
+    /// The string with its quotes.
+    pub(crate) quoted: &'a str,
+    escaped: bool,
+}
+
+impl<'a> JsonString<'a> {
+    /// Its value, when it has no escapes (with escapes, the text between the quotes is not
+    /// its value).
+    pub(crate) fn plain(&self) -> Option<&'a str> {
+        // The quotes are one byte each.
+        (!self.escaped).then(|| &self.quoted[1..self.quoted.len() - 1])
+    }
 }
 
 /// Deepest nesting [`Scanner::skip_value`] walks (serde_json refuses texts deeper than 128).
@@ -53,10 +70,9 @@ impl<'a> Scanner<'a> {
         self.peek().is_none()
     }
 
-    /// A string: its text with the quotes, and whether it has escapes (its text between the
-    /// quotes is then not its value). `None` when no string comes next, or for a control
-    /// character, which JSON does not allow unescaped.
-    pub(crate) fn string(&mut self) -> Option<(&'a str, bool)> {
+    /// The string that comes next; `None` when none does, or for a control character, which
+    /// JSON does not allow unescaped.
+    pub(crate) fn string(&mut self) -> Option<JsonString<'a>> {
         if self.peek() != Some(b'"') {
             return None;
         }
@@ -76,7 +92,7 @@ impl<'a> Scanner<'a> {
             }
         }
         self.at = i + 1;
-        Some((self.text.get(start..=i)?, escaped))
+        Some(JsonString { quoted: self.text.get(start..=i)?, escaped })
     }
 
     /// The raw text of a number: the longest run of the characters a JSON number is made of
@@ -147,15 +163,16 @@ mod tests {
     fn tokens_are_read_in_place() {
         let mut s = Scanner::new(r#" { "a\"b" : -1.5e3 , "c":[1,{"d":"}"}], "e": true } x"#);
         assert!(s.eat(b'{'));
-        assert_eq!(s.string(), Some((r#""a\"b""#, true)));
+        let key = s.string().expect("a string");
+        assert_eq!((key.quoted, key.plain()), (r#""a\"b""#, None));
         assert!(s.eat(b':'));
         assert_eq!(s.number(), "-1.5e3");
         assert!(s.eat(b','));
-        assert_eq!(s.string(), Some((r#""c""#, false)));
+        assert_eq!(s.string().and_then(|s| s.plain()), Some("c"));
         assert!(s.eat(b':'));
         assert_eq!(s.skip_value(), Some(()));
         assert!(s.eat(b','));
-        assert_eq!(s.string(), Some((r#""e""#, false)));
+        assert_eq!(s.string().and_then(|s| s.plain()), Some("e"));
         assert!(s.eat(b':'));
         assert_eq!(s.skip_value(), Some(()));
         assert!(s.eat(b'}'));
