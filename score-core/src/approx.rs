@@ -241,8 +241,15 @@ fn round_whole(x: Approx) -> Option<i64> {
 
 /// Certified `crate::money::round(x, dp)`, in the canonical form (scale exactly `dp`).
 pub(crate) fn round_dp(x: Approx, dp: u32) -> Option<Decimal> {
-    let scaled = x.mul(Approx::exact(POW10[dp as usize]));
-    let whole = round_whole(scaled)?;
+    let power = POW10[dp as usize];
+    // The product's bound as if it were inexact decides almost every rounding (one far from a
+    // tie); only near a tie is it worth proving an exact product exact (`Approx::mul`).
+    let v = x.v * power;
+    let whole = match round_whole(Approx { v, e: x.e * power + v.abs() * ULP }) {
+        Some(whole) => whole,
+        None if x.is_exact() => round_whole(x.mul(Approx::exact(power)))?,
+        None => return None,
+    };
     Some(Decimal::new(whole, dp))
 }
 

@@ -49,6 +49,14 @@ impl Curve {
         points[points.len() - 1].1
     }
 
+    /// `y` at `x` as shown, to the centavo (`money(self.eval(x))`): certified in filtered
+    /// arithmetic, computed in `Decimal` only where that cannot tell.
+    pub(crate) fn eval_money(&self, x: Decimal) -> Decimal {
+        self.eval_approx(Approx::of(x))
+            .and_then(|y| crate::approx::round_dp(y, crate::money::MONEY_DP))
+            .unwrap_or_else(|| crate::money::money(self.eval(x)))
+    }
+
     /// `y` at the ratio `num / den` (`den` > 0), with a single division: the numerator and the
     /// denominator of the interpolation are exact, so the result is the exact rational value
     /// correctly rounded to 28 significant digits, and a value exactly on a rounding tie is
@@ -82,7 +90,10 @@ impl Curve {
 
     pub(crate) fn eval_approx(&self, x: Approx) -> Option<Approx> {
         let points = self.approx;
-        for (k, &(x_k, y_k)) in points.iter().enumerate() {
+        // The breakpoints certainly below `x` need no certificate each: start at the last one
+        // whose double is below `x`'s (the first to certify), and decide from there as before.
+        let start = points.partition_point(|&(x_k, _)| x_k.value() < x.value()).saturating_sub(1);
+        for (k, &(x_k, y_k)) in points.iter().enumerate().skip(start) {
             match less(x_k, x) {
                 Some(true) => continue,
                 Some(false) if k == 0 => return Some(y_k),

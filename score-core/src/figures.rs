@@ -33,6 +33,22 @@ pub(crate) struct Exact {
 }
 
 impl Exact {
+    /// The quantities of a what-if's profile, which keeps this one's state, household and
+    /// income (it changes debts, savings or seniority): the cost of living and the core
+    /// dwelling are this one's, the rest computed again.
+    pub(crate) fn cambiando(&self, profile: &Profile) -> Exact {
+        Exact::del_hogar(profile, self.costo_vida_digno, self.nucleo)
+    }
+
+    /// The quantities of `profile` for its household's cost of living and core dwelling.
+    fn del_hogar(profile: &Profile, costo_vida_digno: Decimal, nucleo: Decimal) -> Exact {
+        // Undeclared debts are neutral in the Debts component but not free: capacity and
+        // financial health assume the typical ratio, so hiding debts does not raise them.
+        let ingreso_disponible = profile.ingreso_mensual - costo_vida_digno - deudas_supuestas(profile);
+        let [subcuenta_titular, subcuenta_coacreditado] = subcuentas(profile);
+        Exact { costo_vida_digno, ingreso_disponible, subcuenta: subcuenta_titular + subcuenta_coacreditado, subcuenta_titular, nucleo }
+    }
+
     /// A year of the income savings are compared with ([`referencia_ahorro`]): computed only
     /// where it is needed exactly (the filtered path clamps in filtered arithmetic).
     pub(crate) fn ingreso_referencia_anual(&self, ingreso: Decimal) -> Decimal {
@@ -40,23 +56,10 @@ impl Exact {
     }
 }
 
+/// The quantities of a validated profile that need no division ([`Exact`]).
 pub(crate) fn exact(profile: &Profile, state: &StateInfo) -> Exact {
-    let ingreso = profile.ingreso_mensual;
     let personas = profile.personas_hogar.map(Decimal::from).unwrap_or(PERSONAS_HOGAR_DEFAULT);
-    let costo_vida_digno = LINEA_POBREZA_URBANA * personas * state.factor;
-    // Undeclared debts are neutral in the Debts component but not free: capacity and financial
-    // health assume the typical ratio, so hiding debts does not raise them.
-    let deudas = deudas_supuestas(profile);
-    let ingreso_disponible = ingreso - costo_vida_digno - deudas;
-    let [subcuenta_titular, subcuenta_coacreditado] = subcuentas(profile);
-    let subcuenta = subcuenta_titular + subcuenta_coacreditado;
-    Exact {
-        costo_vida_digno,
-        ingreso_disponible,
-        subcuenta,
-        subcuenta_titular,
-        nucleo: m2_minimo_nucleo(personas),
-    }
+    Exact::del_hogar(profile, LINEA_POBREZA_URBANA * personas * state.factor, m2_minimo_nucleo(personas))
 }
 
 /// The income savings are compared with: the income clamped to the income curve's domain in

@@ -24,64 +24,92 @@ const DOCE: Approx = Approx::exact(12.0);
 const DEUDAS_NO_DECLARADAS: Approx = Approx::of(PUNTOS_DEUDAS_NO_DECLARADAS);
 /// [`Figures`] certified equal to [`crate::figures::figures_exact`], or `None`.
 pub(crate) fn figures(profile: &Profile, exact: &Exact) -> Option<Figures> {
-    let ingreso = Approx::of(profile.ingreso_mensual);
-    let ratio = Approx::of(exact.ingreso_disponible).div(ingreso);
-    let shown = shown(profile, exact, ingreso, ratio)?;
+    let entradas = Entradas::de(profile, exact);
+    let mut shown = [Decimal::ZERO; 6];
+    for (i, valor) in shown.iter_mut().enumerate() {
+        *valor = entradas.shown(profile, exact, i)?;
+    }
     let (score, puntos) = score_and_points(&shown);
     Some(Figures {
         score,
         componentes: std::array::from_fn(|i| (shown[i], puntos[i])),
-        ratio: round_dp(ratio, crate::money::RATIO_DP)?,
+        ratio: round_dp(entradas.ratio, crate::money::RATIO_DP)?,
         debiles: debiles_shown(profile, &shown),
     })
 }
 
-/// The score alone (what a what-if shows), certified equal to the decimal model's, or `None`.
-pub(crate) fn score(profile: &Profile, exact: &Exact) -> Option<u16> {
-    let ingreso = Approx::of(profile.ingreso_mensual);
-    let ratio = Approx::of(exact.ingreso_disponible).div(ingreso);
-    Some(score_and_points(&shown(profile, exact, ingreso, ratio)?).0)
+/// The score alone of a profile (what a what-if shows) whose shown component values are
+/// `antes` except the components `cambian`, which are computed; certified equal to the decimal
+/// model's, or `None`. A what-if changes a few fields, and each component reads only its own
+/// (`crate::figures::component`): the others are the report's own shown values.
+pub(crate) fn score_cambiando(profile: &Profile, exact: &Exact, antes: &[Decimal; 6], cambian: &[usize]) -> Option<u16> {
+    let entradas = Entradas::de(profile, exact);
+    let mut shown = *antes;
+    for &i in cambian {
+        shown[i] = entradas.shown(profile, exact, i)?;
+    }
+    Some(score_and_points(&shown).0)
 }
 
-/// The six shown component values, from the income and the disposable-income ratio.
-fn shown(profile: &Profile, exact: &Exact, ingreso: Approx, ratio: Approx) -> Option<[Decimal; 6]> {
-    let costo = Approx::of(exact.costo_vida_digno);
-    let cobertura = ingreso.div(costo);
-    // The savings reference: the income clamped to the income curve's domain in pesos
-    // (figures::referencia_ahorro), decided in filtered arithmetic.
-    let (desde, hasta) = CURVA_INGRESO.approx_domain();
-    let (piso, techo) = (costo.mul(desde), costo.mul(hasta));
-    let referencia = if less(ingreso, piso)? {
-        piso
-    } else if less(techo, ingreso)? {
-        techo
-    } else {
-        ingreso
-    };
-    let values = [
-        CURVA_INGRESO.eval_approx(cobertura)?,
-        Approx::of(puntos_tipo(profile.tipo_ingreso)),
-        curva_antiguedad(profile.tipo_ingreso).eval_approx(Approx::exact(f64::from(profile.antiguedad_meses)))?,
-        match profile.deudas_mensuales {
-            None => DEUDAS_NO_DECLARADAS,
-            Some(d) => CURVA_DEUDAS.eval_approx(Approx::of(d).div(ingreso))?,
-        },
-        CURVA_AHORRO.eval_approx(Approx::of(profile.ahorro).div(referencia.mul(DOCE)))?,
-        CURVA_SALUD_FINANCIERA.eval_approx(ratio)?,
-    ];
-    // The shown values: certified roundings, or, for a value exactly on a tie (an income of
-    // 9,608 is worth exactly 0.025 points), the exact decimal one. Score, points and the weak
-    // components then follow from the shown values in exact integers.
-    // Savings are capped by the income's coverage of the cost of living; rounding is monotone,
-    // so the shown minimum is the minimum of the two shown values.
-    let tope_ahorro = CURVA_AHORRO_COBERTURA.eval_approx(cobertura)?;
-    Some(std::array::from_fn(|i| {
-        let certified = match i {
-            4 => round_dp(values[i], MONEY).zip(round_dp(tope_ahorro, MONEY)).map(|(a, b)| a.min(b)),
-            _ => round_dp(values[i], MONEY),
+/// What more than one component reads, as filtered doubles: the income, its coverage of the
+/// household's decent cost of living, and the disposable-income ratio.
+struct Entradas {
+    ingreso: Approx,
+    costo: Approx,
+    cobertura: Approx,
+    ratio: Approx,
+}
+
+impl Entradas {
+    fn de(profile: &Profile, exact: &Exact) -> Entradas {
+        let ingreso = Approx::of(profile.ingreso_mensual);
+        let costo = Approx::of(exact.costo_vida_digno);
+        Entradas { ingreso, costo, cobertura: ingreso.div(costo), ratio: Approx::of(exact.ingreso_disponible).div(ingreso) }
+    }
+
+    /// Component `i`'s value (spec order) before rounding; `None` when it cannot be certified.
+    fn valor(&self, profile: &Profile, i: usize) -> Option<Approx> {
+        match i {
+            0 => CURVA_INGRESO.eval_approx(self.cobertura),
+            1 => Some(Approx::of(puntos_tipo(profile.tipo_ingreso))),
+            2 => curva_antiguedad(profile.tipo_ingreso).eval_approx(Approx::exact(f64::from(profile.antiguedad_meses))),
+            3 => match profile.deudas_mensuales {
+                None => Some(DEUDAS_NO_DECLARADAS),
+                Some(d) => CURVA_DEUDAS.eval_approx(Approx::of(d).div(self.ingreso)),
+            },
+            4 => {
+                // The savings reference: the income clamped to the income curve's domain in
+                // pesos (figures::referencia_ahorro), decided in filtered arithmetic.
+                let (desde, hasta) = CURVA_INGRESO.approx_domain();
+                let (piso, techo) = (self.costo.mul(desde), self.costo.mul(hasta));
+                let referencia = if less(self.ingreso, piso)? {
+                    piso
+                } else if less(techo, self.ingreso)? {
+                    techo
+                } else {
+                    self.ingreso
+                };
+                CURVA_AHORRO.eval_approx(Approx::of(profile.ahorro).div(referencia.mul(DOCE)))
+            }
+            _ => CURVA_SALUD_FINANCIERA.eval_approx(self.ratio),
+        }
+    }
+
+    /// Component `i`'s shown value: a certified rounding, or, for a value exactly on a tie (an
+    /// income of 9,608 is worth exactly 0.025 points), the exact decimal one. Score, points and
+    /// the weak components then follow from the shown values in exact integers.
+    fn shown(&self, profile: &Profile, exact: &Exact, i: usize) -> Option<Decimal> {
+        let valor = self.valor(profile, i)?;
+        let certified = if i == 4 {
+            // Savings are capped by the income's coverage of the cost of living; rounding is
+            // monotone, so the shown minimum is the minimum of the two shown values.
+            let tope = CURVA_AHORRO_COBERTURA.eval_approx(self.cobertura)?;
+            round_dp(valor, MONEY).zip(round_dp(tope, MONEY)).map(|(a, b)| a.min(b))
+        } else {
+            round_dp(valor, MONEY)
         };
-        certified.unwrap_or_else(|| money(component(profile, exact, i)))
-    }))
+        Some(certified.unwrap_or_else(|| money(component(profile, exact, i))))
+    }
 }
 
 const MONEY: u32 = crate::money::MONEY_DP;

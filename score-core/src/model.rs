@@ -29,7 +29,7 @@ pub(crate) fn report(profile: &Profile, opciones: crate::Opciones) -> ScoreRepor
         report.producto_recomendado = ofertas.producto_recomendado;
     }
     if opciones.simulaciones {
-        report.simulaciones = crate::simulations::simulaciones(profile, &report, &evaluadas);
+        report.simulaciones = crate::simulations::simulaciones(profile, &exact, &report, &evaluadas);
     }
     report
 }

@@ -13,7 +13,7 @@
 //!
 //! They are ranked by score gained, then credit gained, then the order above; at most four.
 
-use crate::figures::{curva_antiguedad, exact, score_and_points};
+use crate::figures::{Exact, curva_antiguedad, score_and_points};
 use crate::money::{self, money};
 use crate::params::{ANTIGUEDAD_MAX_MESES, SALDO_MAX};
 use crate::products::Evaluadas;
@@ -149,16 +149,20 @@ struct Resultado {
 }
 
 /// Scores `profile` (already valid) as its report would: the same figures, filtered where that
-/// certifies them, else decimal. `ahorro_de`: the evaluated offers of a profile that differs
-/// from this one only in its savings, re-ranked instead of evaluated again.
-fn resultado(profile: &Profile, ahorro_de: Option<&Evaluadas>) -> Resultado {
-    let state = profile.estado.info();
-    let exact = exact(profile, state);
-    let score = crate::filtered::score(profile, &exact).unwrap_or_else(|| crate::figures::figures_exact(profile, &exact).score);
+/// certifies them, else decimal. `antes`: the shown component values of the report the
+/// simulation changes, of which only those in `cambian` can move (the fields a simulation
+/// changes are read by those components alone, `crate::figures::component`). `evaluadas`: the
+/// report's offers and `base` its quantities; when `ahorro`, this profile differs from the report's only in its savings,
+/// and they are re-ranked instead of evaluated again.
+fn resultado(profile: &Profile, base: &Exact, antes: &[Decimal; 6], cambian: &[usize], evaluadas: &Evaluadas, ahorro: bool) -> Resultado {
+    let exact = base.cambiando(profile);
+    let score = crate::filtered::score_cambiando(profile, &exact, antes, cambian)
+        .unwrap_or_else(|| crate::figures::figures_exact(profile, &exact).score);
     let solicitud = crate::model::solicitud(profile, &exact);
-    let credito_max = match ahorro_de {
-        Some(evaluadas) => evaluadas.credito_con_ahorro(&solicitud),
-        None => crate::products::credito_recomendado(&solicitud),
+    let credito_max = if ahorro {
+        evaluadas.credito_con_ahorro(&solicitud)
+    } else {
+        crate::products::credito_recomendado(&solicitud)
     };
     Resultado { score, credito_max }
 }
@@ -169,11 +173,19 @@ fn cambio(campo: CampoSimulado, antes: Option<Decimal>, despues: Option<Decimal>
 
 /// The simulations of `profile`, whose report (without simulations) is `base` and whose
 /// offers, unrounded, are `evaluadas`.
-pub(crate) fn simulaciones(profile: &Profile, base: &ScoreReport, evaluadas: &Evaluadas) -> Vec<Simulacion> {
+pub(crate) fn simulaciones(profile: &Profile, exact: &Exact, base: &ScoreReport, evaluadas: &Evaluadas) -> Vec<Simulacion> {
     let mut found: Vec<(Simulacion, Resultado)> = Vec::with_capacity(MAX_SIMULACIONES);
+    let co = &base.componentes;
+    let shown = [co.ingreso.valor, co.tipo_ingreso.valor, co.antiguedad.valor, co.deudas.valor, co.ahorro.valor, co.salud_financiera.valor];
     let mut offer = |accion: AccionSimulacion, cambios: Vec<CambioPerfil>, changed: &Profile, meses: Option<u32>| {
-        let ahorro_de = (accion == AccionSimulacion::AhorrarEnganche).then_some(evaluadas);
-        let r = resultado(changed, ahorro_de);
+        // The components that read the fields each action changes (spec order: savings;
+        // debts and financial health; seniority).
+        let cambian: &[usize] = match accion {
+            AccionSimulacion::AhorrarEnganche => &[4],
+            AccionSimulacion::PagarDeudas | AccionSimulacion::DeclararDeudas => &[3, 5],
+            AccionSimulacion::SumarAntiguedad => &[2],
+        };
+        let r = resultado(changed, exact, &shown, cambian, evaluadas, accion == AccionSimulacion::AhorrarEnganche);
         if r.score > base.score || r.credito_max > base.credito_max {
             let simulacion = Simulacion {
                 accion,
@@ -230,12 +242,10 @@ pub(crate) fn simulaciones(profile: &Profile, base: &ScoreReport, evaluadas: &Ev
     // then scored whole.
     let most = ANTIGUEDAD_MAX_MESES.to_u32().unwrap_or(0).saturating_sub(profile.antiguedad_meses);
     if most > 0 {
-        let co = &base.componentes;
-        let shown = [co.ingreso.valor, co.tipo_ingreso.valor, co.antiguedad.valor, co.deudas.valor, co.ahorro.valor, co.salud_financiera.valor];
         let curve = curva_antiguedad(profile.tipo_ingreso);
         let score_after = |meses: u32| {
             let mut s = shown;
-            s[2] = money(curve.eval(Decimal::from(profile.antiguedad_meses + meses)));
+            s[2] = curve.eval_money(Decimal::from(profile.antiguedad_meses + meses));
             score_and_points(&s).0
         };
         let reaches = |meses: u32| Nivel::from_score(score_after(meses)) > base.nivel;

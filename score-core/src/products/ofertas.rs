@@ -15,6 +15,16 @@ use rust_decimal::Decimal;
 /// INFONAVIT's payment-to-salary limit: 20% at one minimum wage, rising linearly to 30% at
 /// two (see `rules`).
 fn pti_infonavit(salario: Decimal) -> Decimal {
+    /// Two monthly minimum wages, where the limit reaches its top (a test checks the value).
+    const DOS_SALARIOS_MINIMOS: Decimal = crate::params::dec(2 * 9_577_216, 3);
+    // The ends of the band need no quotient (the clamped one is exactly 0 or 1 there), and
+    // most salaries are at or above two minimum wages.
+    if salario >= DOS_SALARIOS_MINIMOS {
+        return INFONAVIT_PTI_MAX;
+    }
+    if salario <= SALARIO_MINIMO_MENSUAL {
+        return INFONAVIT_PTI_SALARIO_MINIMO;
+    }
     let tramo = ((salario - SALARIO_MINIMO_MENSUAL) / SALARIO_MINIMO_MENSUAL).clamp(Decimal::ZERO, Decimal::ONE);
     INFONAVIT_PTI_SALARIO_MINIMO + (INFONAVIT_PTI_MAX - INFONAVIT_PTI_SALARIO_MINIMO) * tramo
 }
@@ -327,6 +337,21 @@ mod tests {
     /// INFONAVIT's rate rises with salary, so its credit could fall where the rate rises faster
     /// than the payment; a sweep every 7 pesos up to 130,000 finds no such drop (with the rate
     /// rounded to 4 decimals before use it found hundreds).
+    /// The band's ends are taken without the quotient: the same limits as the formula.
+    #[test]
+    fn the_payment_limit_is_flat_outside_one_to_two_minimum_wages() {
+        let formula = |salario: Decimal| {
+            let tramo = ((salario - SALARIO_MINIMO_MENSUAL) / SALARIO_MINIMO_MENSUAL).clamp(Decimal::ZERO, Decimal::ONE);
+            INFONAVIT_PTI_SALARIO_MINIMO + (INFONAVIT_PTI_MAX - INFONAVIT_PTI_SALARIO_MINIMO) * tramo
+        };
+        let dos = SALARIO_MINIMO_MENSUAL * Decimal::TWO;
+        let centavo = Decimal::new(1, 2);
+        for salario in [Decimal::ZERO, SALARIO_MINIMO_MENSUAL - centavo, SALARIO_MINIMO_MENSUAL, SALARIO_MINIMO_MENSUAL + centavo, dos - centavo, dos, dos + centavo, Decimal::from(1_000_000)] {
+            assert_eq!(pti_infonavit(salario), formula(salario), "{salario}");
+        }
+        assert!(pti_infonavit(dos - centavo) < INFONAVIT_PTI_MAX);
+    }
+
     #[test]
     fn infonavit_credit_never_falls_as_salary_rises() {
         for edad in [30, 55] {
