@@ -253,6 +253,14 @@ pub(crate) fn round_dp(x: Approx, dp: u32) -> Option<Decimal> {
     Some(Decimal::new(whole, dp))
 }
 
+/// `crate::money::round(num / den, dp)` (`den` not 0): certified from one filtered quotient,
+/// divided in `Decimal` only near a rounding tie. A `Decimal` quotient is some hundreds of
+/// instructions; it differs from the exact one by less than the filtered bound, so wherever
+/// the filtered rounding is certified the two round alike.
+pub(crate) fn round_quotient(num: Decimal, den: Decimal, dp: u32) -> Decimal {
+    round_dp(Approx::of(num).div(Approx::of(den)), dp).unwrap_or_else(|| crate::money::round(num / den, dp))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -274,6 +282,14 @@ mod tests {
         assert_eq!(round_dp(Approx::exact(177.5), 0), Some(Decimal::from(178)));
         assert_eq!(round_dp(Approx::exact(-0.125), 2), Some(d("-0.13")));
         assert_eq!(round_dp(Approx::exact(0.49999999999999994), 0), Some(d("0")));
+    }
+
+    #[test]
+    fn quotients_round_as_decimal_division_does() {
+        for (num, den, dp) in [("1", "3", 2), ("2", "3", 4), ("1", "8", 2), ("5", "4", 1), ("3000000", "4210.55", 2), ("1", "0.0003", 0)] {
+            let (num, den) = (d(num), d(den));
+            assert_eq!(round_quotient(num, den, dp), crate::money::round(num / den, dp), "{num} / {den}");
+        }
     }
 
     #[test]

@@ -4,6 +4,7 @@
 //! block carries (value in the state, m², rent, down payment status), each derived from the
 //! offer's shown figures so that anyone can check it from the report alone.
 
+use crate::approx::round_quotient;
 use crate::figures::Exact;
 use crate::money::{self, money};
 use crate::params::*;
@@ -39,17 +40,17 @@ pub(crate) fn capacidad(profile: &Profile, state: &StateInfo, exact: &Exact, ofe
         // From the shown value, so the spec's formula holds on the published figures.
         valor_realista: money(valor * ajuste),
         factor_platform_v2: state.factor,
-        ltv: if valor.is_zero() { zero } else { money::ratio(credito / valor) },
+        ltv: if valor.is_zero() { zero } else { round_quotient(credito, valor, money::RATIO_DP) },
         pago_mensual_estimado: campo(|o| o.pago_mensual),
         credito_max: credito,
-        m2_alcanzables: money(valor / state.precio_m2),
+        m2_alcanzables: round_quotient(valor, state.precio_m2, money::MONEY_DP),
         m2_minimo_nucleo: money(exact.nucleo),
         evaluacion_m2: evaluacion_m2(valor, state.precio_m2, exact.nucleo),
         enganche_requerido,
         enganche_disponible: disponible,
         subcuenta_fondo_estimada: money(exact.subcuenta),
         estatus_enganche: estatus_enganche(valor, enganche_requerido, disponible, gastos),
-        renta_equivalente: money(valor * RENDIMIENTO_RENTA_ANUAL / Decimal::from(12)),
+        renta_equivalente: round_quotient(valor * RENDIMIENTO_RENTA_ANUAL, Decimal::from(12), money::MONEY_DP),
         gastos_cierre_estimados: gastos,
         tasa_anual: oferta.map_or(zero, |o| o.tasa_anual),
         plazo_anios: oferta.map_or(0, |o| o.plazo_anios),

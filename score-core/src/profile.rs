@@ -521,8 +521,11 @@ fn count_range_error(field: &str) -> ScoreError {
 }
 
 fn count_in(field: &str, value: u32, min: Decimal, max: Decimal) -> Result<(), ScoreError> {
-    let v = Decimal::from(value);
-    if v < min || v > max { Err(count_range_error(field)) } else { Ok(()) }
+    // The bounds are whole numbers: compared as integers, not as decimals.
+    debug_assert!(min.fract().is_zero() && max.fract().is_zero());
+    let whole = |d: Decimal| d.mantissa() / 10i128.pow(d.scale());
+    let v = i128::from(value);
+    if v < whole(min) || v > whole(max) { Err(count_range_error(field)) } else { Ok(()) }
 }
 
 fn amount(field: &str, value: Decimal, max: Decimal) -> Result<(), ScoreError> {

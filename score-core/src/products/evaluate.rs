@@ -425,10 +425,11 @@ pub(super) fn evaluada<N: Numero>(c: Credito<'_, N>, s: &Solicitud) -> Option<Ev
     let credito = suma(tramos, |t| t.credito);
     let base = if motivos.is_empty() && N::entero(0).menor(credito)? { tramos } else { forma };
     let peso = suma(base, |t| t.credito);
-    let tasa = if peso.es_cero()? {
-        base.first().map_or(N::entero(0), |t| t.tasa)
-    } else {
-        suma(base, |t| t.credito * t.tasa) / peso
+    // One credit's rate is its own; joint credits' is weighted by their amounts.
+    let tasa = match base {
+        [una] => una.tasa,
+        _ if peso.es_cero()? => base.first().map_or(N::entero(0), |t| t.tasa),
+        _ => suma(base, |t| t.credito * t.tasa) / peso,
     };
     let cat = match cat {
         Cat::ComoInfonavit(CatPendiente::Flujos(f)) => CatPendiente::ComoInfonavit(f),
