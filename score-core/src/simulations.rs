@@ -148,21 +148,29 @@ struct Resultado {
     credito_max: Decimal,
 }
 
-/// Scores `profile` (already valid) as its report would: the same figures, filtered where that
-/// certifies them, else decimal. `antes`: the shown component values of the report the
-/// simulation changes, of which only those in `cambian` can move (the fields a simulation
-/// changes are read by those components alone, `crate::figures::component`). `evaluadas`: the
-/// report's offers and `base` its quantities; when `ahorro`, this profile differs from the report's only in its savings,
-/// and they are re-ranked instead of evaluated again.
-fn resultado(profile: &Profile, base: &Exact, antes: &[Decimal; 6], cambian: &[usize], evaluadas: &Evaluadas, ahorro: bool) -> Resultado {
+/// Scores `profile` (already valid), the report's profile changed by `accion`, as its report
+/// would: the same figures, filtered where that certifies them, else decimal. What the action
+/// leaves alone is the report's own: `base` its quantities, `antes` its shown component values
+/// (only the components that read the fields the action changes are computed,
+/// `crate::figures::component`), and `evaluadas` its offers, re-ranked instead of evaluated
+/// again when the action changes no credit (savings; seniority, see
+/// `Evaluadas::credito_con_antiguedad`).
+fn resultado(profile: &Profile, accion: AccionSimulacion, base: &Exact, antes: &[Decimal; 6], evaluadas: &Evaluadas) -> Resultado {
+    // The components that read the fields each action changes (spec order: savings; debts
+    // and financial health; seniority).
+    let cambian: &[usize] = match accion {
+        AccionSimulacion::AhorrarEnganche => &[4],
+        AccionSimulacion::PagarDeudas | AccionSimulacion::DeclararDeudas => &[3, 5],
+        AccionSimulacion::SumarAntiguedad => &[2],
+    };
     let exact = base.cambiando(profile);
     let score = crate::filtered::score_cambiando(profile, &exact, antes, cambian)
         .unwrap_or_else(|| crate::figures::figures_exact(profile, &exact).score);
     let solicitud = crate::model::solicitud(profile, &exact);
-    let credito_max = if ahorro {
-        evaluadas.credito_con_ahorro(&solicitud)
-    } else {
-        crate::products::credito_recomendado(&solicitud)
+    let credito_max = match accion {
+        AccionSimulacion::AhorrarEnganche => evaluadas.credito_con_ahorro(&solicitud),
+        AccionSimulacion::SumarAntiguedad => evaluadas.credito_con_antiguedad(&solicitud),
+        AccionSimulacion::PagarDeudas | AccionSimulacion::DeclararDeudas => crate::products::credito_recomendado(&solicitud),
     };
     Resultado { score, credito_max }
 }
@@ -178,14 +186,7 @@ pub(crate) fn simulaciones(profile: &Profile, exact: &Exact, base: &ScoreReport,
     let co = &base.componentes;
     let shown = [co.ingreso.valor, co.tipo_ingreso.valor, co.antiguedad.valor, co.deudas.valor, co.ahorro.valor, co.salud_financiera.valor];
     let mut offer = |accion: AccionSimulacion, cambios: Vec<CambioPerfil>, changed: &Profile, meses: Option<u32>| {
-        // The components that read the fields each action changes (spec order: savings;
-        // debts and financial health; seniority).
-        let cambian: &[usize] = match accion {
-            AccionSimulacion::AhorrarEnganche => &[4],
-            AccionSimulacion::PagarDeudas | AccionSimulacion::DeclararDeudas => &[3, 5],
-            AccionSimulacion::SumarAntiguedad => &[2],
-        };
-        let r = resultado(changed, exact, &shown, cambian, evaluadas, accion == AccionSimulacion::AhorrarEnganche);
+        let r = resultado(changed, accion, exact, &shown, evaluadas);
         if r.score > base.score || r.credito_max > base.credito_max {
             let simulacion = Simulacion {
                 accion,
@@ -287,4 +288,98 @@ pub(crate) fn simulaciones(profile: &Profile, exact: &Exact, base: &ScoreReport,
     }
     found.truncate(MAX_SIMULACIONES);
     found.into_iter().map(|(s, _)| s).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::products::Institucion;
+    use crate::profile::{Coacreditado, IncomeType};
+    use crate::states::State;
+    use proptest::prelude::*;
+
+    prop_compose! {
+        /// Valid profiles with whole or cent amounts, seniorities around the products' minimums,
+        /// declared and undeclared debts and sub-accounts, and co-borrowers.
+        fn profile()(
+            estado in 1u8..=32,
+            ingreso in 1i64..=20_000_000,
+            tipo in 0usize..4,
+            meses in prop::sample::select(vec![0u32, 1, 5, 6, 11, 12, 23, 24, 35, 36, 60, 119, 700, 719]),
+            deudas in prop::option::of(0i64..=5_000_000),
+            ahorro in 0i64..=200_000_000,
+            edad in prop::option::of(18u32..=100),
+            personas in prop::option::of(1u32..=8),
+            subcuenta in prop::option::of(0i64..=50_000_000),
+            institucion in prop::option::of(0usize..3),
+            co in prop::option::weighted(0.4, (1u32..100, 0usize..4, 0u32..=60, prop::option::of(18u32..=90), prop::option::of(0i64..=20_000_000), prop::option::of(0usize..3))),
+        ) -> Profile {
+            let centavos = |c: i64| Decimal::new(c, 2);
+            let ingreso_mensual = centavos(ingreso * 100 / 7);
+            let mut p = Profile {
+                estado: State::from_inegi(estado).expect("state"),
+                ingreso_mensual,
+                tipo_ingreso: IncomeType::ALL[tipo],
+                antiguedad_meses: meses,
+                deudas_mensuales: deudas.map(|d| centavos(d).min(ingreso_mensual)),
+                ahorro: centavos(ahorro),
+                edad,
+                personas_hogar: personas,
+                subcuenta_fondo: subcuenta.map(centavos),
+                institucion: institucion.map(|i| Institucion::ALL[i]),
+                coacreditado: None,
+            };
+            if let Some((parte, tipo, meses, edad, subcuenta, institucion)) = co {
+                let ingreso = (ingreso_mensual * Decimal::from(parte) / Decimal::ONE_HUNDRED).round_dp(2);
+                if ingreso > Decimal::ZERO && ingreso < ingreso_mensual {
+                    p.coacreditado = Some(Coacreditado {
+                        ingreso_mensual: ingreso,
+                        tipo_ingreso: IncomeType::ALL[tipo],
+                        antiguedad_meses: meses,
+                        edad,
+                        deudas_mensuales: None,
+                        subcuenta_fondo: subcuenta.map(centavos),
+                        institucion: institucion.map(|i| Institucion::ALL[i]),
+                    });
+                }
+            }
+            p
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(3_000))]
+
+        /// What a what-if reuses of the report (its quantities, the components the action
+        /// leaves alone, its offers re-ranked) gives the changed profile's own score and credit,
+        /// whether or not the what-if is offered: more savings, more months (with offers refused
+        /// for seniority or not), debts halved or declared.
+        #[test]
+        fn every_action_scores_as_the_changed_profile(p in profile(), mas_ahorro in 1i64..=100_000_000, mas_meses in 1u32..=30) {
+            prop_assume!(p.validate().is_ok());
+            let base = crate::score_with(&p, crate::Opciones { simulaciones: false, ..crate::Opciones::default() }).expect("valid");
+            let exact = crate::figures::exact(&p, p.estado.info());
+            let (_, evaluadas) = crate::products::evaluar_guardando(&crate::model::solicitud(&p, &exact));
+            let c = &base.componentes;
+            let shown = [c.ingreso.valor, c.tipo_ingreso.valor, c.antiguedad.valor, c.deudas.valor, c.ahorro.valor, c.salud_financiera.valor];
+            let mut changes = vec![
+                (AccionSimulacion::AhorrarEnganche, Profile { ahorro: (p.ahorro + Decimal::new(mas_ahorro, 2)).min(SALDO_MAX), ..p.clone() }),
+                (AccionSimulacion::DeclararDeudas, Profile { deudas_mensuales: Some(Decimal::ZERO), ..p.clone() }),
+                (AccionSimulacion::SumarAntiguedad, Profile { antiguedad_meses: (p.antiguedad_meses + mas_meses).min(720), ..p.clone() }),
+            ];
+            if let Some(d) = p.deudas_mensuales {
+                let mut halved = Profile { deudas_mensuales: Some(money(d / Decimal::TWO)), ..p.clone() };
+                if let Some(co) = halved.coacreditado.as_mut() {
+                    co.deudas_mensuales = co.deudas_mensuales.map(|d| money(d / Decimal::TWO));
+                }
+                changes.push((AccionSimulacion::PagarDeudas, halved));
+            }
+            for (accion, changed) in changes {
+                let again = crate::score(&changed).expect("a changed profile stays valid");
+                let r = resultado(&changed, accion, &exact, &shown, &evaluadas);
+                prop_assert_eq!(r.score, again.score, "{:?}", accion);
+                prop_assert_eq!(r.credito_max, again.capacidad_compra_estimada.credito_max, "{:?}", accion);
+            }
+        }
+    }
 }

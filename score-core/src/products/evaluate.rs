@@ -38,6 +38,10 @@ impl Motivos {
         self.0 == 0
     }
 
+    pub fn contiene(self, motivo: Motivo) -> bool {
+        self.0 & Motivos::bit(motivo) != 0
+    }
+
     /// The reasons in the order `motivos` lists them.
     pub fn lista(self) -> Vec<Motivo> {
         Motivo::ALL.into_iter().filter(|m| self.0 & Motivos::bit(*m) != 0).collect()
@@ -226,6 +230,9 @@ pub(super) struct Evaluada<N> {
     /// savings plus `subcuenta_en_enganche`.
     fondos: N,
     subcuenta_en_enganche: N,
+    /// The value is the credit plus the sub-account ([`Valor::MasSubcuenta`]); else the
+    /// product lends a share of the value and takes its sub-account, if any, as down payment.
+    valor_mas_subcuenta: bool,
 }
 
 impl<N: Numero> Evaluada<N> {
@@ -238,10 +245,27 @@ impl<N: Numero> Evaluada<N> {
         self.producto
     }
 
-    /// The same offer for a buyer with other savings: savings change no credit, only whether
-    /// the buyer's own funds cover the down payment and closing costs.
-    pub fn con_ahorro(self, s: &Solicitud) -> Evaluada<N> {
-        Evaluada { fondos: ahorro::<N>(s) + self.subcuenta_en_enganche, ..self }
+    /// The same offer for a buyer who differs only in savings and housing-fund balances
+    /// (`titular`'s and both borrowers' sum, as [`Producto::subcuenta_aplicada`] reads them):
+    /// they change no credit and no reason to refuse one, only the value where the product adds
+    /// the sub-account to the credit, its closing costs, and the buyer's own funds. The same
+    /// operations as [`evaluada`], so the same figures.
+    pub fn con_fondos(self, s: &Solicitud, titular: Decimal, ambos: Decimal) -> Evaluada<N> {
+        let aplicada = N::de(self.producto.subcuenta_aplicada(titular, ambos));
+        if !self.valor_mas_subcuenta {
+            return Evaluada { fondos: ahorro::<N>(s) + aplicada, subcuenta_en_enganche: aplicada, ..self };
+        }
+        let mut e = Evaluada { fondos: ahorro::<N>(s) + self.subcuenta_en_enganche, ..self };
+        if e.motivos.is_empty() {
+            e.valor = e.credito + aplicada;
+            e.gastos = e.valor * gastos_cierre::<N>(s);
+        }
+        e
+    }
+
+    /// Whether a rule on seniority refused this offer (more months could then open it).
+    pub fn sin_antiguedad(&self) -> bool {
+        self.motivos.contiene(Motivo::AntiguedadInsuficiente)
     }
 
     /// A money figure as shown: 2 decimals; a refused product's are exactly 0.
@@ -454,6 +478,7 @@ pub(super) fn evaluada<N: Numero>(c: Credito<'_, N>, s: &Solicitud) -> Option<Ev
         total: cero,
         fondos: ahorro::<N>(s) + subcuenta_en_enganche,
         subcuenta_en_enganche,
+        valor_mas_subcuenta: matches!(valor, Valor::MasSubcuenta(_)),
         motivos,
     };
     if !e.motivos.is_empty() || credito.es_cero()? {
@@ -473,8 +498,13 @@ pub(super) fn evaluada<N: Numero>(c: Credito<'_, N>, s: &Solicitud) -> Option<Ev
         Valor::MasSubcuenta(_) => cero,
         Valor::Ltv(_) => e.valor - credito,
     };
-    e.gastos = e.valor * N::REGLAS.gastos_cierre[usize::from(s.estado.inegi() - 1)];
+    e.gastos = e.valor * gastos_cierre::<N>(s);
     Some(e)
+}
+
+/// The closing costs' share of the value in the buyer's state.
+fn gastos_cierre<N: Numero>(s: &Solicitud) -> N {
+    N::REGLAS.gastos_cierre[usize::from(s.estado.inegi() - 1)]
 }
 
 impl Fijo {

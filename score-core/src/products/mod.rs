@@ -379,12 +379,33 @@ impl Evaluadas {
     /// its savings: the offers re-ranked for them, not evaluated again (savings change no
     /// credit, only whether the buyer's funds cover the down payment and closing costs).
     pub(crate) fn credito_con_ahorro(&self, solicitud: &Solicitud) -> Decimal {
+        self.reordenadas(solicitud).unwrap_or_else(|| credito_recomendado(solicitud))
+    }
+
+    /// [`credito_recomendado`] of `solicitud`, which differs from the one evaluated only in
+    /// more months of seniority (and the housing-fund balance they estimate): when no offer was
+    /// refused for seniority, more months refuse none and change no credit, so the offers are
+    /// re-ranked for the new balances; otherwise they are evaluated again.
+    pub(crate) fn credito_con_antiguedad(&self, solicitud: &Solicitud) -> Decimal {
+        let por_antiguedad = match &self.0 {
+            Guardadas::Filtradas(e) => e.iter().any(evaluate::Evaluada::sin_antiguedad),
+            Guardadas::Exactas(e) => e.iter().any(evaluate::Evaluada::sin_antiguedad),
+        };
+        let reordenadas = if por_antiguedad { None } else { self.reordenadas(solicitud) };
+        reordenadas.unwrap_or_else(|| credito_recomendado(solicitud))
+    }
+
+    /// The described credit of the offers re-ranked for `solicitud`'s savings and housing-fund
+    /// balances (`Evaluada::con_fondos`); `None` when filtered arithmetic cannot rank them.
+    fn reordenadas(&self, solicitud: &Solicitud) -> Option<Decimal> {
         fn con<N: numero::Numero>(evaluadas: &[evaluate::Evaluada<N>; 5], s: &Solicitud) -> Option<Decimal> {
-            credito_descrito(&evaluadas.map(|e| e.con_ahorro(s)))
+            let titular = evaluate::Persona::titular(s).subcuenta;
+            let ambos = titular + s.coacreditado.as_ref().map_or(Decimal::ZERO, |c| evaluate::Persona::coacreditado(c).subcuenta);
+            credito_descrito(&evaluadas.map(|e| e.con_fondos(s, titular, ambos)))
         }
         match &self.0 {
-            Guardadas::Filtradas(e) => con(e, solicitud).unwrap_or_else(|| credito_recomendado(solicitud)),
-            Guardadas::Exactas(e) => en_decimal(con(e, solicitud)),
+            Guardadas::Filtradas(e) => con(e, solicitud),
+            Guardadas::Exactas(e) => Some(en_decimal(con(e, solicitud))),
         }
     }
 }
