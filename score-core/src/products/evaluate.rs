@@ -83,32 +83,45 @@ pub(super) struct Persona {
     pub deudas: Decimal,
     pub subcuenta: Decimal,
     pub institucion: Option<Institucion>,
+    /// The payment the total-debt limit leaves: `DTI_TOTAL_MAX × ingreso − deudas`.
+    pub tope: Decimal,
 }
 
 impl Persona {
     pub fn titular(s: &Solicitud) -> Persona {
-        Persona {
-            ingreso: s.ingreso_mensual.max(Decimal::ZERO),
-            tipo: s.tipo_ingreso,
-            antiguedad: s.antiguedad_meses,
-            edad: s.edad,
-            deudas: s.deudas_mensuales.max(Decimal::ZERO),
-            subcuenta: s.subcuenta_fondo.max(Decimal::ZERO),
-            institucion: s.institucion,
-        }
+        Persona::nueva(
+            no_negativo(s.ingreso_mensual),
+            s.tipo_ingreso,
+            s.antiguedad_meses,
+            s.edad,
+            no_negativo(s.deudas_mensuales),
+            no_negativo(s.subcuenta_fondo),
+            s.institucion,
+        )
     }
 
     pub fn coacreditado(c: &Coacreditado) -> Persona {
-        Persona {
-            ingreso: c.ingreso_mensual.max(Decimal::ZERO),
-            tipo: c.tipo_ingreso,
-            antiguedad: c.antiguedad_meses,
-            edad: c.edad,
-            deudas: c.deudas_mensuales.unwrap_or(Decimal::ZERO).max(Decimal::ZERO),
-            subcuenta: crate::figures::subcuenta_de(c.tipo_ingreso, c.ingreso_mensual, c.antiguedad_meses, c.subcuenta_fondo)
-                .max(Decimal::ZERO),
-            institucion: c.institucion,
-        }
+        Persona::nueva(
+            no_negativo(c.ingreso_mensual),
+            c.tipo_ingreso,
+            c.antiguedad_meses,
+            c.edad,
+            no_negativo(c.deudas_mensuales.unwrap_or(Decimal::ZERO)),
+            no_negativo(crate::figures::subcuenta_de(c.tipo_ingreso, c.ingreso_mensual, c.antiguedad_meses, c.subcuenta_fondo)),
+            c.institucion,
+        )
+    }
+
+    pub fn nueva(
+        ingreso: Decimal,
+        tipo: IncomeType,
+        antiguedad: u32,
+        edad: Option<u32>,
+        deudas: Decimal,
+        subcuenta: Decimal,
+        institucion: Option<Institucion>,
+    ) -> Persona {
+        Persona { ingreso, tipo, antiguedad, edad, deudas, subcuenta, institucion, tope: tope(ingreso, deudas) }
     }
 
     /// The payroll salary the funds lend on (`figures::salario_de_nomina`).
@@ -123,12 +136,40 @@ impl Persona {
     }
 }
 
-/// The payment a product allows: `base` (its payment-to-income limit applied), within the
-/// total-debt limit on the whole income, never negative. In `Decimal` in both arithmetics:
-/// it often ends in exactly half a centavo (0.30 × 76,772.85 = 23,031.855), a tie only exact
-/// arithmetic rounds right, and it is shown as the monthly payment of an uncapped credit.
-pub(super) fn capacidad(base: Decimal, ingreso: Decimal, deudas: Decimal) -> Decimal {
-    base.min(DTI_TOTAL_MAX * ingreso - deudas).max(Decimal::ZERO)
+/// A negative amount counts as none (a test on the sign, not a decimal comparison).
+pub(super) fn no_negativo(d: Decimal) -> Decimal {
+    if d.is_sign_negative() { Decimal::ZERO } else { d }
+}
+
+/// The payment the total-debt limit leaves of an income with its debts.
+pub(super) fn tope(ingreso: Decimal, deudas: Decimal) -> Decimal {
+    DTI_TOTAL_MAX * ingreso - deudas
+}
+
+/// The payment a product allows: `base` (its payment-to-income limit applied), within `tope`
+/// (the total-debt limit on the whole income, [`tope`]), never negative. In `Decimal` in both
+/// arithmetics: it often ends in exactly half a centavo (0.30 × 76,772.85 = 23,031.855), a
+/// tie only exact arithmetic rounds right, and it is shown as the monthly payment of an
+/// uncapped credit.
+pub(super) fn capacidad(base: Decimal, tope: Decimal) -> Decimal {
+    no_negativo(base.min(tope))
+}
+
+/// What every offer reads of the buyer besides its credits, converted once: the savings (a
+/// negative amount counts as none) and the state's closing costs as a share of the value.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Comprador<N> {
+    ahorro: N,
+    gastos_cierre: N,
+}
+
+impl<N: Numero> Comprador<N> {
+    pub fn de(s: &Solicitud) -> Comprador<N> {
+        Comprador {
+            ahorro: N::de(no_negativo(s.ahorro)),
+            gastos_cierre: N::REGLAS.gastos_cierre[usize::from(s.estado.inegi() - 1)],
+        }
+    }
 }
 
 /// Whole years of term: the product's longest, shortened so that age plus term stays within
@@ -250,15 +291,15 @@ impl<N: Numero> Evaluada<N> {
     /// they change no credit and no reason to refuse one, only the value where the product adds
     /// the sub-account to the credit, its closing costs, and the buyer's own funds. The same
     /// operations as [`evaluada`], so the same figures.
-    pub fn con_fondos(self, s: &Solicitud, titular: Decimal, ambos: Decimal) -> Evaluada<N> {
+    pub fn con_fondos(self, comprador: &Comprador<N>, titular: Decimal, ambos: Decimal) -> Evaluada<N> {
         let aplicada = N::de(self.producto.subcuenta_aplicada(titular, ambos));
         if !self.valor_mas_subcuenta {
-            return Evaluada { fondos: ahorro::<N>(s) + aplicada, subcuenta_en_enganche: aplicada, ..self };
+            return Evaluada { fondos: comprador.ahorro + aplicada, subcuenta_en_enganche: aplicada, ..self };
         }
-        let mut e = Evaluada { fondos: ahorro::<N>(s) + self.subcuenta_en_enganche, ..self };
+        let mut e = Evaluada { fondos: comprador.ahorro + self.subcuenta_en_enganche, ..self };
         if e.motivos.is_empty() {
             e.valor = e.credito + aplicada;
-            e.gastos = e.valor * gastos_cierre::<N>(s);
+            e.gastos = e.valor * comprador.gastos_cierre;
         }
         e
     }
@@ -444,7 +485,7 @@ fn cat_de<N: Numero>(base: &[Tramo<N>]) -> Option<Option<N>> {
 
 /// Rate, CAT and figures of a product from its credits. A refused product keeps the rate and
 /// CAT of its terms (from one peso of credit in the same proportions) and shows 0 elsewhere.
-pub(super) fn evaluada<N: Numero>(c: Credito<'_, N>, s: &Solicitud) -> Option<Evaluada<N>> {
+pub(super) fn evaluada<N: Numero>(c: Credito<'_, N>, comprador: &Comprador<N>) -> Option<Evaluada<N>> {
     let Credito { producto, motivos, tramos, pago, forma, plazo, valor, subcuenta_en_enganche, cat } = c;
     let credito = suma(tramos, |t| t.credito);
     let base = if motivos.is_empty() && N::entero(0).menor(credito)? { tramos } else { forma };
@@ -476,7 +517,7 @@ pub(super) fn evaluada<N: Numero>(c: Credito<'_, N>, s: &Solicitud) -> Option<Ev
         enganche: cero,
         gastos: cero,
         total: cero,
-        fondos: ahorro::<N>(s) + subcuenta_en_enganche,
+        fondos: comprador.ahorro + subcuenta_en_enganche,
         subcuenta_en_enganche,
         valor_mas_subcuenta: matches!(valor, Valor::MasSubcuenta(_)),
         motivos,
@@ -498,13 +539,8 @@ pub(super) fn evaluada<N: Numero>(c: Credito<'_, N>, s: &Solicitud) -> Option<Ev
         Valor::MasSubcuenta(_) => cero,
         Valor::Ltv(_) => e.valor - credito,
     };
-    e.gastos = e.valor * gastos_cierre::<N>(s);
+    e.gastos = e.valor * comprador.gastos_cierre;
     Some(e)
-}
-
-/// The closing costs' share of the value in the buyer's state.
-fn gastos_cierre<N: Numero>(s: &Solicitud) -> N {
-    N::REGLAS.gastos_cierre[usize::from(s.estado.inegi() - 1)]
 }
 
 impl Fijo {
@@ -544,7 +580,3 @@ pub(super) fn forma_cofi<N: Numero>(banco: Tramo<N>, fondo: Tramo<N>) -> [Tramo<
     [banco.por(N::entero(1) - parte_fondo), fondo.por(parte_fondo)]
 }
 
-/// The buyer's savings (a negative amount counts as none).
-pub(super) fn ahorro<N: Numero>(s: &Solicitud) -> N {
-    N::de(s.ahorro.max(Decimal::ZERO))
-}

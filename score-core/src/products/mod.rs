@@ -401,7 +401,8 @@ impl Evaluadas {
         fn con<N: numero::Numero>(evaluadas: &[evaluate::Evaluada<N>; 5], s: &Solicitud) -> Option<Decimal> {
             let titular = evaluate::Persona::titular(s).subcuenta;
             let ambos = titular + s.coacreditado.as_ref().map_or(Decimal::ZERO, |c| evaluate::Persona::coacreditado(c).subcuenta);
-            credito_descrito(&evaluadas.map(|e| e.con_fondos(s, titular, ambos)))
+            let comprador = evaluate::Comprador::de(s);
+            credito_descrito(&evaluadas.map(|e| e.con_fondos(&comprador, titular, ambos)))
         }
         match &self.0 {
             Guardadas::Filtradas(e) => con(e, solicitud),
