@@ -27,6 +27,17 @@ const HALVES_LIMIT: f64 = 4_503_599_627_370_496.0;
 
 use crate::money::POW10;
 
+/// Powers of five that fit 64 bits, 5^0 ..= 5^27 (a table, not a loop per conversion).
+const POW5: [u64; 28] = {
+    let mut table = [1u64; 28];
+    let mut i = 1;
+    while i < table.len() {
+        table[i] = table[i - 1] * 5;
+        i += 1;
+    }
+    table
+};
+
 /// A double `v` with `|exact - v| <= e`; `e == 0` means `v` is the exact value.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub(crate) struct Approx {
@@ -66,7 +77,7 @@ impl Approx {
         } else {
             let places = scale - shift;
             // m / 10^k is a double exactly when 5^k divides m (it is then (m / 5^k) / 2^k).
-            (signed / POW10[places as usize], small && places <= 22 && low % 5u64.pow(places) == 0)
+            (signed / POW10[places as usize], small && places <= 22 && low % POW5[places as usize] == 0)
         };
         Approx { v, e: if exact { 0.0 } else { v.abs() * 2.0 * ULP } }
     }

@@ -178,12 +178,26 @@ const UMBRAL_CENTESIMAS: i64 = centesimas(UMBRAL_RECOMENDACION);
 /// `v × w / 1000`: integer arithmetic, exact, the same on every platform, and anyone can check
 /// the score from the report alone.
 pub(crate) fn score_and_points(shown: &[Decimal; 6]) -> (u16, [Decimal; 6]) {
+    let weighted = weighted(shown);
+    (score_of(&weighted), weighted.map(|w| Decimal::new((w + 5) / 10, 2)))
+}
+
+/// The score alone from the shown component values (what a what-if shows), as
+/// [`score_and_points`] computes it.
+pub(crate) fn score(shown: &[Decimal; 6]) -> u16 {
+    score_of(&weighted(shown))
+}
+
+/// Each shown value times its weight, in hundredths times hundredths.
+fn weighted(shown: &[Decimal; 6]) -> [i64; 6] {
     debug_assert_eq!(ESCALA_SCORE, Decimal::TEN);
-    let weighted: [i64; 6] = std::array::from_fn(|i| centesimas(shown[i]) * PESOS_CENTESIMAS[i]);
+    std::array::from_fn(|i| centesimas(shown[i]) * PESOS_CENTESIMAS[i])
+}
+
+fn score_of(weighted: &[i64; 6]) -> u16 {
     let total: i64 = weighted.iter().sum();
     // Every term is >= 0: half away from zero is half up.
-    let score = u16::try_from((total + 500) / 1000).unwrap_or(0).min(1000);
-    (score, weighted.map(|w| Decimal::new((w + 5) / 10, 2)))
+    u16::try_from((total + 500) / 1000).unwrap_or(0).min(1000)
 }
 
 /// Weak components' codes from the shown values: value below the threshold, most points lost
@@ -228,7 +242,8 @@ pub(crate) fn subcuenta_de(tipo: IncomeType, ingreso: Decimal, antiguedad_meses:
     if let Some(declarada) = declarada {
         return declarada;
     }
-    let meses = Decimal::from(antiguedad_meses).min(MESES_FONDO_MAX);
+    // Months are whole: capped as integers, not compared as decimals.
+    let meses = Decimal::from(i128::from(antiguedad_meses).min(MESES_FONDO_MAX.mantissa()));
     APORTACION_FONDO * salario_de_nomina(tipo, ingreso).min(TOPE_SALARIO_MENSUAL) * meses
 }
 

@@ -43,12 +43,16 @@ pub(crate) fn figures(profile: &Profile, exact: &Exact) -> Option<Figures> {
 /// model's, or `None`. A what-if changes a few fields, and each component reads only its own
 /// (`crate::figures::component`): the others are the report's own shown values.
 pub(crate) fn score_cambiando(profile: &Profile, exact: &Exact, antes: &[Decimal; 6], cambian: &[usize]) -> Option<u16> {
-    let entradas = Entradas::de(profile, exact);
     let mut shown = *antes;
+    // Seniority alone (more months) reads nothing the others share.
+    let entradas = (cambian != [2]).then(|| Entradas::de(profile, exact));
     for &i in cambian {
-        shown[i] = entradas.shown(profile, exact, i)?;
+        shown[i] = match &entradas {
+            Some(entradas) => entradas.shown(profile, exact, i)?,
+            None => curva_antiguedad(profile.tipo_ingreso).eval_money(Decimal::from(profile.antiguedad_meses)),
+        };
     }
-    Some(score_and_points(&shown).0)
+    Some(crate::figures::score(&shown))
 }
 
 /// What more than one component reads, as filtered doubles: the income, its coverage of the

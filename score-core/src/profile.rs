@@ -521,11 +521,11 @@ fn count_range_error(field: &str) -> ScoreError {
 }
 
 fn count_in(field: &str, value: u32, min: Decimal, max: Decimal) -> Result<(), ScoreError> {
-    // The bounds are whole numbers: compared as integers, not as decimals.
-    debug_assert!(min.fract().is_zero() && max.fract().is_zero());
-    let whole = |d: Decimal| d.mantissa() / 10i128.pow(d.scale());
+    // The bounds are whole numbers written without decimals: their mantissas are their values,
+    // compared as integers, not as decimals.
+    debug_assert!(min.scale() == 0 && max.scale() == 0);
     let v = i128::from(value);
-    if v < whole(min) || v > whole(max) { Err(count_range_error(field)) } else { Ok(()) }
+    if v < min.mantissa() || v > max.mantissa() { Err(count_range_error(field)) } else { Ok(()) }
 }
 
 fn amount(field: &str, value: Decimal, max: Decimal) -> Result<(), ScoreError> {

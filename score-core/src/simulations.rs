@@ -13,7 +13,7 @@
 //!
 //! They are ranked by score gained, then credit gained, then the order above; at most four.
 
-use crate::figures::{Exact, curva_antiguedad, score_and_points};
+use crate::figures::{Exact, curva_antiguedad};
 use crate::money::{self, money};
 use crate::params::{ANTIGUEDAD_MAX_MESES, SALDO_MAX};
 use crate::products::Evaluadas;
@@ -247,7 +247,7 @@ pub(crate) fn simulaciones(profile: &Profile, exact: &Exact, base: &ScoreReport,
         let score_after = |meses: u32| {
             let mut s = shown;
             s[2] = curve.eval_money(Decimal::from(profile.antiguedad_meses + meses));
-            score_and_points(&s).0
+            crate::figures::score(&s)
         };
         let reaches = |meses: u32| Nivel::from_score(score_after(meses)) > base.nivel;
         let meses = if base.nivel != Nivel::Excelente && reaches(most) {
