@@ -107,7 +107,7 @@ impl Persona {
             c.antiguedad_meses,
             c.edad,
             no_negativo(c.deudas_mensuales.unwrap_or(Decimal::ZERO)),
-            no_negativo(crate::figures::subcuenta_de(c.tipo_ingreso, c.ingreso_mensual, c.antiguedad_meses, c.subcuenta_fondo)),
+            subcuenta_coacreditado(c),
             c.institucion,
         )
     }
@@ -134,6 +134,11 @@ impl Persona {
         let nomina = matches!(self.tipo, IncomeType::Asalariado | IncomeType::Mixto);
         nomina && self.institucion.unwrap_or(Institucion::Infonavit) == fondo
     }
+}
+
+/// The co-borrower's housing-fund balance, declared or estimated (a negative one counts as none).
+pub(super) fn subcuenta_coacreditado(c: &Coacreditado) -> Decimal {
+    no_negativo(crate::figures::subcuenta_de(c.tipo_ingreso, c.ingreso_mensual, c.antiguedad_meses, c.subcuenta_fondo))
 }
 
 /// A negative amount counts as none (a test on the sign, not a decimal comparison).
@@ -287,12 +292,13 @@ impl<N: Numero> Evaluada<N> {
     }
 
     /// The same offer for a buyer who differs only in savings and housing-fund balances
-    /// (`titular`'s and both borrowers' sum, as [`Producto::subcuenta_aplicada`] reads them):
+    /// (`titular`'s and both borrowers' sum, converted once, as [`Producto::subcuenta_aplicada`]
+    /// reads them; `comprador`, the buyer's savings):
     /// they change no credit and no reason to refuse one, only the value where the product adds
     /// the sub-account to the credit, its closing costs, and the buyer's own funds. The same
     /// operations as [`evaluada`], so the same figures.
-    pub fn con_fondos(self, comprador: &Comprador<N>, titular: Decimal, ambos: Decimal) -> Evaluada<N> {
-        let aplicada = N::de(self.producto.subcuenta_aplicada(titular, ambos));
+    pub fn con_fondos(self, comprador: &Comprador<N>, titular: N, ambos: N) -> Evaluada<N> {
+        let aplicada = self.producto.subcuenta_de(titular, ambos, N::entero(0));
         if !self.valor_mas_subcuenta {
             return Evaluada { fondos: comprador.ahorro + aplicada, subcuenta_en_enganche: aplicada, ..self };
         }

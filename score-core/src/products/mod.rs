@@ -121,10 +121,15 @@ impl Producto {
     /// the applicant's to the credit, the 70/30 scheme takes it as down payment, Unamos Créditos
     /// both borrowers'; a bank alone cannot take them (PRODUCTS.md section 2).
     pub fn subcuenta_aplicada(self, titular: Decimal, ambos: Decimal) -> Decimal {
+        self.subcuenta_de(titular, ambos, Decimal::ZERO)
+    }
+
+    /// [`Producto::subcuenta_aplicada`] in any arithmetic (`cero`: its zero).
+    pub(crate) fn subcuenta_de<N>(self, titular: N, ambos: N, cero: N) -> N {
         match self {
             Producto::Infonavit | Producto::Fovissste | Producto::InfonavitMasBanco => titular,
             Producto::UnamosCreditos => ambos,
-            Producto::HipotecaBancaria => Decimal::ZERO,
+            Producto::HipotecaBancaria => cero,
         }
     }
 
@@ -399,9 +404,10 @@ impl Evaluadas {
     /// balances (`Evaluada::con_fondos`); `None` when filtered arithmetic cannot rank them.
     fn reordenadas(&self, solicitud: &Solicitud) -> Option<Decimal> {
         fn con<N: numero::Numero>(evaluadas: &[evaluate::Evaluada<N>; 5], s: &Solicitud) -> Option<Decimal> {
-            let titular = evaluate::Persona::titular(s).subcuenta;
-            let ambos = titular + s.coacreditado.as_ref().map_or(Decimal::ZERO, |c| evaluate::Persona::coacreditado(c).subcuenta);
-            let comprador = evaluate::Comprador::de(s);
+            // Each borrower's balance as the products read it (`Persona`).
+            let titular = evaluate::no_negativo(s.subcuenta_fondo);
+            let ambos = titular + s.coacreditado.as_ref().map_or(Decimal::ZERO, evaluate::subcuenta_coacreditado);
+            let (comprador, titular, ambos) = (evaluate::Comprador::de(s), N::de(titular), N::de(ambos));
             credito_descrito(&evaluadas.map(|e| e.con_fondos(&comprador, titular, ambos)))
         }
         match &self.0 {
