@@ -21,7 +21,10 @@ use std::cmp::Reverse;
 pub(crate) struct Exact {
     /// Cost of a dignified life for the household in its state, MXN a month.
     pub costo_vida_digno: Decimal,
-    /// Income left after the cost of living and the declared (or, undeclared, assumed) debts.
+    /// The declared debts, or the typical ratio of income when none are declared
+    /// ([`deudas_supuestas`]).
+    pub deudas: Decimal,
+    /// Income left after the cost of living and those debts.
     pub ingreso_disponible: Decimal,
     /// The household's housing-fund balances (the applicant's and the co-borrower's), each
     /// declared or estimated.
@@ -33,20 +36,32 @@ pub(crate) struct Exact {
 }
 
 impl Exact {
-    /// The quantities of a what-if's profile, which keeps this one's state, household and
-    /// income (it changes debts, savings or seniority): the cost of living and the core
-    /// dwelling are this one's, the rest computed again.
-    pub(crate) fn cambiando(&self, profile: &Profile) -> Exact {
-        Exact::del_hogar(profile, self.costo_vida_digno, self.nucleo)
+    /// The quantities of a what-if's profile that differs from this one in its debts alone
+    /// (the co-borrower's part included): the debts and the income left after them again.
+    pub(crate) fn con_deudas(&self, profile: &Profile) -> Exact {
+        let deudas = deudas_supuestas(profile);
+        Exact { deudas, ingreso_disponible: disponible(profile, self.costo_vida_digno, deudas), ..*self }
+    }
+
+    /// The quantities of a what-if's profile that differs from this one in its seniority alone:
+    /// the housing-fund balances, which more months estimate larger, again.
+    pub(crate) fn con_antiguedad(&self, profile: &Profile) -> Exact {
+        let [subcuenta_titular, subcuenta_coacreditado] = subcuentas(profile);
+        Exact { subcuenta: subcuenta_titular + subcuenta_coacreditado, subcuenta_titular, ..*self }
     }
 
     /// The quantities of `profile` for its household's cost of living and core dwelling.
     fn del_hogar(profile: &Profile, costo_vida_digno: Decimal, nucleo: Decimal) -> Exact {
-        // Undeclared debts are neutral in the Debts component but not free: capacity and
-        // financial health assume the typical ratio, so hiding debts does not raise them.
-        let ingreso_disponible = profile.ingreso_mensual - costo_vida_digno - deudas_supuestas(profile);
+        let deudas = deudas_supuestas(profile);
         let [subcuenta_titular, subcuenta_coacreditado] = subcuentas(profile);
-        Exact { costo_vida_digno, ingreso_disponible, subcuenta: subcuenta_titular + subcuenta_coacreditado, subcuenta_titular, nucleo }
+        Exact {
+            costo_vida_digno,
+            deudas,
+            ingreso_disponible: disponible(profile, costo_vida_digno, deudas),
+            subcuenta: subcuenta_titular + subcuenta_coacreditado,
+            subcuenta_titular,
+            nucleo,
+        }
     }
 
     /// A year of the income savings are compared with ([`referencia_ahorro`]): computed only
@@ -60,6 +75,13 @@ impl Exact {
 pub(crate) fn exact(profile: &Profile, state: &StateInfo) -> Exact {
     let personas = profile.personas_hogar.map(Decimal::from).unwrap_or(PERSONAS_HOGAR_DEFAULT);
     Exact::del_hogar(profile, LINEA_POBREZA_URBANA * personas * state.factor, m2_minimo_nucleo(personas))
+}
+
+/// The income left after the cost of living and the debts. Undeclared debts are neutral in the
+/// Debts component but not free: capacity and financial health assume the typical ratio
+/// ([`deudas_supuestas`]), so hiding debts does not raise them.
+fn disponible(profile: &Profile, costo_vida_digno: Decimal, deudas: Decimal) -> Decimal {
+    profile.ingreso_mensual - costo_vida_digno - deudas
 }
 
 /// The income savings are compared with: the income clamped to the income curve's domain in

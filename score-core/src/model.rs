@@ -36,7 +36,7 @@ pub(crate) fn report(profile: &Profile, opciones: crate::Opciones) -> ScoreRepor
 
 /// The borrowers of a profile as the credit products read them (`Solicitud::del_perfil`).
 pub(crate) fn solicitud(profile: &Profile, exact: &Exact) -> crate::products::Solicitud {
-    crate::products::Solicitud::del_perfil(profile, exact.subcuenta_titular)
+    crate::products::Solicitud::del_perfil(profile, exact.deudas, exact.subcuenta_titular)
 }
 
 fn assemble(profile: &Profile, state: &StateInfo, exact: &Exact, figures: Figures, ofertas: &crate::products::Productos) -> ScoreReport {

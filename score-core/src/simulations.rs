@@ -163,7 +163,11 @@ fn resultado(profile: &Profile, accion: AccionSimulacion, base: &Exact, antes: &
         AccionSimulacion::PagarDeudas | AccionSimulacion::DeclararDeudas => &[3, 5],
         AccionSimulacion::SumarAntiguedad => &[2],
     };
-    let exact = base.cambiando(profile);
+    let exact = match accion {
+        AccionSimulacion::AhorrarEnganche => *base,
+        AccionSimulacion::PagarDeudas | AccionSimulacion::DeclararDeudas => base.con_deudas(profile),
+        AccionSimulacion::SumarAntiguedad => base.con_antiguedad(profile),
+    };
     let score = crate::filtered::score_cambiando(profile, &exact, antes, cambian)
         .unwrap_or_else(|| crate::figures::figures_exact(profile, &exact).score);
     let solicitud = crate::model::solicitud(profile, &exact);

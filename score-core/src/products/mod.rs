@@ -68,9 +68,10 @@ impl Solicitud {
     /// The borrowers of a validated profile. The applicant's income and debts are the
     /// household's less the co-borrower's part (debts not declared count at the typical ratio of
     /// the household's income, as capacity does, MODEL.md section 6, all of them the
-    /// applicant's); `subcuenta_fondo` is the applicant's declared or estimated balance; the
+    /// applicant's; `deudas` are the household's so counted, `figures::deudas_supuestas`);
+    /// `subcuenta_fondo` is the applicant's declared or estimated balance; the
     /// housing fund is the declared one (else it follows the income type).
-    pub(crate) fn del_perfil(profile: &crate::Profile, subcuenta_fondo: Decimal) -> Solicitud {
+    pub(crate) fn del_perfil(profile: &crate::Profile, deudas: Decimal, subcuenta_fondo: Decimal) -> Solicitud {
         let co = profile.coacreditado.as_ref();
         let parte = |f: fn(&Coacreditado) -> Option<Decimal>| co.and_then(f).unwrap_or(Decimal::ZERO);
         Solicitud {
@@ -79,7 +80,7 @@ impl Solicitud {
             tipo_ingreso: profile.tipo_ingreso,
             antiguedad_meses: profile.antiguedad_meses,
             edad: profile.edad,
-            deudas_mensuales: crate::figures::deudas_supuestas(profile) - parte(|c| c.deudas_mensuales),
+            deudas_mensuales: deudas - parte(|c| c.deudas_mensuales),
             ahorro: profile.ahorro,
             subcuenta_fondo,
             institucion: profile.institucion,
