@@ -291,14 +291,12 @@ pub fn evaluar(solicitud: &Solicitud) -> Productos {
     evaluar_guardando(solicitud).0
 }
 
-/// [`evaluar`], keeping the unrounded offers for the what-ifs that change only the savings.
+/// [`evaluar`], keeping the unrounded offers for the what-ifs that re-rank them (those of
+/// filtered arithmetic: where it fails, a what-if evaluates its products again).
 pub(crate) fn evaluar_guardando(solicitud: &Solicitud) -> (Productos, Evaluadas) {
     match evaluar_en::<Approx>(solicitud) {
-        Some((productos, evaluadas)) => (productos, Evaluadas(Guardadas::Filtradas(evaluadas))),
-        None => {
-            let (productos, evaluadas) = en_decimal(evaluar_en(solicitud));
-            (productos, Evaluadas(Guardadas::Exactas(evaluadas)))
-        }
+        Some((productos, evaluadas)) => (productos, Evaluadas(Some(evaluadas))),
+        None => (en_decimal(evaluar_en::<Decimal>(solicitud)).0, Evaluadas(None)),
     }
 }
 
@@ -369,16 +367,10 @@ pub(crate) fn credito_recomendado(solicitud: &Solicitud) -> Decimal {
     en::<Approx>(solicitud).unwrap_or_else(|| en_decimal(en::<Decimal>(solicitud)))
 }
 
-/// The unrounded offers of one evaluation ([`evaluar_guardando`]).
+/// The unrounded offers of one evaluation in filtered arithmetic ([`evaluar_guardando`]);
+/// `None` when it was decided in `Decimal`.
 #[derive(Debug, Clone)]
-pub(crate) struct Evaluadas(Guardadas);
-
-/// The offers in the arithmetic that decided them.
-#[derive(Debug, Clone)]
-enum Guardadas {
-    Filtradas([evaluate::Evaluada<Approx>; 5]),
-    Exactas([evaluate::Evaluada<Decimal>; 5]),
-}
+pub(crate) struct Evaluadas(Option<[evaluate::Evaluada<Approx>; 5]>);
 
 impl Evaluadas {
     /// [`credito_recomendado`] of `solicitud`, which differs from the one evaluated only in
@@ -393,28 +385,21 @@ impl Evaluadas {
     /// refused for seniority, more months refuse none and change no credit, so the offers are
     /// re-ranked for the new balances; otherwise they are evaluated again.
     pub(crate) fn credito_con_antiguedad(&self, solicitud: &Solicitud) -> Decimal {
-        let por_antiguedad = match &self.0 {
-            Guardadas::Filtradas(e) => e.iter().any(evaluate::Evaluada::sin_antiguedad),
-            Guardadas::Exactas(e) => e.iter().any(evaluate::Evaluada::sin_antiguedad),
-        };
+        let por_antiguedad = self.0.iter().flatten().any(evaluate::Evaluada::sin_antiguedad);
         let reordenadas = if por_antiguedad { None } else { self.reordenadas(solicitud) };
         reordenadas.unwrap_or_else(|| credito_recomendado(solicitud))
     }
 
     /// The described credit of the offers re-ranked for `solicitud`'s savings and housing-fund
-    /// balances (`Evaluada::con_fondos`); `None` when filtered arithmetic cannot rank them.
-    fn reordenadas(&self, solicitud: &Solicitud) -> Option<Decimal> {
-        fn con<N: numero::Numero>(evaluadas: &[evaluate::Evaluada<N>; 5], s: &Solicitud) -> Option<Decimal> {
-            // Each borrower's balance as the products read it (`Persona`).
-            let titular = evaluate::no_negativo(s.subcuenta_fondo);
-            let ambos = titular + s.coacreditado.as_ref().map_or(Decimal::ZERO, evaluate::subcuenta_coacreditado);
-            let (comprador, titular, ambos) = (evaluate::Comprador::de(s), N::de(titular), N::de(ambos));
-            credito_descrito(&evaluadas.map(|e| e.con_fondos(&comprador, titular, ambos)))
-        }
-        match &self.0 {
-            Guardadas::Filtradas(e) => con(e, solicitud),
-            Guardadas::Exactas(e) => Some(en_decimal(con(e, solicitud))),
-        }
+    /// balances (`Evaluada::con_fondos`); `None` without filtered offers or when filtered
+    /// arithmetic cannot rank them.
+    fn reordenadas(&self, s: &Solicitud) -> Option<Decimal> {
+        let evaluadas = self.0.as_ref()?;
+        // Each borrower's balance as the products read it (`Persona`).
+        let titular = evaluate::no_negativo(s.subcuenta_fondo);
+        let ambos = titular + s.coacreditado.as_ref().map_or(Decimal::ZERO, evaluate::subcuenta_coacreditado);
+        let (comprador, titular, ambos) = (evaluate::Comprador::de(s), Approx::of(titular), Approx::of(ambos));
+        credito_descrito(&evaluadas.map(|e| e.con_fondos(&comprador, titular, ambos)))
     }
 }
 

@@ -121,14 +121,14 @@ struct Hogar {
 fn hogar(p: &Persona, co: Option<&Persona>) -> Hogar {
     let (ingreso, tope, edad) = match co {
         None => (p.ingreso, p.tope, p.edad),
-        Some(c) => (
-            p.ingreso + c.ingreso,
-            tope(p.ingreso + c.ingreso, p.deudas + c.deudas),
-            match (p.edad, c.edad) {
+        Some(c) => {
+            let ingreso = p.ingreso + c.ingreso;
+            let edad = match (p.edad, c.edad) {
                 (Some(a), Some(b)) => Some(a.max(b)),
                 (a, b) => a.or(b),
-            },
-        ),
+            };
+            (ingreso, tope(ingreso, p.deudas + c.deudas), edad)
+        }
     };
     Hogar { edad, pago: capacidad(PTI_MAX * ingreso, tope) }
 }
