@@ -244,7 +244,7 @@ pub(crate) fn simulaciones(profile: &Profile, exact: &Exact, base: &ScoreReport,
     // enters the score only through its component (the fund estimate and the products' minimum
     // seniority move the credit, not the score), so the search rescores that one component over
     // the report's other shown values, exactly as the report sums them; the action offered is
-    // then scored whole.
+    // then scored as every action is (`resultado`), its credit included.
     let most = ANTIGUEDAD_MAX_MESES.to_u32().unwrap_or(0).saturating_sub(profile.antiguedad_meses);
     if most > 0 {
         let curve = curva_antiguedad(profile.tipo_ingreso);
@@ -304,7 +304,8 @@ mod tests {
 
     prop_compose! {
         /// Valid profiles with whole or cent amounts, seniorities around the products' minimums,
-        /// declared and undeclared debts and sub-accounts, and co-borrowers.
+        /// declared and undeclared debts and sub-accounts, and co-borrowers with a share of the
+        /// income and of the debts.
         fn profile()(
             estado in 1u8..=32,
             ingreso in 1i64..=20_000_000,
@@ -316,7 +317,7 @@ mod tests {
             personas in prop::option::of(1u32..=8),
             subcuenta in prop::option::of(0i64..=50_000_000),
             institucion in prop::option::of(0usize..3),
-            co in prop::option::weighted(0.4, (1u32..100, 0usize..4, 0u32..=60, prop::option::of(18u32..=90), prop::option::of(0i64..=20_000_000), prop::option::of(0usize..3))),
+            co in prop::option::weighted(0.4, (1u32..100, 0usize..4, 0u32..=60, prop::option::of(18u32..=90), prop::option::of(0i64..=20_000_000), prop::option::of(0usize..3), prop::option::of(0u32..=100))),
         ) -> Profile {
             let centavos = |c: i64| Decimal::new(c, 2);
             let ingreso_mensual = centavos(ingreso * 100 / 7);
@@ -333,15 +334,16 @@ mod tests {
                 institucion: institucion.map(|i| Institucion::ALL[i]),
                 coacreditado: None,
             };
-            if let Some((parte, tipo, meses, edad, subcuenta, institucion)) = co {
-                let ingreso = (ingreso_mensual * Decimal::from(parte) / Decimal::ONE_HUNDRED).round_dp(2);
+            if let Some((parte, tipo, meses, edad, subcuenta, institucion, parte_deudas)) = co {
+                let de = |total: Decimal, parte: u32| (total * Decimal::from(parte) / Decimal::ONE_HUNDRED).round_dp(2);
+                let ingreso = de(ingreso_mensual, parte);
                 if ingreso > Decimal::ZERO && ingreso < ingreso_mensual {
                     p.coacreditado = Some(Coacreditado {
                         ingreso_mensual: ingreso,
                         tipo_ingreso: IncomeType::ALL[tipo],
                         antiguedad_meses: meses,
                         edad,
-                        deudas_mensuales: None,
+                        deudas_mensuales: p.deudas_mensuales.zip(parte_deudas).map(|(d, parte)| de(d, parte)),
                         subcuenta_fondo: subcuenta.map(centavos),
                         institucion: institucion.map(|i| Institucion::ALL[i]),
                     });
@@ -368,15 +370,18 @@ mod tests {
             let shown = [c.ingreso.valor, c.tipo_ingreso.valor, c.antiguedad.valor, c.deudas.valor, c.ahorro.valor, c.salud_financiera.valor];
             let mut changes = vec![
                 (AccionSimulacion::AhorrarEnganche, Profile { ahorro: (p.ahorro + Decimal::new(mas_ahorro, 2)).min(SALDO_MAX), ..p.clone() }),
-                (AccionSimulacion::DeclararDeudas, Profile { deudas_mensuales: Some(Decimal::ZERO), ..p.clone() }),
                 (AccionSimulacion::SumarAntiguedad, Profile { antiguedad_meses: (p.antiguedad_meses + mas_meses).min(720), ..p.clone() }),
             ];
-            if let Some(d) = p.deudas_mensuales {
-                let mut halved = Profile { deudas_mensuales: Some(money(d / Decimal::TWO)), ..p.clone() };
-                if let Some(co) = halved.coacreditado.as_mut() {
-                    co.deudas_mensuales = co.deudas_mensuales.map(|d| money(d / Decimal::TWO));
+            // The debts' actions as `simulaciones` makes them: declared when absent, else halved.
+            match p.deudas_mensuales {
+                None => changes.push((AccionSimulacion::DeclararDeudas, Profile { deudas_mensuales: Some(Decimal::ZERO), ..p.clone() })),
+                Some(d) => {
+                    let mut halved = Profile { deudas_mensuales: Some(money(d / Decimal::TWO)), ..p.clone() };
+                    if let Some(co) = halved.coacreditado.as_mut() {
+                        co.deudas_mensuales = co.deudas_mensuales.map(|d| money(d / Decimal::TWO));
+                    }
+                    changes.push((AccionSimulacion::PagarDeudas, halved));
                 }
-                changes.push((AccionSimulacion::PagarDeudas, halved));
             }
             for (accion, changed) in changes {
                 let again = crate::score(&changed).expect("a changed profile stays valid");
