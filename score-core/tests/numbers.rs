@@ -50,6 +50,8 @@ fn validation_reads_the_digits_written() {
     assert_eq!(error_of(&text), (ErrorCode::NotAnInteger, Some("coacreditado.antiguedad_meses".to_owned())));
     // Far beyond a `Decimal`: out of range; beyond a double: not JSON the parser accepts.
     assert_eq!(error_of(&profile_text("1e30", "36", "")).0, ErrorCode::AmountTooLarge);
+    // A count that large is out of its range, as any count.
+    assert_eq!(error_of(&profile_text("30000", "1e30", "")), (ErrorCode::ValueOutOfRange, Some("antiguedad_meses".to_owned())));
     assert_eq!(error_of(&profile_text("1e400", "36", "")).0, ErrorCode::InvalidJson);
 }
 
