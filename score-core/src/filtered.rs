@@ -44,15 +44,25 @@ pub(crate) fn figures(profile: &Profile, exact: &Exact) -> Option<Figures> {
 /// (`crate::figures::component`): the others are the report's own shown values.
 pub(crate) fn score_cambiando(profile: &Profile, exact: &Exact, antes: &[Decimal; 6], cambian: &[usize]) -> Option<u16> {
     let mut shown = *antes;
-    // Seniority alone (more months) reads nothing the others share.
-    let entradas = (cambian != [2]).then(|| Entradas::de(profile, exact));
+    // The shared inputs are converted only for a component that reads them.
+    let mut entradas = None;
     for &i in cambian {
-        shown[i] = match &entradas {
-            Some(entradas) => entradas.shown(profile, exact, i)?,
-            None => curva_antiguedad(profile.tipo_ingreso).eval_money(Decimal::from(profile.antiguedad_meses)),
+        shown[i] = match shown_propio(profile, i) {
+            Some(propio) => propio,
+            None => entradas.get_or_insert_with(|| Entradas::de(profile, exact)).shown(profile, exact, i)?,
         };
     }
     Some(crate::figures::score(&shown))
+}
+
+/// Component `i`'s shown value when it reads its own field alone (income type, seniority);
+/// `None` for those that read the shared inputs ([`Entradas`]).
+fn shown_propio(profile: &Profile, i: usize) -> Option<Decimal> {
+    match i {
+        1 => Some(money(puntos_tipo(profile.tipo_ingreso))),
+        2 => Some(curva_antiguedad(profile.tipo_ingreso).eval_money(Decimal::from(profile.antiguedad_meses))),
+        _ => None,
+    }
 }
 
 /// What more than one component reads, as filtered doubles: the income, its coverage of the
@@ -71,12 +81,11 @@ impl Entradas {
         Entradas { ingreso, costo, cobertura: ingreso.div(costo), ratio: Approx::of(exact.ingreso_disponible).div(ingreso) }
     }
 
-    /// Component `i`'s value (spec order) before rounding; `None` when it cannot be certified.
+    /// Component `i`'s value (spec order) before rounding, for those that read the shared
+    /// inputs; `None` when it cannot be certified (or `i` is one of [`shown_propio`]'s).
     fn valor(&self, profile: &Profile, i: usize) -> Option<Approx> {
         match i {
             0 => CURVA_INGRESO.eval_approx(self.cobertura),
-            1 => Some(Approx::of(puntos_tipo(profile.tipo_ingreso))),
-            2 => curva_antiguedad(profile.tipo_ingreso).eval_approx(Approx::exact(f64::from(profile.antiguedad_meses))),
             3 => match profile.deudas_mensuales {
                 None => Some(DEUDAS_NO_DECLARADAS),
                 Some(d) => CURVA_DEUDAS.eval_approx(Approx::of(d).div(self.ingreso)),
@@ -95,7 +104,8 @@ impl Entradas {
                 };
                 CURVA_AHORRO.eval_approx(Approx::of(profile.ahorro).div(referencia.mul(DOCE)))
             }
-            _ => CURVA_SALUD_FINANCIERA.eval_approx(self.ratio),
+            5 => CURVA_SALUD_FINANCIERA.eval_approx(self.ratio),
+            _ => None,
         }
     }
 
@@ -103,6 +113,9 @@ impl Entradas {
     /// income of 9,608 is worth exactly 0.025 points), the exact decimal one. Score, points and
     /// the weak components then follow from the shown values in exact integers.
     fn shown(&self, profile: &Profile, exact: &Exact, i: usize) -> Option<Decimal> {
+        if let Some(propio) = shown_propio(profile, i) {
+            return Some(propio);
+        }
         let valor = self.valor(profile, i)?;
         let certified = if i == 4 {
             // Savings are capped by the income's coverage of the cost of living; rounding is

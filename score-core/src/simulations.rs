@@ -157,16 +157,11 @@ struct Resultado {
 /// `Evaluadas::credito_con_antiguedad`).
 fn resultado(profile: &Profile, accion: AccionSimulacion, base: &Exact, antes: &[Decimal; 6], evaluadas: &Evaluadas) -> Resultado {
     // The components that read the fields each action changes (spec order: savings; debts
-    // and financial health; seniority).
-    let cambian: &[usize] = match accion {
-        AccionSimulacion::AhorrarEnganche => &[4],
-        AccionSimulacion::PagarDeudas | AccionSimulacion::DeclararDeudas => &[3, 5],
-        AccionSimulacion::SumarAntiguedad => &[2],
-    };
-    let exact = match accion {
-        AccionSimulacion::AhorrarEnganche => *base,
-        AccionSimulacion::PagarDeudas | AccionSimulacion::DeclararDeudas => base.con_deudas(profile),
-        AccionSimulacion::SumarAntiguedad => base.con_antiguedad(profile),
+    // and financial health; seniority), and the quantities it moves.
+    let (cambian, exact): (&[usize], Exact) = match accion {
+        AccionSimulacion::AhorrarEnganche => (&[4], *base),
+        AccionSimulacion::PagarDeudas | AccionSimulacion::DeclararDeudas => (&[3, 5], base.con_deudas(profile)),
+        AccionSimulacion::SumarAntiguedad => (&[2], base.con_antiguedad(profile)),
     };
     let score = crate::filtered::score_cambiando(profile, &exact, antes, cambian)
         .unwrap_or_else(|| crate::figures::figures_exact(profile, &exact).score);
