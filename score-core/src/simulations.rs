@@ -154,7 +154,8 @@ struct Resultado {
 /// (only the components that read the fields the action changes are computed,
 /// `crate::figures::component`), and `evaluadas` its offers, re-ranked instead of evaluated
 /// again when the action changes no credit (savings; seniority, see
-/// `Evaluadas::credito_con_antiguedad`).
+/// `Evaluadas::credito_con_antiguedad`), or kept when fewer debts change no offer
+/// (`Evaluadas::credito_con_menos_deudas`).
 fn resultado(profile: &Profile, accion: AccionSimulacion, base: &Exact, antes: &[Decimal; 6], evaluadas: &Evaluadas) -> Resultado {
     // The components that read the fields each action changes (spec order: savings; debts
     // and financial health; seniority), and the quantities it moves.
@@ -169,7 +170,7 @@ fn resultado(profile: &Profile, accion: AccionSimulacion, base: &Exact, antes: &
     let credito_max = match accion {
         AccionSimulacion::AhorrarEnganche => evaluadas.credito_con_ahorro(&solicitud),
         AccionSimulacion::SumarAntiguedad => evaluadas.credito_con_antiguedad(&solicitud),
-        AccionSimulacion::PagarDeudas | AccionSimulacion::DeclararDeudas => crate::products::credito_recomendado(&solicitud),
+        AccionSimulacion::PagarDeudas | AccionSimulacion::DeclararDeudas => evaluadas.credito_con_menos_deudas(&solicitud),
     };
     Resultado { score, credito_max }
 }
@@ -181,7 +182,7 @@ fn cambio(campo: CampoSimulado, antes: Option<Decimal>, despues: Option<Decimal>
 /// The simulations of `profile`, whose report (without simulations) is `base` and whose
 /// offers, unrounded, are `evaluadas`.
 pub(crate) fn simulaciones(profile: &Profile, exact: &Exact, base: &ScoreReport, evaluadas: &Evaluadas) -> Vec<Simulacion> {
-    let mut found: Vec<(Simulacion, Resultado)> = Vec::with_capacity(MAX_SIMULACIONES);
+    let mut found: Vec<Simulacion> = Vec::with_capacity(MAX_SIMULACIONES);
     let co = &base.componentes;
     let shown = [co.ingreso.valor, co.tipo_ingreso.valor, co.antiguedad.valor, co.deudas.valor, co.ahorro.valor, co.salud_financiera.valor];
     let mut offer = |accion: AccionSimulacion, cambios: Vec<CambioPerfil>, changed: &Profile, meses: Option<u32>| {
@@ -196,7 +197,7 @@ pub(crate) fn simulaciones(profile: &Profile, exact: &Exact, base: &ScoreReport,
                 credito_max: r.credito_max,
                 meses_para_siguiente_nivel: meses,
             };
-            found.push((simulacion, r));
+            found.push(simulacion);
         }
     };
 
@@ -278,7 +279,7 @@ pub(crate) fn simulaciones(profile: &Profile, exact: &Exact, base: &ScoreReport,
     for i in 1..found.len() {
         let mut j = i;
         while j > 0 && {
-            let (a, b) = (&found[j - 1].1, &found[j].1);
+            let (a, b) = (&found[j - 1], &found[j]);
             (b.score, b.credito_max) > (a.score, a.credito_max)
         } {
             found.swap(j - 1, j);
@@ -286,7 +287,7 @@ pub(crate) fn simulaciones(profile: &Profile, exact: &Exact, base: &ScoreReport,
         }
     }
     found.truncate(MAX_SIMULACIONES);
-    found.into_iter().map(|(s, _)| s).collect()
+    found
 }
 
 #[cfg(test)]

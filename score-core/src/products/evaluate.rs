@@ -151,13 +151,22 @@ pub(super) fn tope(ingreso: Decimal, deudas: Decimal) -> Decimal {
     DTI_TOTAL_MAX * ingreso - deudas
 }
 
+/// The payment a product allows, and whether the total-debt limit set it (then fewer debts
+/// would raise it; otherwise they change nothing of the product).
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Capacidad {
+    pub pago: Decimal,
+    pub por_deudas: bool,
+}
+
 /// The payment a product allows: `base` (its payment-to-income limit applied), within `tope`
 /// (the total-debt limit on the whole income, [`tope`]), never negative. In `Decimal` in both
 /// arithmetics: it often ends in exactly half a centavo (0.30 × 76,772.85 = 23,031.855), a
 /// tie only exact arithmetic rounds right, and it is shown as the monthly payment of an
 /// uncapped credit.
-pub(super) fn capacidad(base: Decimal, tope: Decimal) -> Decimal {
-    no_negativo(base.min(tope))
+pub(super) fn capacidad(base: Decimal, tope: Decimal) -> Capacidad {
+    let por_deudas = tope < base;
+    Capacidad { pago: no_negativo(if por_deudas { tope } else { base }), por_deudas }
 }
 
 /// What every offer reads of the buyer besides its credits, converted once: the savings (a
@@ -279,6 +288,8 @@ pub(super) struct Evaluada<N> {
     /// The value is the credit plus the sub-account ([`Valor::MasSubcuenta`]); else the
     /// product lends a share of the value and takes its sub-account, if any, as down payment.
     valor_mas_subcuenta: bool,
+    /// The total-debt limit set a payment of this product ([`Capacidad::por_deudas`]).
+    por_deudas: bool,
 }
 
 impl<N: Numero> Evaluada<N> {
@@ -313,6 +324,12 @@ impl<N: Numero> Evaluada<N> {
     /// Whether a rule on seniority refused this offer (more months could then open it).
     pub fn sin_antiguedad(&self) -> bool {
         self.motivos.contiene(Motivo::AntiguedadInsuficiente)
+    }
+
+    /// Whether the total-debt limit set a payment of this offer: only then can fewer debts
+    /// change it (debts enter the products through that limit alone).
+    pub fn por_deudas(&self) -> bool {
+        self.por_deudas
     }
 
     /// A money figure as shown: 2 decimals; a refused product's are exactly 0.
@@ -481,6 +498,8 @@ pub(super) struct Credito<'a, N> {
     /// (0 where it does not).
     pub subcuenta_en_enganche: N,
     pub cat: Cat<N>,
+    /// The total-debt limit set a payment the product's credits were sized for.
+    pub por_deudas: bool,
 }
 
 /// The CAT of the credits received less the fees, against their payments.
@@ -492,7 +511,7 @@ fn cat_de<N: Numero>(base: &[Tramo<N>]) -> Option<Option<N>> {
 /// Rate, CAT and figures of a product from its credits. A refused product keeps the rate and
 /// CAT of its terms (from one peso of credit in the same proportions) and shows 0 elsewhere.
 pub(super) fn evaluada<N: Numero>(c: Credito<'_, N>, comprador: &Comprador<N>) -> Option<Evaluada<N>> {
-    let Credito { producto, motivos, tramos, pago, forma, plazo, valor, subcuenta_en_enganche, cat } = c;
+    let Credito { producto, motivos, tramos, pago, forma, plazo, valor, subcuenta_en_enganche, cat, por_deudas } = c;
     let credito = suma(tramos, |t| t.credito);
     let base = if motivos.is_empty() && N::entero(0).menor(credito)? { tramos } else { forma };
     let peso = suma(base, |t| t.credito);
@@ -526,6 +545,7 @@ pub(super) fn evaluada<N: Numero>(c: Credito<'_, N>, comprador: &Comprador<N>) -
         fondos: comprador.ahorro + subcuenta_en_enganche,
         subcuenta_en_enganche,
         valor_mas_subcuenta: matches!(valor, Valor::MasSubcuenta(_)),
+        por_deudas,
         motivos,
     };
     if !e.motivos.is_empty() || credito.es_cero()? {

@@ -390,6 +390,18 @@ impl Evaluadas {
         reordenadas.unwrap_or_else(|| credito_recomendado(solicitud))
     }
 
+    /// [`credito_recomendado`] of `solicitud`, which differs from the one evaluated only in
+    /// fewer debts (paid down or declared): debts enter the products only through the
+    /// total-debt limit, so when it set no offer's payment no offer changes and the described
+    /// credit is the evaluated one; otherwise the products are evaluated again.
+    pub(crate) fn credito_con_menos_deudas(&self, solicitud: &Solicitud) -> Decimal {
+        match &self.0 {
+            Some(evaluadas) if !evaluadas.iter().any(evaluate::Evaluada::por_deudas) => credito_descrito(evaluadas),
+            _ => None,
+        }
+        .unwrap_or_else(|| credito_recomendado(solicitud))
+    }
+
     /// The described credit of the offers re-ranked for `solicitud`'s savings and housing-fund
     /// balances (`Evaluada::con_fondos`); `None` without filtered offers or when filtered
     /// arithmetic cannot rank them.

@@ -2,8 +2,8 @@
 //! the payment it allows, its term, caps and minimums, and how its credits make its offer.
 
 use super::evaluate::{
-    Cat, CatPendiente, Comprador, Credito, Evaluada, Motivos, Pago, Persona, Tramo, Valor, capacidad, evaluada, forma_cofi,
-    plazo, tope,
+    Capacidad, Cat, CatPendiente, Comprador, Credito, Evaluada, Motivos, Pago, Persona, Tramo, Valor, capacidad, evaluada,
+    forma_cofi, plazo, tope,
 };
 use super::fijos::Fijo;
 use super::numero::Numero;
@@ -37,14 +37,22 @@ fn tasa_infonavit<N: Numero>(salario: Decimal) -> Option<N> {
     N::en_curva(&INFONAVIT_TASA_POR_UMAS, N::de(salario) / N::REGLAS.uma)
 }
 
-/// One worker's INFONAVIT credit (capped at the individual maximum) and why it may be refused.
-fn infonavit_de<N: Numero>(p: &Persona) -> Option<(Motivos, Tramo<N>)> {
+/// One worker's INFONAVIT credit: why it may be refused, the credit (capped at the individual
+/// maximum), and whether the total-debt limit set its payment.
+#[derive(Debug, Clone, Copy)]
+struct DelFondo<N> {
+    motivos: Motivos,
+    tramo: Tramo<N>,
+    por_deudas: bool,
+}
+
+fn infonavit_de<N: Numero>(p: &Persona) -> Option<DelFondo<N>> {
     let salario = p.salario();
     let plazo = plazo(INFONAVIT_PLAZO_MAX, INFONAVIT_EDAD_MAX_FIN_PLAZO, p.edad);
     let tramo = Tramo::nuevo(tasa_infonavit(salario)?, plazo, N::REGLAS.cargo_infonavit, N::entero(0))?;
-    let pago = capacidad(pti_infonavit(salario) * salario, p.tope);
+    let Capacidad { pago, por_deudas } = capacidad(pti_infonavit(salario) * salario, p.tope);
     let motivos = motivos_fondo(p, Institucion::Infonavit, INFONAVIT_ANTIGUEDAD_MIN, plazo, pago);
-    Some((motivos, tramo.para_pago(pago, Some(N::REGLAS.infonavit_max))?))
+    Some(DelFondo { motivos, tramo: tramo.para_pago(pago, Some(N::REGLAS.infonavit_max))?, por_deudas })
 }
 
 /// A housing fund's knock-outs: not a contributor (and nothing else then), too few months of
@@ -75,7 +83,8 @@ fn sin_plazo_o_pago(motivos: &mut Motivos, plazo: u32, pago: Decimal) {
     }
 }
 
-fn infonavit<N: Numero>(cx: &Comprador<N>, p: &Persona, (motivos, tramo): (Motivos, Tramo<N>)) -> Option<Evaluada<N>> {
+fn infonavit<N: Numero>(cx: &Comprador<N>, p: &Persona, titular: DelFondo<N>) -> Option<Evaluada<N>> {
+    let DelFondo { motivos, tramo, por_deudas } = titular;
     let credito = Credito {
         producto: Producto::Infonavit,
         motivos,
@@ -86,6 +95,7 @@ fn infonavit<N: Numero>(cx: &Comprador<N>, p: &Persona, (motivos, tramo): (Motiv
         valor: Valor::MasSubcuenta(N::de(p.subcuenta)),
         subcuenta_en_enganche: N::entero(0),
         cat: Cat::Calcular,
+        por_deudas,
     };
     evaluada(credito, cx)
 }
@@ -94,7 +104,7 @@ fn fovissste<N: Numero>(cx: &Comprador<N>, p: &Persona) -> Option<Evaluada<N>> {
     let salario = p.salario();
     let plazo = plazo(FOVISSSTE_PLAZO_MAX, FOVISSSTE_EDAD_MAX_FIN_PLAZO, p.edad);
     let tramo = Fijo::Fovissste.tramo(plazo)?;
-    let pago = capacidad(FOVISSSTE_PTI * salario, p.tope);
+    let Capacidad { pago, por_deudas } = capacidad(FOVISSSTE_PTI * salario, p.tope);
     let credito = tramo.para_pago(pago, Some(N::REGLAS.fovissste_max))?;
     let credito = Credito {
         producto: Producto::Fovissste,
@@ -106,6 +116,7 @@ fn fovissste<N: Numero>(cx: &Comprador<N>, p: &Persona) -> Option<Evaluada<N>> {
         valor: Valor::MasSubcuenta(N::de(p.subcuenta)),
         subcuenta_en_enganche: N::entero(0),
         cat: Cat::Fijo(Fijo::Fovissste),
+        por_deudas,
     };
     evaluada(credito, cx)
 }
@@ -115,7 +126,7 @@ fn fovissste<N: Numero>(cx: &Comprador<N>, p: &Persona) -> Option<Evaluada<N>> {
 /// payment-to-income limit within the total-debt limit), the same for both bank products.
 struct Hogar {
     edad: Option<u32>,
-    pago: Decimal,
+    pago: Capacidad,
 }
 
 fn hogar(p: &Persona, co: Option<&Persona>) -> Hogar {
@@ -168,7 +179,7 @@ fn menor_al_minimo<N: Numero>(motivos: &mut Motivos, plazo: u32, pago: Decimal, 
 fn hipoteca_bancaria<N: Numero>(cx: &Comprador<N>, p: &Persona, h: &Hogar) -> Option<Evaluada<N>> {
     let plazo = plazo_banco(h.edad, limite_banco());
     let tramo = Fijo::Banco.tramo(plazo)?;
-    let pago = h.pago;
+    let pago = h.pago.pago;
     let credito = tramo.para_pago(pago, None)?;
     let mut motivos = motivos_banco(p);
     sin_plazo_o_pago(&mut motivos, plazo, pago);
@@ -183,6 +194,7 @@ fn hipoteca_bancaria<N: Numero>(cx: &Comprador<N>, p: &Persona, h: &Hogar) -> Op
         valor: Valor::Ltv(ltv(p)),
         subcuenta_en_enganche: N::entero(0),
         cat: Cat::Fijo(Fijo::Banco),
+        por_deudas: h.pago.por_deudas,
     };
     evaluada(credito, cx)
 }
@@ -195,7 +207,7 @@ fn infonavit_mas_banco<N: Numero>(cx: &Comprador<N>, p: &Persona, h: &Hogar) -> 
     let (banco, fondo): (Tramo<N>, Tramo<N>) = (Fijo::Banco.tramo(plazo)?, Fijo::Cofi.tramo(plazo)?);
     let forma = forma_cofi(banco, fondo);
     let (parte_banco, parte_fondo) = (forma[0].credito, forma[1].credito);
-    let pago = h.pago;
+    let pago = h.pago.pago;
     let por_peso = parte_banco * banco.cuota + parte_fondo * fondo.cuota;
     let total = if por_peso.es_cero()? { N::entero(0) } else { N::de(pago) / por_peso };
     let tope = N::REGLAS.cofi_max;
@@ -224,6 +236,7 @@ fn infonavit_mas_banco<N: Numero>(cx: &Comprador<N>, p: &Persona, h: &Hogar) -> 
         valor: Valor::Ltv(N::REGLAS.ltv_asalariado),
         subcuenta_en_enganche: N::de(p.subcuenta),
         cat,
+        por_deudas: h.pago.por_deudas,
     };
     evaluada(credito, cx)
 }
@@ -236,10 +249,10 @@ fn unamos_creditos<N: Numero>(
     cx: &Comprador<N>,
     p: &Persona,
     co: Option<&Persona>,
-    del_titular: (Motivos, Tramo<N>),
+    del_titular: DelFondo<N>,
     cat_infonavit: CatPendiente<N>,
 ) -> Option<Evaluada<N>> {
-    let (mut motivos, titular) = del_titular;
+    let DelFondo { mut motivos, tramo: titular, por_deudas } = del_titular;
     let forma = [titular.por(N::entero(1))];
     let Some(c) = co else {
         motivos.push(Motivo::SinCoacreditado);
@@ -253,10 +266,12 @@ fn unamos_creditos<N: Numero>(
             valor: Valor::MasSubcuenta(N::entero(0)),
             subcuenta_en_enganche: N::entero(0),
             cat: Cat::ComoInfonavit(cat_infonavit),
+            // Refused for the missing co-borrower, whatever the debts.
+            por_deudas: false,
         };
         return evaluada(credito, cx);
     };
-    let (motivos_co, socio) = infonavit_de(c)?;
+    let DelFondo { motivos: motivos_co, tramo: socio, por_deudas: socio_por_deudas } = infonavit_de(c)?;
     if !motivos_co.is_empty() {
         motivos.push(Motivo::CoacreditadoNoElegible);
     }
@@ -278,6 +293,7 @@ fn unamos_creditos<N: Numero>(
         valor: Valor::MasSubcuenta(N::de(p.subcuenta + c.subcuenta)),
         subcuenta_en_enganche: N::entero(0),
         cat: Cat::Calcular,
+        por_deudas: por_deudas || socio_por_deudas,
     };
     evaluada(credito, cx)
 }
@@ -353,7 +369,7 @@ mod tests {
         for edad in [30, 55] {
             let mut anterior = Decimal::ZERO;
             for pesos in (0..130_000).step_by(7) {
-                let (motivos, tramo) = infonavit_de::<Decimal>(&asalariado(Decimal::from(pesos), edad)).expect("decimal");
+                let DelFondo { motivos, tramo, .. } = infonavit_de::<Decimal>(&asalariado(Decimal::from(pesos), edad)).expect("decimal");
                 let credito = if motivos.is_empty() { tramo.credito } else { Decimal::ZERO };
                 assert!(credito >= anterior, "age {edad}, salary {pesos}: {credito} < {anterior}");
                 anterior = credito;
