@@ -83,3 +83,23 @@ fn text_numbers_parse_to_the_correctly_rounded_double() {
         assert_eq!(parsed.as_f64(), literal.parse::<f64>().ok(), "{literal}");
     }
 }
+
+#[test]
+fn a_profile_written_as_text_keeps_the_digits_of_its_amounts() {
+    // Amounts a double cannot hold, in the profile and in its co-borrower.
+    let co = r#","deudas_mensuales":0.10000000000000001,"ahorro":150000.50,"subcuenta_fondo":1e5,"coacreditado":{"ingreso_mensual":29999.99999999999999999,"tipo_ingreso":"mixto","antiguedad_meses":12,"deudas_mensuales":0.05,"subcuenta_fondo":20000.125}"#;
+    let profile = Profile::from_json_str(&profile_text("30000", "60", co)).expect("valid");
+    let text = profile.to_json_string();
+    assert_eq!(Profile::from_json_str(&text).expect("reads back"), profile);
+    assert!(text.contains(r#""ingreso_mensual":29999.99999999999999999"#), "{text}");
+    assert!(text.contains(r#""deudas_mensuales":0.10000000000000001"#), "{text}");
+    // Through its JSON value the co-borrower's income is its double, 30,000: not less than
+    // the household's, so that profile does not even read back.
+    let through_double = profile.to_json_value().to_string();
+    assert_eq!(Profile::from_json_str(&through_double).expect_err("30,000 is not less").code, ErrorCode::ValueOutOfRange);
+    // Otherwise the text is the JSON value's: the same members, the same canonical forms.
+    let plain = Profile::from_json_str(r#"{"estado":"Jalisco","ingreso_mensual":42000.50,"tipo_ingreso":"asalariado","antiguedad_meses":30,"deudas_mensuales":3500,"edad":33}"#)
+        .expect("valid");
+    let value: Value = serde_json::from_str(&plain.to_json_string()).expect("JSON");
+    assert_eq!(value, plain.to_json_value());
+}

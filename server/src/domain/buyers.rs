@@ -6,9 +6,18 @@
 //! `telefono`) travel beside them in the same JSON object and are stored apart: they reach an
 //! agent only when the buyer documents interest in one of the agent's properties (phase 3), and
 //! no response of the public endpoints echoes the e-mail or the phone.
+//!
+//! A profile travels as JSON text from the request to the store and back (`Members`): a
+//! `serde_json::Value` would hold each number as its nearest double, so `10379.1999999999999999`
+//! or a co-borrower's `29999.99999999999999999` (less than the household's 30,000 as written,
+//! equal to it as a double) would be scored and stored as another amount than the calculator
+//! (`POST /api/v1/score`) reads. Profiles are stored as score-core writes them
+//! (`Profile::to_json_string`: canonical, each amount with its own digits).
+
+use std::collections::BTreeMap;
 
 use serde::Serialize;
-use serde_json::{Map, Value};
+use serde_json::{Value, value::RawValue};
 use tokio::sync::{mpsc, oneshot};
 use utoipa::ToSchema;
 
@@ -43,15 +52,25 @@ impl ContactPatch {
     }
 }
 
-/// The object of a request body, split into score-core profile fields and contact fields.
-/// A body that is not an object is left to score-core, which reports `INVALID_TYPE`.
-pub fn split_body(body: Value) -> ApiResult<(Value, ContactPatch)> {
-    let Value::Object(mut map) = body else {
-        return Ok((body, ContactPatch::default()));
-    };
+/// A JSON object's members, each value kept as the text written (numbers keep their digits).
+pub type Members = BTreeMap<String, Box<RawValue>>;
+
+/// The members of the JSON text `text`; `None` when it is not an object.
+pub fn members(text: &str) -> Option<Members> {
+    serde_json::from_str(text).ok()
+}
+
+/// The JSON text of an object with `members`.
+pub fn members_text(members: &Members) -> String {
+    // Keys and already valid JSON values: writing them cannot fail.
+    serde_json::to_string(members).unwrap_or_default()
+}
+
+/// The contact fields of a request body, each removed from it by `take`.
+fn take_contact(mut take: impl FnMut(&str) -> Option<Value>) -> ApiResult<ContactPatch> {
     let mut contact = ContactPatch::default();
     for key in CONTACT_FIELDS {
-        if let Some(value) = map.remove(key) {
+        if let Some(value) = take(key) {
             let parsed = contact_value(key, value)?;
             match key {
                 "nombre" => contact.nombre = Some(parsed),
@@ -60,7 +79,29 @@ pub fn split_body(body: Value) -> ApiResult<(Value, ContactPatch)> {
             }
         }
     }
+    Ok(contact)
+}
+
+/// The object of a request body, split into its other fields and contact fields. A body that
+/// is not an object is left to the caller's parser, which reports its type.
+pub fn split_body(body: Value) -> ApiResult<(Value, ContactPatch)> {
+    let Value::Object(mut map) = body else {
+        return Ok((body, ContactPatch::default()));
+    };
+    let contact = take_contact(|key| map.remove(key))?;
     Ok((Value::Object(map), contact))
+}
+
+/// A profile request body, split into the profile's JSON text (its numbers as written) and
+/// the contact fields. A body that is not an object is left to score-core, which reports
+/// `INVALID_TYPE`.
+pub fn split_profile_body(body: &RawValue) -> ApiResult<(String, ContactPatch)> {
+    let Some(mut fields) = members(body.get()) else {
+        return Ok((body.get().to_owned(), ContactPatch::default()));
+    };
+    // A member's text is valid JSON: it parses.
+    let contact = take_contact(|key| fields.remove(key).and_then(|raw| serde_json::from_str(raw.get()).ok()))?;
+    Ok((members_text(&fields), contact))
 }
 
 fn invalid_contact(field: &str, message: &str) -> ApiError {
@@ -128,16 +169,18 @@ pub struct BuyerRow {
 /// A validated profile with its report, ready to store.
 #[derive(Debug, Clone)]
 pub struct Scored {
-    pub profile: Value,
+    /// The profile as score-core writes it (`Profile::to_json_string`).
+    pub profile: String,
     pub report: score_core::ScoreReport,
 }
 
-/// Validates and scores a profile object through score-core.
-pub fn score_profile(profile: &Value) -> ApiResult<Scored> {
+/// Validates and scores a profile (JSON text) through score-core, which reads its numbers as
+/// written, as the calculator does.
+pub fn score_profile(profile: &str) -> ApiResult<Scored> {
     // Read and validated once; scoring a `ValidProfile` cannot fail.
-    let valid = score_core::ValidProfile::from_json_value(profile)?;
+    let valid = score_core::ValidProfile::from_json_str(profile)?;
     let report = valid.score();
-    Ok(Scored { profile: valid.profile().to_json_value(), report })
+    Ok(Scored { profile: valid.profile().to_json_string(), report })
 }
 
 /// Inserts a new profile in `phase` and returns it, once it is durably stored.
@@ -145,7 +188,7 @@ pub async fn insert(writer: &ProfileWriter, scored: &Scored, contact: &ContactPa
     let now = db::now();
     let row = BuyerRow {
         id: db::new_id(),
-        profile_json: scored.profile.to_string(),
+        profile_json: scored.profile.clone(),
         report_json: scored.report.to_json_string(),
         model_version: score_core::MODEL_VERSION.to_string(),
         score: i64::from(scored.report.score),
@@ -274,34 +317,34 @@ pub async fn find<'e, E: sqlx::Executor<'e, Database = sqlx::Any>>(db: E, id: &s
 // profile with `merge_changes`, applies the verified values of the profile's payroll receipts
 // when there are any, and stores the result with `rescored` and `update` in one transaction.
 
-/// `changes` (profile fields; `null` clears an optional one) over the profile JSON `base`.
-pub fn merge_changes(base: &str, changes: Value) -> ApiResult<Value> {
-    let Value::Object(changes) = changes else {
+/// `changes` (JSON text of profile fields; `null` clears an optional one) over the profile
+/// JSON `base`, as JSON text: every number as written.
+pub fn merge_changes(base: &str, changes: &str) -> ApiResult<String> {
+    let Some(changes) = members(changes) else {
         // score-core reports a non-object profile as INVALID_TYPE with its own message.
-        return match score_core::Profile::from_json_value(&changes) {
+        return match score_core::Profile::from_json_str(changes) {
             Err(e) => Err(e.into()),
             Ok(_) => Err(ApiError::internal("a non-object profile was accepted")),
         };
     };
-    let mut merged: Map<String, Value> = match serde_json::from_str(base) {
-        Ok(Value::Object(map)) => map,
-        _ => return Err(ApiError::internal("stored profile is not a JSON object")),
+    let Some(mut merged) = members(base) else {
+        return Err(ApiError::internal("stored profile is not a JSON object"));
     };
     for (key, value) in changes {
-        if value.is_null() {
+        if value.get() == "null" {
             merged.remove(&key);
         } else {
             merged.insert(key, value);
         }
     }
-    Ok(Value::Object(merged))
+    Ok(members_text(&merged))
 }
 
 /// `current` with a new scored profile and the contact patch applied, in phase 2 at least.
 pub fn rescored(current: &BuyerRow, scored: &Scored, contact: &ContactPatch) -> BuyerRow {
     let (contact_name, contact_email, contact_phone) = contact.over(current);
     BuyerRow {
-        profile_json: scored.profile.to_string(),
+        profile_json: scored.profile.clone(),
         report_json: scored.report.to_json_string(),
         model_version: score_core::MODEL_VERSION.to_string(),
         score: i64::from(scored.report.score),
@@ -371,9 +414,10 @@ pub struct ProfileView {
     pub id: String,
     /// 1 after phase 1, 2 after phase 2 or onboarding, 3 once interest was documented.
     pub fase: i64,
-    /// The profile as score-core reads it (canonical: state as ISO code, absent optionals omitted).
+    /// The profile as score-core reads it (canonical: state as ISO code, absent optionals
+    /// omitted), each amount with the digits it was sent with.
     #[schema(value_type = Object, example = json!({"estado": "JAL", "ingreso_mensual": 42000, "tipo_ingreso": "asalariado", "antiguedad_meses": 30, "deudas_mensuales": 3500, "ahorro": 150000, "edad": 33, "personas_hogar": 3}))]
-    pub perfil: Value,
+    pub perfil: Box<RawValue>,
     /// The `platform_score` object of spec 2.4 as produced by `modelo_version` (same keys and
     /// numbers as score-core and the fixtures).
     #[schema(value_type = Object, example = example_report)]
@@ -394,7 +438,7 @@ impl BuyerRow {
         Ok(ProfileView {
             id: self.id.clone(),
             fase: self.phase,
-            perfil: parse(&self.profile_json)?,
+            perfil: RawValue::from_string(self.profile_json.clone()).map_err(ApiError::internal)?,
             platform_score: parse(&self.report_json)?,
             modelo_version: self.model_version.clone(),
             contacto: ContactSummary {

@@ -20,7 +20,8 @@
 
 use score_docs::{CfdiFacts, Date, DocError, DocErrorCode};
 use serde::{Deserialize, Serialize};
-use serde_json::{Map, Value};
+use rust_decimal::Decimal;
+use serde_json::{Value, value::RawValue};
 use sha2::{Digest, Sha256};
 use sqlx::AnyConnection;
 use utoipa::ToSchema;
@@ -28,7 +29,7 @@ use utoipa::ToSchema;
 use crate::{
     db::{self, Db},
     domain::{
-        buyers::{self, BuyerRow, ContactPatch, ProfileView},
+        buyers::{self, BuyerRow, ContactPatch, Members, ProfileView},
         document_reads::{LecturaView, Origin},
     },
     http::error::{ApiError, ApiResult},
@@ -337,7 +338,7 @@ pub async fn attach(db: &Db, id: &str, receipts: Vec<ReadReceipt>, today: Date) 
 pub async fn refine(
     db: &Db,
     id: &str,
-    changes: Value,
+    changes: &str,
     contact: &ContactPatch,
     today: Date,
 ) -> ApiResult<(BuyerRow, Option<VerificationView>)> {
@@ -353,7 +354,7 @@ pub async fn refine(
         Some(declared) => {
             let merged = buyers::merge_changes(&declared, changes)?;
             // The declared profile must stand on its own (score-core's checks and codes).
-            let declared = buyers::score_profile(&merged)?.profile.to_string();
+            let declared = buyers::score_profile(&merged)?.profile;
             let (row, verificacion) = rescore(&mut tx, &current, &declared, contact, today).await?;
             (row, Some(verificacion))
         }
@@ -375,11 +376,12 @@ async fn rescore(
     let facts: Vec<CfdiFacts> = stored.iter().map(|(_, f)| f.clone()).collect();
     let verified = score_docs::profile_from_cfdi(&facts, today)?;
     let perfil_verificado = serde_json::to_value(&verified.perfil).map_err(ApiError::internal)?;
-    let Ok(Value::Object(declared)) = serde_json::from_str::<Value>(declared) else {
-        return Err(ApiError::internal("declared profile is not a JSON object"));
+    let (Some(declared_members), Some(verified_members)) = (buyers::members(declared), buyers::members(&perfil_verificado.to_string()))
+    else {
+        return Err(ApiError::internal("a declared or verified profile is not a JSON object"));
     };
-    let (effective, campos, discrepancias) = apply_verified(&declared, &perfil_verificado);
-    let scored = buyers::score_profile(&Value::Object(effective))?;
+    let (effective, campos, discrepancias) = apply_verified(&declared_members, &verified_members);
+    let scored = buyers::score_profile(&buyers::members_text(&effective))?;
     let row = buyers::rescored(current, &scored, contact);
     buyers::update(&mut *conn, &row).await?;
 
@@ -399,14 +401,13 @@ async fn rescore(
     let view = VerificationView {
         campos,
         discrepancias,
-        perfil_declarado: Value::Object(declared),
+        perfil_declarado: serde_json::from_str(declared).map_err(ApiError::internal)?,
         perfil_verificado,
         deudas_nomina: serde_json::to_value(&verified.deudas_nomina).map_err(ApiError::internal)?,
         comprobacion: serde_json::to_value(&verified.verificacion).map_err(ApiError::internal)?,
         documentos,
         actualizado_at: db::to_rfc3339(row.updated_at),
     };
-    let declared_json = view.perfil_declarado.to_string();
     let verification_json = serde_json::to_string(&view).map_err(ApiError::internal)?;
     sqlx::query(
         "INSERT INTO buyer_verifications (profile_id, declared_json, verification_json, updated_at) \
@@ -414,7 +415,8 @@ async fn rescore(
          verification_json = $3, updated_at = $4",
     )
     .bind(&row.id)
-    .bind(declared_json)
+    // As written: rescoring it later reads the amounts' own digits.
+    .bind(declared)
     .bind(verification_json)
     .bind(row.updated_at)
     .execute(&mut *conn)
@@ -451,22 +453,21 @@ const VERIFIABLE: [&str; 5] = ["estado", "ingreso_mensual", "tipo_ingreso", "ant
 const REPLACED: [&str; 3] = ["ingreso_mensual", "tipo_ingreso", "antiguedad_meses"];
 
 /// The declared profile with the verified values applied (see the module's precedence rules),
-/// the fields taken from the receipts, and every difference.
-fn apply_verified(declared: &Map<String, Value>, verified: &Value) -> (Map<String, Value>, Vec<String>, Vec<Discrepancia>) {
+/// the fields taken from the receipts, and every difference. Numbers are compared by value
+/// as written (`30000` and `30000.00` are the same amount).
+fn apply_verified(declared: &Members, verified: &Members) -> (Members, Vec<String>, Vec<Discrepancia>) {
     let mut effective = declared.clone();
     let mut campos = Vec::new();
     let mut discrepancias = Vec::new();
-    let Some(verified) = verified.as_object() else { return (effective, campos, discrepancias) };
     for campo in VERIFIABLE {
         let Some(value) = verified.get(campo) else { continue };
-        let campo = &campo.to_string();
         let before = declared.get(campo);
-        let differs = before.is_some_and(|b| b != value);
-        let (apply, nota) = match campo.as_str() {
+        let differs = before.is_some_and(|b| !same_value(b, value));
+        let (apply, nota) = match campo {
             c if REPLACED.contains(&c) => (true, "Se usa el valor de los recibos de nómina."),
             "deudas_mensuales" => {
                 // Equal counts as verified: the declared amount is the proven one.
-                let less = before.is_none_or(|b| b.as_f64().unwrap_or(0.0) <= value.as_f64().unwrap_or(0.0));
+                let less = before.is_none_or(|b| amount(b) <= amount(value));
                 (less, if less {
                     "Los recibos prueban al menos estos pagos de deudas por nómina; se usa su valor."
                 } else {
@@ -476,14 +477,14 @@ fn apply_verified(declared: &Map<String, Value>, verified: &Value) -> (Map<Strin
             _ => (false, "Se conserva lo declarado: el recibo indica dónde se trabaja, el perfil dónde se quiere comprar."),
         };
         if apply {
-            effective.insert(campo.clone(), value.clone());
-            campos.push(campo.clone());
+            effective.insert(campo.to_owned(), value.clone());
+            campos.push(campo.to_owned());
         }
         if differs && (apply || campo != "deudas_mensuales") {
             discrepancias.push(Discrepancia {
-                campo: campo.clone(),
-                declarado: before.cloned().unwrap_or(Value::Null),
-                verificado: value.clone(),
+                campo: campo.to_owned(),
+                declarado: before.map_or(Value::Null, |b| json_value(b)),
+                verificado: json_value(value),
                 aplicado: apply,
                 nota: nota.to_owned(),
             });
@@ -492,14 +493,34 @@ fn apply_verified(declared: &Map<String, Value>, verified: &Value) -> (Map<Strin
     (effective, campos, discrepancias)
 }
 
+/// A member's value as JSON (its text is valid JSON).
+fn json_value(raw: &RawValue) -> Value {
+    serde_json::from_str(raw.get()).unwrap_or(Value::Null)
+}
+
+/// The amount a member writes, as written; 0 for anything that is not a number.
+fn amount(raw: &RawValue) -> Decimal {
+    score_core::money::from_json_literal(raw.get()).unwrap_or(Decimal::ZERO)
+}
+
+/// Whether two members hold the same value: numbers by their amount as written, anything
+/// else as JSON.
+fn same_value(a: &RawValue, b: &RawValue) -> bool {
+    match (score_core::money::from_json_literal(a.get()), score_core::money::from_json_literal(b.get())) {
+        (Some(x), Some(y)) => x == y,
+        _ => json_value(a) == json_value(b),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use serde_json::json;
 
     fn apply(declared: Value, verified: Value) -> (Value, Vec<String>, Vec<Discrepancia>) {
-        let (effective, campos, discrepancias) = apply_verified(declared.as_object().unwrap_or(&Map::new()), &verified);
-        (Value::Object(effective), campos, discrepancias)
+        let members = |v: Value| buyers::members(&v.to_string()).unwrap_or_default();
+        let (effective, campos, discrepancias) = apply_verified(&members(declared), &members(verified));
+        (serde_json::from_str(&buyers::members_text(&effective)).unwrap_or_default(), campos, discrepancias)
     }
 
     #[test]

@@ -363,8 +363,7 @@ pub fn criteria_of(row: &BuyerRow) -> ApiResult<Criteria> {
     if let Some(c) = Criteria::from_report(&stored, &row.estado, &row.model_version) {
         return Ok(c);
     }
-    let profile: Value = serde_json::from_str(&row.profile_json).map_err(ApiError::internal)?;
-    let report = serde_json::to_value(crate::domain::buyers::score_profile(&profile)?.report).map_err(ApiError::internal)?;
+    let report = serde_json::to_value(crate::domain::buyers::score_profile(&row.profile_json)?.report).map_err(ApiError::internal)?;
     Criteria::from_report(&report, &row.estado, score_core::MODEL_VERSION)
         .ok_or_else(|| ApiError::internal("the current report lacks the matching figures"))
 }

@@ -319,9 +319,9 @@ pub async fn score_batch(
 }
 
 /// Phase 1 and onboarding: validates, scores and durably stores a new profile in `phase`.
-async fn create(state: &AppState, client: &ScoreClient, body: Value, phase: i64) -> ApiResult<buyers::BuyerRow> {
+async fn create(state: &AppState, client: &ScoreClient, body: &RawValue, phase: i64) -> ApiResult<buyers::BuyerRow> {
     client.spend(state, 1)?;
-    let (profile, contact) = buyers::split_body(body)?;
+    let (profile, contact) = buyers::split_profile_body(body)?;
     let scored = buyers::score_profile(&profile)?;
     state.metrics.record_score(scored.report.nivel.as_str());
     buyers::insert(&state.profile_writer, &scored, &contact, phase).await
@@ -339,9 +339,9 @@ async fn create(state: &AppState, client: &ScoreClient, body: Value, phase: i64)
 pub async fn create_profile(
     State(state): State<AppState>,
     client: ScoreClient,
-    ApiJson(body): ApiJson<Value>,
+    ApiJson(body): ApiJson<Box<RawValue>>,
 ) -> ApiResult<impl IntoResponse> {
-    let row = create(&state, &client, body, 1).await?;
+    let row = create(&state, &client, &body, 1).await?;
     let data = CreatedProfile {
         id: row.id,
         fase: row.phase,
@@ -370,11 +370,11 @@ pub async fn refine_profile(
     State(state): State<AppState>,
     client: ScoreClient,
     ApiPath(id): ApiPath<String>,
-    ApiJson(body): ApiJson<Value>,
+    ApiJson(body): ApiJson<Box<RawValue>>,
 ) -> ApiResult<axum::Json<DataResponse<VerifiedProfileView>>> {
     client.spend(&state, 1)?;
-    let (changes, contact) = buyers::split_body(body)?;
-    let (row, verificacion) = documents::refine(&state.db, &id, changes, &contact, documents::today_in_mexico()).await?;
+    let (changes, contact) = buyers::split_profile_body(&body)?;
+    let (row, verificacion) = documents::refine(&state.db, &id, &changes, &contact, documents::today_in_mexico()).await?;
     state.metrics.record_score(&row.nivel);
     Ok(axum::Json(DataResponse::new(VerifiedProfileView::load(&state.db, row.view()?, verificacion).await?)))
 }
@@ -391,9 +391,9 @@ pub async fn refine_profile(
 pub async fn onboarding(
     State(state): State<AppState>,
     client: ScoreClient,
-    ApiJson(body): ApiJson<Value>,
+    ApiJson(body): ApiJson<Box<RawValue>>,
 ) -> ApiResult<impl IntoResponse> {
-    let row = create(&state, &client, body, 2).await?;
+    let row = create(&state, &client, &body, 2).await?;
     Ok((StatusCode::CREATED, axum::Json(DataResponse::new(row.view()?))))
 }
 

@@ -231,6 +231,40 @@ async fn verified_values_take_precedence_and_differences_are_reported() {
     assert_eq!(stored_documents(&app, &id).await.len(), 6);
 }
 
+/// Receipts apply over the declared profile as written: an amount with more digits than a
+/// double holds stays that amount in the declared profile kept for later refinements, in the
+/// profile scored and in what the calculator gives for it.
+#[tokio::test]
+async fn verification_keeps_the_digits_written() {
+    let app = TestApp::spawn().await;
+    let post = |path: String, body: String| {
+        app.client.post(app.url(&path)).header("content-type", "application/json").body(body).send()
+    };
+    let declared = r#"{"estado":"CMX","ingreso_mensual":35000,"tipo_ingreso":"mixto","antiguedad_meses":12,"deudas_mensuales":1000,"ahorro":250000.0000000000000001}"#;
+    let id = ok_json(post("/api/v1/fase1/perfil".into(), declared.into()).await.unwrap(), 201).await["id"].as_str().unwrap().to_owned();
+    let first = ["quincenal-40-infonavit-1.xml", "quincenal-40-infonavit-2.xml"];
+    let resp = upload(&app, &id, &named(&first)).await;
+    assert_eq!(resp.status(), 200);
+    let text = resp.text().await.unwrap();
+    assert!(text.contains(r#""ahorro":250000.0000000000000001"#), "the scored profile: {text}");
+    let stored: String = sqlx::query_scalar("SELECT declared_json FROM buyer_verifications WHERE profile_id = $1")
+        .bind(&id)
+        .fetch_one(&app.db)
+        .await
+        .unwrap();
+    assert!(stored.contains("250000.0000000000000001"), "{stored}");
+    // The score is the calculator's for the profile as scored, digits included.
+    type Raw = std::collections::BTreeMap<String, Box<serde_json::value::RawValue>>;
+    let envelope: Raw = serde_json::from_str(&text).unwrap();
+    let data: Raw = serde_json::from_str(envelope["data"].get()).unwrap();
+    let calculator: Value = post("/api/v1/score".into(), data["perfil"].get().to_owned()).await.unwrap().json().await.unwrap();
+    let scored: Value = serde_json::from_str(data["platform_score"].get()).unwrap();
+    assert_eq!(scored, calculator["data"]["platform_score"]);
+    // A refinement merges over the declared digits.
+    let refined = post(format!("/api/v1/fase2/validar/{id}"), r#"{"edad":41}"#.into()).await.unwrap().text().await.unwrap();
+    assert!(refined.contains(r#""ahorro":250000.0000000000000001"#) && refined.contains(r#""edad":41"#), "{refined}");
+}
+
 /// A profile without receipts shows `verificacion: null`, and phase 2 works as before.
 #[tokio::test]
 async fn a_profile_without_receipts_has_no_verification() {

@@ -141,6 +141,55 @@ async fn buyer_journey_phase_1_phase_2_and_profile() {
     assert_eq!(latest["data"]["platform_score"], again["data"]["platform_score"]);
 }
 
+/// The buyer endpoints read a profile's numbers as written, as the calculator does, and store
+/// and show them so: a co-borrower's 29,999.99999999999999999 is less than the household's
+/// 30,000 (as a double it is 30,000, refused as not less), and debts of 0.10000000000000001
+/// stay that amount through phase 1, phase 2 and `GET`.
+#[tokio::test]
+async fn buyer_endpoints_read_and_keep_the_digits_written() {
+    let app = TestApp::spawn().await;
+    let profile = r#"{"estado":"JAL","ingreso_mensual":30000,"tipo_ingreso":"asalariado","antiguedad_meses":60,
+        "deudas_mensuales":0.10000000000000001,
+        "coacreditado":{"ingreso_mensual":29999.99999999999999999,"tipo_ingreso":"mixto","antiguedad_meses":12}"#;
+    let calculator = |body: String| {
+        let app = &app;
+        async move {
+            let resp: Value = post_raw(app, "/api/v1/score", &body).await.json().await.unwrap();
+            assert_eq!(resp["status"], "success", "{resp}");
+            resp["data"]["platform_score"].clone()
+        }
+    };
+    let expected = calculator(format!("{profile}}}")).await;
+    for path in ["/api/v1/fase1/perfil", "/api/v1/onboarding/perfil"] {
+        let resp = post_raw(&app, path, &format!(r#"{profile},"nombre":"Ana Pérez"}}"#)).await;
+        assert_eq!(resp.status(), 201, "{path}");
+        let body: Value = resp.json().await.unwrap();
+        let id = body["data"]["id"].as_str().unwrap().to_owned();
+        let stored: String =
+            sqlx::query_scalar("SELECT profile_json FROM buyer_profiles WHERE id = $1").bind(&id).fetch_one(&app.db).await.unwrap();
+        assert!(stored.contains("0.10000000000000001") && stored.contains("29999.99999999999999999"), "{stored}");
+        let shown = app.get(&format!("/api/v1/perfil/{id}")).await.text().await.unwrap();
+        assert!(shown.contains(r#""deudas_mensuales":0.10000000000000001"#), "{shown}");
+        let shown: Value = serde_json::from_str(&shown).unwrap();
+        assert_eq!(shown["data"]["platform_score"], expected, "{path}");
+        assert_eq!(shown["data"]["contacto"]["nombre"], "Ana Pérez");
+
+        // Phase 2 merges changes written with their own digits over the stored ones.
+        let changes = r#"{"ahorro":150000.0000000000000001,"edad":40}"#;
+        let refined = post_raw(&app, &format!("/api/v1/fase2/validar/{id}"), changes).await;
+        assert_eq!(refined.status(), 200);
+        let refined = refined.text().await.unwrap();
+        assert!(refined.contains("150000.0000000000000001") && refined.contains("0.10000000000000001"), "{refined}");
+        let refined: Value = serde_json::from_str(&refined).unwrap();
+        let merged = format!(r#"{profile},"ahorro":150000.0000000000000001,"edad":40}}"#);
+        assert_eq!(refined["data"]["platform_score"], calculator(merged).await, "{path}");
+    }
+    // What the calculator refuses as written is refused as written: below a centavo.
+    let below = r#"{"estado":"JAL","ingreso_mensual":30000,"tipo_ingreso":"asalariado","antiguedad_meses":60,"deudas_mensuales":0.0099999999999999999999}"#;
+    let body = assert_error(post_raw(&app, "/api/v1/onboarding/perfil", below).await, 422, "VALUE_OUT_OF_RANGE").await;
+    assert_eq!(body["field"], "deudas_mensuales");
+}
+
 #[tokio::test]
 async fn every_error_path_uses_the_envelope_and_changes_nothing() {
     let app = TestApp::spawn().await;
