@@ -258,7 +258,7 @@ impl Profile {
     /// [`Profile::to_json_value`] as JSON text, with every amount written as its own digits
     /// (without trailing zeros) instead of its nearest double: what a server stores, since
     /// [`Profile::from_json_str`] reads it back to an equal profile whatever the amounts'
-    /// digits (`10379.199999999999` stays that amount; through a double it would be 10379.2).
+    /// digits (`10379.1999999999999999` stays that amount; through a double it would be 10379.2).
     pub fn to_json_string(&self) -> String {
         let co = self.coacreditado.as_ref();
         members_text(&self.to_json_value(), &|path| match path {
