@@ -26,7 +26,7 @@ pcsv = pytest.importorskip("pyarrow.csv")
 PROFILES = [
     c["input"]
     for c in load_cases()
-    if "expected" in c and isinstance(c["input"], dict) and "coacreditado" not in c["input"]
+    if "expected" in c and isinstance(c.get("input"), dict) and "coacreditado" not in c["input"]
 ]
 KEYS = [k for k in platform_score.PROFILE_FIELDS if any(k in p for p in PROFILES)]
 SCRIPT = Path(sys.executable).parent / "platform-score"

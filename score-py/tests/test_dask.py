@@ -19,7 +19,7 @@ import platform_score.dask  # noqa: E402
 PROFILES = [
     c["input"]
     for c in load_cases()
-    if "expected" in c and isinstance(c["input"], dict) and "coacreditado" not in c["input"]
+    if "expected" in c and isinstance(c.get("input"), dict) and "coacreditado" not in c["input"]
 ]
 
 

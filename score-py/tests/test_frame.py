@@ -13,7 +13,7 @@ from conftest import load_cases
 pd = pytest.importorskip("pandas")
 pa = pytest.importorskip("pyarrow")
 
-VALID = [c for c in load_cases() if "expected" in c and isinstance(c["input"], dict)]
+VALID = [c for c in load_cases() if "expected" in c and isinstance(c.get("input"), dict)]
 
 
 def flatten(report: Dict[str, Any]) -> Dict[str, Any]:

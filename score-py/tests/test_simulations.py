@@ -9,7 +9,7 @@ from typing import Any, Dict, List
 import platform_score
 from conftest import assert_exact, load_cases
 
-CASES = [c for c in load_cases() if "expected" in c]
+CASES = [c for c in load_cases() if "expected" in c and "input" in c]
 
 
 def changed(profile: Dict[str, Any], simulation: Dict[str, Any]) -> Dict[str, Any]:

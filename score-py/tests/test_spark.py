@@ -20,7 +20,7 @@ import platform_score.spark  # noqa: E402
 # passes no pandas object to Spark.
 pytestmark = pytest.mark.filterwarnings("ignore:PySpark does not yet fully support pandas:FutureWarning")
 
-PROFILES = [c["input"] for c in load_cases() if "expected" in c and isinstance(c["input"], dict)]
+PROFILES = [c["input"] for c in load_cases() if "expected" in c and isinstance(c.get("input"), dict)]
 KEYS = [k for k in platform_score.PROFILE_FIELDS if any(k in p for p in PROFILES)]
 ROWS = 100_000
 

@@ -17,7 +17,7 @@ pa = pytest.importorskip("pyarrow")
 pl = pytest.importorskip("polars")
 duckdb = pytest.importorskip("duckdb")
 
-PROFILES = [c["input"] for c in load_cases() if "expected" in c and isinstance(c["input"], dict)]
+PROFILES = [c["input"] for c in load_cases() if "expected" in c and isinstance(c.get("input"), dict)]
 KEYS = [k for k in platform_score.PROFILE_FIELDS if any(k in p for p in PROFILES)]
 
 
