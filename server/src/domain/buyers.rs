@@ -451,3 +451,27 @@ impl BuyerRow {
         })
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn changes_merge_over_the_stored_digits_and_null_clears_however_written() {
+        let base = r#"{"ahorro":150000.0000000000000001,"deudas_mensuales":1000,"estado":"JAL"}"#;
+        let merged = merge_changes(base, "{ \"deudas_mensuales\" :\n null , \"edad\": 33 }").expect("merged");
+        assert_eq!(merged, r#"{"ahorro":150000.0000000000000001,"edad":33,"estado":"JAL"}"#);
+    }
+
+    #[test]
+    fn contact_fields_leave_the_profile_text_as_written() {
+        let body = RawValue::from_string(r#"{"ingreso_mensual": 10379.1999999999999999, "nombre": " Ana ", "email": null}"#.to_owned())
+            .expect("JSON");
+        let (profile, contact) = split_profile_body(&body).expect("split");
+        assert_eq!(profile, r#"{"ingreso_mensual":10379.1999999999999999}"#);
+        assert_eq!((contact.nombre, contact.email, contact.telefono), (Some(Some("Ana".to_owned())), Some(None), None));
+        // Not an object: left to score-core, which names the type.
+        let (text, _) = split_profile_body(&RawValue::from_string("[1]".to_owned()).expect("JSON")).expect("split");
+        assert_eq!(score_profile(&text).expect_err("not an object").code, "INVALID_TYPE");
+    }
+}
