@@ -39,8 +39,8 @@ impl FromStr for DocumentKind {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(tag = "tipo", rename_all = "snake_case")]
 pub enum Documento {
-    /// A payroll receipt.
-    ReciboNomina(ReciboImpreso),
+    /// A payroll receipt (boxed like the statement: the two variants are far apart in size).
+    ReciboNomina(Box<ReciboImpreso>),
     /// A bank statement.
     EstadoCuenta(Box<EstadoCuenta>),
 }
@@ -70,7 +70,7 @@ pub fn read_document_text(
         }
     });
     match kind {
-        DocumentKind::ReciboNomina => read_printed_receipt(text, fuente, confianza).map(Documento::ReciboNomina),
+        DocumentKind::ReciboNomina => read_printed_receipt(text, fuente, confianza).map(|r| Documento::ReciboNomina(Box::new(r))),
         DocumentKind::EstadoCuenta => read_statement(text, fuente, confianza, layouts).map(|s| Documento::EstadoCuenta(Box::new(s))),
     }
 }

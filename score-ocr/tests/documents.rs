@@ -25,7 +25,7 @@ const RECEIPTS: [&str; 3] = ["quincenal-40-infonavit-1.xml", "semanal-33-fonacot
 
 fn receipt(doc: Documento) -> score_docs::ReciboImpreso {
     match doc {
-        Documento::ReciboNomina(r) => r,
+        Documento::ReciboNomina(r) => *r,
         other => panic!("not a receipt: {other:?}"),
     }
 }
