@@ -35,6 +35,7 @@ pub mod money;
 pub mod params;
 pub mod products;
 mod profile;
+mod profile_json;
 mod read;
 mod recommendations;
 mod verdict;

@@ -22,6 +22,7 @@ mod fijos;
 mod finance;
 mod numero;
 mod ofertas;
+mod persona;
 pub mod rules;
 
 pub use closing::{GASTOS_CIERRE, ISAI, Origen as OrigenIsai, isai, tasa_gastos_cierre};
@@ -408,9 +409,9 @@ impl Evaluadas {
     fn reordenadas(&self, s: &Solicitud) -> Option<Decimal> {
         let evaluadas = self.0.as_ref()?;
         // Each borrower's balance as the products read it (`Persona`).
-        let titular = evaluate::no_negativo(s.subcuenta_fondo);
-        let ambos = titular + s.coacreditado.as_ref().map_or(Decimal::ZERO, evaluate::subcuenta_coacreditado);
-        let (comprador, titular, ambos) = (evaluate::Comprador::de(s), Approx::of(titular), Approx::of(ambos));
+        let titular = persona::no_negativo(s.subcuenta_fondo);
+        let ambos = titular + s.coacreditado.as_ref().map_or(Decimal::ZERO, persona::subcuenta_coacreditado);
+        let (comprador, titular, ambos) = (persona::Comprador::de(s), Approx::of(titular), Approx::of(ambos));
         credito_descrito(&evaluadas.map(|e| e.con_fondos(&comprador, titular, ambos)))
     }
 }

@@ -1,12 +1,10 @@
 //! Each product's own rules (PRODUCTS.md, section 2) applied to one applicant: who qualifies,
 //! the payment it allows, its term, caps and minimums, and how its credits make its offer.
 
-use super::evaluate::{
-    Capacidad, Cat, CatPendiente, Comprador, Credito, Evaluada, Motivos, Pago, Persona, Tramo, Valor, capacidad, evaluada,
-    forma_cofi, plazo, tope,
-};
+use super::evaluate::{Cat, CatPendiente, Credito, Evaluada, Motivos, Pago, Tramo, Valor, evaluada, forma_cofi};
 use super::fijos::Fijo;
 use super::numero::Numero;
+use super::persona::{Capacidad, Comprador, Persona, capacidad, plazo, tope};
 use super::rules::*;
 use super::{Institucion, Motivo, Producto, Solicitud};
 use crate::params::{EDAD_MAX_FIN_PLAZO, PTI_MAX};
