@@ -355,14 +355,20 @@ def _simulaciones(profile: Dict[str, Any], base: Dict[str, Any]) -> List[Dict[st
     p = _read(profile)
     found: List[Dict[str, Any]] = []
 
-    def offer(accion: str, campo: str, antes: Any, despues: Any, meses: Optional[int] = None,
-              also: Optional[Dict[str, Any]] = None) -> None:
+    def cambio(campo: str, antes: Any, despues: Any) -> Dict[str, Any]:
+        return {"campo": campo, "antes": antes, "despues": despues}
+
+    def offer(accion: str, cambios: List[Dict[str, Any]], meses: Optional[int] = None) -> None:
+        # Each change applied by its path: a co-borrower's field inside `coacreditado` (made
+        # when the change adds one).
         changed = dict(profile)
-        changed[campo] = despues
-        cambios = [{"campo": campo, "antes": antes, "despues": despues}]
-        if also is not None:
-            changed["coacreditado"] = dict(profile["coacreditado"], deudas_mensuales=also["despues"])
-            cambios.append(also)
+        for c in cambios:
+            *parents, key = c["campo"].split(".")
+            target = changed
+            for parent in parents:
+                target[parent] = dict(target.get(parent) or {})
+                target = target[parent]
+            target[key] = c["despues"]
         r = _report(changed)
         if r["score"] > base["score"] or r["credito_max"] > base["credito_max"]:
             found.append({
@@ -378,17 +384,17 @@ def _simulaciones(profile: Dict[str, Any], base: Dict[str, Any]) -> List[Dict[st
     c = base["capacidad_compra_estimada"]
     faltante = c["enganche_requerido"] + c["gastos_cierre_estimados"] - c["enganche_disponible"]
     if c["credito_max"] > 0 and faltante > 0 and p["ahorro"] < P["SALDO_MAX"]:
-        offer("AHORRAR_ENGANCHE", "ahorro", p["ahorro"], min(p["ahorro"] + faltante, P["SALDO_MAX"]))
+        offer("AHORRAR_ENGANCHE", [cambio("ahorro", p["ahorro"], min(p["ahorro"] + faltante, P["SALDO_MAX"]))])
     deudas = p["deudas"]
     if deudas is None:
-        offer("DECLARAR_DEUDAS", "deudas_mensuales", None, Decimal(0))
+        offer("DECLARAR_DEUDAS", [cambio("deudas_mensuales", None, Decimal(0))])
     elif deudas > 0:
         # The co-borrower's part of the debts is halved too.
+        cambios = [cambio("deudas_mensuales", deudas, rnd(deudas / 2, 2))]
         suyas = p["co"]["deudas"] if p["co"] else None
-        also = None
         if suyas:
-            also = {"campo": "coacreditado.deudas_mensuales", "antes": suyas, "despues": rnd(suyas / 2, 2)}
-        offer("PAGAR_DEUDAS", "deudas_mensuales", deudas, rnd(deudas / 2, 2), also=also)
+            cambios.append(cambio("coacreditado.deudas_mensuales", suyas, rnd(suyas / 2, 2)))
+        offer("PAGAR_DEUDAS", cambios)
     antiguedad = p["antiguedad"]
     most = int(P["ANTIGUEDAD_MAX_MESES"]) - antiguedad
     if most > 0:
@@ -404,7 +410,19 @@ def _simulaciones(profile: Dict[str, Any], base: Dict[str, Any]) -> List[Dict[st
                 low, high = (low, mid) if reaches(mid) else (mid, high)
             meses = high
         added = meses if meses is not None else min(MESES_SIMULADOS, most)
-        offer("SUMAR_ANTIGUEDAD", "antiguedad_meses", Decimal(antiguedad), Decimal(antiguedad + added), meses)
+        offer("SUMAR_ANTIGUEDAD", [cambio("antiguedad_meses", Decimal(antiguedad), Decimal(antiguedad + added))], meses)
+    # A second earner of the household as co-borrower: half of the income, the applicant's
+    # type, seniority and age.
+    mitad = rnd(p["ingreso"] / 2, 2)
+    if p["co"] is None and p["personas"] != 1 and mitad < p["ingreso"]:
+        cambios = [
+            cambio("coacreditado.ingreso_mensual", None, mitad),
+            cambio("coacreditado.tipo_ingreso", None, p["tipo"]),
+            cambio("coacreditado.antiguedad_meses", None, Decimal(antiguedad)),
+        ]
+        if p["edad"] is not None:
+            cambios.append(cambio("coacreditado.edad", None, Decimal(p["edad"])))
+        offer("SUMAR_COACREDITADO", cambios)
     found.sort(key=lambda s: (-s["score"], -s["credito_max"]))
     return found[:MAX_SIMULACIONES]
 

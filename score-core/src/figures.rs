@@ -43,9 +43,10 @@ impl Exact {
         Exact { deudas, ingreso_disponible: disponible(profile, self.costo_vida_digno, deudas), ..*self }
     }
 
-    /// The quantities of a what-if's profile that differs from this one in its seniority alone:
-    /// the housing-fund balances, which more months estimate larger, again.
-    pub(crate) fn con_antiguedad(&self, profile: &Profile) -> Exact {
+    /// The quantities of a what-if's profile that differs from this one only in what the
+    /// housing-fund balances read (more months of seniority, a co-borrower of the same
+    /// household): those balances again.
+    pub(crate) fn con_subcuentas(&self, profile: &Profile) -> Exact {
         let [subcuenta_titular, subcuenta_coacreditado] = subcuentas(profile);
         Exact { subcuenta: subcuenta_titular + subcuenta_coacreditado, subcuenta_titular, ..*self }
     }

@@ -54,7 +54,7 @@ pub use read::ValidProfile;
 pub use recommendations::texto as recommendation_text;
 pub use verdict::texto as verdict_text;
 pub use report::*;
-pub use simulations::{AccionSimulacion, CambioPerfil, CampoSimulado, Simulacion};
+pub use simulations::{AccionSimulacion, CambioPerfil, CampoSimulado, Simulacion, ValorCampo};
 pub use states::State;
 pub use walk::{Key, Label, ReportSink, Slot};
 
@@ -64,7 +64,7 @@ pub const MODEL_VERSION: &str = "2.1";
 /// sources, MODEL.md) that produced a report. `MODEL_VERSION` names the spec's formula and
 /// weights and stays "2.1"; this name changes whenever a curve, table or rule does, so a stored
 /// report says which set of figures it was computed with.
-pub const CALIBRATION: &str = "mx-2026.11-5";
+pub const CALIBRATION: &str = "mx-2026.11-6";
 /// Version of this crate.
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");
 

@@ -27,6 +27,9 @@ pub enum Shape {
     Label(&'static [&'static str]),
     /// A text.
     Text,
+    /// A shown figure or one of a closed set of names (a simulated profile field's value:
+    /// an amount, a count or an income type).
+    DecimalOrLabel(&'static [&'static str]),
     /// The inner shape or `null`.
     Nullable(Box<Shape>),
 }
@@ -135,6 +138,9 @@ impl ReportSink for Recorder {
         let all = value.map_or(&[][..], |v| v.all);
         self.put(at, Shape::Nullable(Box::new(Shape::Label(all))));
     }
+    fn valor_campo(&mut self, at: Slot, _: Option<crate::ValorCampo>) {
+        self.put(at, Shape::Nullable(Box::new(Shape::DecimalOrLabel(&crate::walk::TIPO_INGRESO_NAMES))));
+    }
 }
 
 const SCHEMA_DIALECT: &str = "https://json-schema.org/draft/2020-12/schema";
@@ -168,6 +174,7 @@ fn shape_schema(shape: &Shape) -> Value {
         Shape::Decimal => json!({"type": "number"}),
         Shape::Label(all) => json!({"type": "string", "enum": all}),
         Shape::Text => json!({"type": "string"}),
+        Shape::DecimalOrLabel(all) => json!({"anyOf": [{"type": "number"}, {"type": "string", "enum": all}]}),
         Shape::Nullable(inner) => {
             let mut schema = shape_schema(inner);
             if let Some(Value::String(t)) = schema.get("type").cloned() {
@@ -176,6 +183,9 @@ fn shape_schema(shape: &Shape) -> Value {
             // A closed set admits null only when null is one of its values.
             if let Some(Value::Array(values)) = schema.get_mut("enum") {
                 values.push(Value::Null);
+            }
+            if let Some(Value::Array(branches)) = schema.get_mut("anyOf") {
+                branches.push(json!({"type": "null"}));
             }
             schema
         }

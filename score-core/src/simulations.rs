@@ -10,6 +10,10 @@
 //!   the description says so).
 //! - `SUMAR_ANTIGUEDAD`: the fewest more months of seniority that reach the next level
 //!   (`meses_para_siguiente_nivel`), else twelve more months; age is held.
+//! - `SUMAR_COACREDITADO`: without a co-borrower, in a household of more than one person, apply
+//!   together with a second earner of the household ([`coacreditado_simulado`]). The score reads
+//!   the household, so only the credit can grow (two INFONAVIT credits pooled, each borrower's
+//!   own fund).
 //!
 //! They are ranked by score gained, then credit gained, then the order above; at most four.
 
@@ -17,7 +21,7 @@ use crate::figures::{Exact, curva_antiguedad};
 use crate::money::{self, money};
 use crate::params::{ANTIGUEDAD_MAX_MESES, SALDO_MAX};
 use crate::products::Evaluadas;
-use crate::profile::Profile;
+use crate::profile::{Coacreditado, IncomeType, Profile};
 use crate::report::{Nivel, ScoreReport, Text};
 use rust_decimal::Decimal;
 use rust_decimal::prelude::ToPrimitive;
@@ -38,11 +42,14 @@ pub enum AccionSimulacion {
     DeclararDeudas,
     /// Stay in the job (or activity) until the next level, or a year more.
     SumarAntiguedad,
+    /// Apply together with a second earner of the household, as co-borrower.
+    SumarCoacreditado,
 }
 
 impl AccionSimulacion {
     /// Every action, in the order ties are ranked.
-    pub const ALL: [AccionSimulacion; 4] = [Self::AhorrarEnganche, Self::PagarDeudas, Self::DeclararDeudas, Self::SumarAntiguedad];
+    pub const ALL: [AccionSimulacion; 5] =
+        [Self::AhorrarEnganche, Self::PagarDeudas, Self::DeclararDeudas, Self::SumarAntiguedad, Self::SumarCoacreditado];
 
     /// Stable wire name, the same as its JSON form.
     pub const fn as_str(self) -> &'static str {
@@ -51,6 +58,7 @@ impl AccionSimulacion {
             Self::PagarDeudas => "PAGAR_DEUDAS",
             Self::DeclararDeudas => "DECLARAR_DEUDAS",
             Self::SumarAntiguedad => "SUMAR_ANTIGUEDAD",
+            Self::SumarCoacreditado => "SUMAR_COACREDITADO",
         }
     }
 
@@ -63,6 +71,9 @@ impl AccionSimulacion {
                 "Declara tus deudas mensuales; si no tienes, declara 0 (así se simula) en lugar de dejar el dato vacío."
             }
             Self::SumarAntiguedad => "Permanece en tu empleo o actividad actual más meses.",
+            Self::SumarCoacreditado => {
+                "Solicita el crédito junto con otra persona de tu hogar que tenga ingresos propios (cónyuge, pareja o familiar) como coacreditado; se simula que gana la mitad del ingreso del hogar, con tu tipo de ingreso, tu antigüedad y tu edad (si la declaraste)."
+            }
         }
     }
 }
@@ -81,12 +92,32 @@ pub enum CampoSimulado {
     /// `coacreditado.deudas_mensuales` (the co-borrower's part of the household's debts).
     #[serde(rename = "coacreditado.deudas_mensuales")]
     CoacreditadoDeudasMensuales,
+    /// `coacreditado.ingreso_mensual` (the co-borrower's part of the household's income).
+    #[serde(rename = "coacreditado.ingreso_mensual")]
+    CoacreditadoIngresoMensual,
+    /// `coacreditado.tipo_ingreso`.
+    #[serde(rename = "coacreditado.tipo_ingreso")]
+    CoacreditadoTipoIngreso,
+    /// `coacreditado.antiguedad_meses`.
+    #[serde(rename = "coacreditado.antiguedad_meses")]
+    CoacreditadoAntiguedadMeses,
+    /// `coacreditado.edad`.
+    #[serde(rename = "coacreditado.edad")]
+    CoacreditadoEdad,
 }
 
 impl CampoSimulado {
     /// Every field a simulation may change.
-    pub const ALL: [CampoSimulado; 4] =
-        [Self::Ahorro, Self::DeudasMensuales, Self::AntiguedadMeses, Self::CoacreditadoDeudasMensuales];
+    pub const ALL: [CampoSimulado; 8] = [
+        Self::Ahorro,
+        Self::DeudasMensuales,
+        Self::AntiguedadMeses,
+        Self::CoacreditadoDeudasMensuales,
+        Self::CoacreditadoIngresoMensual,
+        Self::CoacreditadoTipoIngreso,
+        Self::CoacreditadoAntiguedadMeses,
+        Self::CoacreditadoEdad,
+    ];
 
     /// The profile key (a co-borrower's by its path).
     pub const fn as_str(self) -> &'static str {
@@ -95,6 +126,10 @@ impl CampoSimulado {
             Self::DeudasMensuales => "deudas_mensuales",
             Self::AntiguedadMeses => "antiguedad_meses",
             Self::CoacreditadoDeudasMensuales => "coacreditado.deudas_mensuales",
+            Self::CoacreditadoIngresoMensual => "coacreditado.ingreso_mensual",
+            Self::CoacreditadoTipoIngreso => "coacreditado.tipo_ingreso",
+            Self::CoacreditadoAntiguedadMeses => "coacreditado.antiguedad_meses",
+            Self::CoacreditadoEdad => "coacreditado.edad",
         }
     }
 }
@@ -106,11 +141,55 @@ pub struct CambioPerfil {
     /// The profile key changed.
     pub campo: CampoSimulado,
     /// Its value in the profile scored (`None`: absent).
-    #[serde(with = "money::option_number")]
-    pub antes: Option<Decimal>,
+    pub antes: Option<ValorCampo>,
     /// Its value in the simulated profile (`None` removes the field).
-    #[serde(with = "money::option_number")]
-    pub despues: Option<Decimal>,
+    pub despues: Option<ValorCampo>,
+}
+
+/// The value of a profile field a simulation changes, as the profile writes it: a number (an
+/// amount or a count of months or years), or an income type by its wire name (a simulated
+/// co-borrower's `tipo_ingreso`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ValorCampo {
+    /// An amount, MXN, or a count.
+    Numero(Decimal),
+    /// An income type.
+    TipoIngreso(IncomeType),
+}
+
+impl Serialize for ValorCampo {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        match self {
+            ValorCampo::Numero(n) => money::number::serialize(n, serializer),
+            ValorCampo::TipoIngreso(t) => serializer.serialize_str(t.as_str()),
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for ValorCampo {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        use serde::de::{Error, Visitor};
+        struct ValorVisitor;
+        impl Visitor<'_> for ValorVisitor {
+            type Value = ValorCampo;
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str("a number or an income type")
+            }
+            fn visit_i64<E: Error>(self, v: i64) -> Result<ValorCampo, E> {
+                money::number::NumberVisitor.visit_i64(v).map(ValorCampo::Numero)
+            }
+            fn visit_u64<E: Error>(self, v: u64) -> Result<ValorCampo, E> {
+                money::number::NumberVisitor.visit_u64(v).map(ValorCampo::Numero)
+            }
+            fn visit_f64<E: Error>(self, v: f64) -> Result<ValorCampo, E> {
+                money::number::NumberVisitor.visit_f64(v).map(ValorCampo::Numero)
+            }
+            fn visit_str<E: Error>(self, v: &str) -> Result<ValorCampo, E> {
+                IncomeType::parse(v).map(ValorCampo::TipoIngreso).ok_or_else(|| E::custom(format!("not an income type: {v}")))
+            }
+        }
+        deserializer.deserialize_any(ValorVisitor)
+    }
 }
 
 /// A what-if: an action, the profile changes it means, and what scoring the changed profile
@@ -152,17 +231,19 @@ struct Resultado {
 /// would: the same figures, filtered where that certifies them, else decimal. What the action
 /// leaves alone is the report's own: `base` its quantities, `antes` its shown component values
 /// (only the components that read the fields the action changes are computed,
-/// `crate::figures::component`), and `evaluadas` its offers, re-ranked instead of evaluated
-/// again when the action changes no credit (savings; seniority, see
-/// `Evaluadas::credito_con_antiguedad`), or kept when fewer debts change no offer
-/// (`Evaluadas::credito_con_menos_deudas`).
+/// `crate::figures::component`; a co-borrower changes none, since the score reads the
+/// household), and `evaluadas` its offers, re-ranked instead of evaluated again when the action
+/// changes no credit (savings; seniority, see `Evaluadas::credito_con_antiguedad`), or kept
+/// when fewer debts change no offer (`Evaluadas::credito_con_menos_deudas`). A co-borrower is a
+/// new borrower: the products are evaluated again.
 fn resultado(profile: &Profile, accion: AccionSimulacion, base: &Exact, antes: &[Decimal; 6], evaluadas: &Evaluadas) -> Resultado {
     // The components that read the fields each action changes (spec order: savings; debts
     // and financial health; seniority), and the quantities it moves.
     let (cambian, exact): (&[usize], Exact) = match accion {
         AccionSimulacion::AhorrarEnganche => (&[4], *base),
         AccionSimulacion::PagarDeudas | AccionSimulacion::DeclararDeudas => (&[3, 5], base.con_deudas(profile)),
-        AccionSimulacion::SumarAntiguedad => (&[2], base.con_antiguedad(profile)),
+        AccionSimulacion::SumarAntiguedad => (&[2], base.con_subcuentas(profile)),
+        AccionSimulacion::SumarCoacreditado => (&[], base.con_subcuentas(profile)),
     };
     let score = crate::filtered::score_cambiando(profile, &exact, antes, cambian)
         .unwrap_or_else(|| crate::figures::figures_exact(profile, &exact).score);
@@ -171,12 +252,50 @@ fn resultado(profile: &Profile, accion: AccionSimulacion, base: &Exact, antes: &
         AccionSimulacion::AhorrarEnganche => evaluadas.credito_con_ahorro(&solicitud),
         AccionSimulacion::SumarAntiguedad => evaluadas.credito_con_antiguedad(&solicitud),
         AccionSimulacion::PagarDeudas | AccionSimulacion::DeclararDeudas => evaluadas.credito_con_menos_deudas(&solicitud),
+        AccionSimulacion::SumarCoacreditado => crate::products::credito_recomendado(&solicitud),
     };
     Resultado { score, credito_max }
 }
 
+/// A change of a number (`None`: absent).
 fn cambio(campo: CampoSimulado, antes: Option<Decimal>, despues: Option<Decimal>) -> CambioPerfil {
-    CambioPerfil { campo, antes, despues }
+    CambioPerfil { campo, antes: antes.map(ValorCampo::Numero), despues: despues.map(ValorCampo::Numero) }
+}
+
+/// The co-borrower `SUMAR_COACREDITADO` simulates for `profile`, when it has none and its
+/// household has more than one person (an absent `personas_hogar` is the mean household's):
+/// the least the buyer has not said, a second earner holding half of the household's income
+/// (to the centavo, half away from zero; it must stay less than the whole, so an income of one
+/// centavo has none), with the applicant's income type, seniority and age, none of the declared
+/// debts, and the housing fund and sub-account its income type gives (estimated).
+pub(crate) fn coacreditado_simulado(profile: &Profile) -> Option<Coacreditado> {
+    if profile.coacreditado.is_some() || profile.personas_hogar == Some(1) {
+        return None;
+    }
+    let ingreso_mensual = money(profile.ingreso_mensual / Decimal::TWO);
+    (ingreso_mensual < profile.ingreso_mensual).then_some(Coacreditado {
+        ingreso_mensual,
+        tipo_ingreso: profile.tipo_ingreso,
+        antiguedad_meses: profile.antiguedad_meses,
+        edad: profile.edad,
+        deudas_mensuales: None,
+        subcuenta_fondo: None,
+        institucion: None,
+    })
+}
+
+/// The changes that add `co`, in the co-borrower's field order (its age when it has one).
+fn cambios_coacreditado(co: &Coacreditado) -> Vec<CambioPerfil> {
+    let nuevo = |campo, valor| CambioPerfil { campo, antes: None, despues: Some(valor) };
+    let mut cambios = vec![
+        nuevo(CampoSimulado::CoacreditadoIngresoMensual, ValorCampo::Numero(co.ingreso_mensual)),
+        nuevo(CampoSimulado::CoacreditadoTipoIngreso, ValorCampo::TipoIngreso(co.tipo_ingreso)),
+        nuevo(CampoSimulado::CoacreditadoAntiguedadMeses, ValorCampo::Numero(Decimal::from(co.antiguedad_meses))),
+    ];
+    if let Some(edad) = co.edad {
+        cambios.push(nuevo(CampoSimulado::CoacreditadoEdad, ValorCampo::Numero(Decimal::from(edad))));
+    }
+    cambios
 }
 
 /// The simulations of `profile`, whose report (without simulations) is `base` and whose
@@ -274,8 +393,15 @@ pub(crate) fn simulaciones(profile: &Profile, exact: &Exact, base: &ScoreReport,
         offer(AccionSimulacion::SumarAntiguedad, cambios, &changed, meses);
     }
 
+    // A second earner of the household as co-borrower.
+    if let Some(co) = coacreditado_simulado(profile) {
+        let cambios = cambios_coacreditado(&co);
+        let changed = Profile { coacreditado: Some(co), ..profile.clone() };
+        offer(AccionSimulacion::SumarCoacreditado, cambios, &changed, None);
+    }
+
     // Most score gained first, then most credit, then the actions' order: an insertion sort of
-    // at most four (stable; a library sort would add kilobytes to the WebAssembly build).
+    // at most four (the debts' two actions exclude each other; stable; a library sort would add kilobytes to the WebAssembly build).
     for i in 1..found.len() {
         let mut j = i;
         while j > 0 && {
@@ -355,7 +481,7 @@ mod tests {
         /// What a what-if reuses of the report (its quantities, the components the action
         /// leaves alone, its offers re-ranked) gives the changed profile's own score and credit,
         /// whether or not the what-if is offered: more savings, more months (with offers refused
-        /// for seniority or not), debts halved or declared.
+        /// for seniority or not), debts halved or declared, a co-borrower added.
         #[test]
         fn every_action_scores_as_the_changed_profile(p in profile(), mas_ahorro in 1i64..=100_000_000, mas_meses in 1u32..=30) {
             prop_assume!(p.validate().is_ok());
@@ -378,6 +504,9 @@ mod tests {
                     }
                     changes.push((AccionSimulacion::PagarDeudas, halved));
                 }
+            }
+            if let Some(co) = coacreditado_simulado(&p) {
+                changes.push((AccionSimulacion::SumarCoacreditado, Profile { coacreditado: Some(co), ..p.clone() }));
             }
             for (accion, changed) in changes {
                 let again = crate::score(&changed).expect("a changed profile stays valid");

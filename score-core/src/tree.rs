@@ -382,7 +382,7 @@ fn label_sets_of(shape: &Shape, out: &mut [&'static [&'static str]]) {
             for (key, inner) in keys {
                 let inner = if let Shape::Nullable(inner) = inner { &**inner } else { inner };
                 match inner {
-                    Shape::Label(all) => out[key.id] = all,
+                    Shape::Label(all) | Shape::DecimalOrLabel(all) => out[key.id] = all,
                     other => label_sets_of(other, out),
                 }
             }

@@ -4,7 +4,7 @@
 use proptest::prelude::*;
 use rust_decimal::Decimal;
 use score_core::params::{PROPORCION_DEUDAS_NO_DECLARADAS, PUNTOS_DEUDAS_NO_DECLARADAS};
-use score_core::{CampoSimulado, CodigoDictamen, Condicion, Nivel, Profile, ScoreReport, State};
+use score_core::{CodigoDictamen, Condicion, Nivel, Profile, ScoreReport, State};
 use serde_json::{Value, json};
 
 /// Money with cents, from 0.01 to about 10 million.
@@ -256,29 +256,25 @@ proptest! {
         let r = report(&p);
         prop_assert!(r.simulaciones.len() <= 4);
         for s in &r.simulaciones {
-            let mut changed = p.clone();
+            // The changes applied as a user applies them: to the profile's JSON, each field by
+            // its path (a co-borrower's inside `coacreditado`, made when the change adds one),
+            // each `antes` the field's value in the profile scored.
+            let mut changed = p.to_json_value();
             for c in &s.cambios {
-                match c.campo {
-                    CampoSimulado::Ahorro => {
-                        prop_assert_eq!(c.antes, Some(p.ahorro));
-                        changed.ahorro = c.despues.expect("savings stay given");
+                let (object, key) = match c.campo.as_str().split_once('.') {
+                    Some((parent, key)) => {
+                        let inner = changed.as_object_mut().expect("a profile is an object").entry(parent).or_insert_with(|| json!({}));
+                        (inner.as_object_mut().expect("an object"), key)
                     }
-                    CampoSimulado::DeudasMensuales => {
-                        prop_assert_eq!(c.antes, p.deudas_mensuales);
-                        changed.deudas_mensuales = c.despues;
-                    }
-                    CampoSimulado::AntiguedadMeses => {
-                        prop_assert_eq!(c.antes, Some(Decimal::from(p.antiguedad_meses)));
-                        changed.antiguedad_meses = c.despues.and_then(|d| d.to_string().parse().ok()).expect("months");
-                    }
-                    CampoSimulado::CoacreditadoDeudasMensuales => {
-                        let co = changed.coacreditado.as_mut().expect("a co-borrower's change needs one");
-                        prop_assert_eq!(c.antes, co.deudas_mensuales);
-                        co.deudas_mensuales = c.despues;
-                    }
-                    other => prop_assert!(false, "unexpected change {:?}", other),
-                }
+                    None => (changed.as_object_mut().expect("a profile is an object"), c.campo.as_str()),
+                };
+                prop_assert_eq!(object.get(key).cloned().unwrap_or(Value::Null), serde_json::to_value(c.antes).expect("a value"), "{:?}", c.campo);
+                match c.despues {
+                    Some(despues) => object.insert(key.to_owned(), serde_json::to_value(despues).expect("a value")),
+                    None => object.remove(key),
+                };
             }
+            let changed = Profile::from_json_value(&changed).expect("a simulated profile is valid");
             let again = score_core::score(&changed).expect("a simulated profile is valid");
             prop_assert_eq!(s.score, again.score, "{:?}", s.accion);
             prop_assert_eq!(s.nivel, again.nivel);

@@ -53,6 +53,9 @@ fn fixtures_fit_the_schemas() {
 
 fn fits(schema: &serde_json::Value, value: &serde_json::Value) -> Result<(), String> {
     use serde_json::Value;
+    if let Some(branches) = schema["anyOf"].as_array() {
+        return if branches.iter().any(|b| fits(b, value).is_ok()) { Ok(()) } else { Err(format!("{value} fits no branch of {schema}")) };
+    }
     let types: Vec<&str> = match &schema["type"] {
         Value::String(t) => vec![t.as_str()],
         Value::Array(ts) => ts.iter().filter_map(Value::as_str).collect(),

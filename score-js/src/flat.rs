@@ -12,11 +12,13 @@
 //! through its JSON text.
 
 use score_core::money::json_f64;
-use score_core::{Label, ReportSink, ScoreReport, Slot, Text};
+use score_core::{Label, ReportSink, ScoreReport, Slot, Text, ValorCampo};
 use std::borrow::Cow;
-/// Doubles in the `Float64Array` the builder reads: the fixed values (about 60) and two lists
-/// of at most 13 recommendations (one per code) fit with room to spare.
-pub const CAPACITY: usize = 256;
+/// Doubles in the `Float64Array` the builder reads: the fixed values (56) and the lists at their
+/// longest (13 recommendations, one per code, twice; the verdict's reasons; four simulations,
+/// one adding a co-borrower's four fields; five products with their reasons), about 270, fit
+/// with room to spare.
+pub const CAPACITY: usize = 384;
 
 /// Index in the JS strings array of every static text seen so far, keyed by the text's address
 /// and length: the texts are `&'static str`s from a closed set of about 150, so no content
@@ -227,6 +229,25 @@ impl ReportSink for Out<'_> {
     fn label(&mut self, _: Slot, value: Label) {
         self.static_text(value.as_str());
     }
+    /// A tag first (0 `null`, 1 a figure, 2 a name), since a figure and a name's index are both
+    /// doubles; then the value, `NaN` for `null` (the builder reads two doubles either way).
+    #[inline(always)]
+    fn valor_campo(&mut self, _: Slot, value: Option<ValorCampo>) {
+        match value {
+            None => {
+                self.push(0.0);
+                self.push(f64::NAN);
+            }
+            Some(ValorCampo::Numero(n)) => {
+                self.push(1.0);
+                self.push(json_f64(n));
+            }
+            Some(ValorCampo::TipoIngreso(t)) => {
+                self.push(2.0);
+                self.static_text(t.as_str());
+            }
+        }
+    }
     #[inline(always)]
     fn null(&mut self, _: Slot) {
         // The generated builder reads a NaN of a nullable key as `null`.
@@ -308,7 +329,8 @@ mod tests {
         let mut flat = Flat::default();
         let r = report();
         assert!(flat.write(&r));
-        let simulaciones: usize = r.simulaciones.iter().map(|s| 7 + 3 * s.cambios.len()).sum();
+        // Each change: its field, then a tag and a value for `antes` and for `despues`.
+        let simulaciones: usize = r.simulaciones.iter().map(|s| 7 + 5 * s.cambios.len()).sum();
         assert!(!r.simulaciones.is_empty(), "the probe report has simulations");
         // Eleven values and the length of `motivos` per product, then its codes.
         let productos: usize = r.productos.iter().map(|o| 12 + o.motivos.len()).sum();

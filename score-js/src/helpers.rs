@@ -52,6 +52,7 @@ pub fn report_builder_source() -> String {
            let f = new Float64Array(0);\n  \
            const N = (v) => (v === v ? v : null);\n  \
            const L = (v) => (v === v ? S[v] : null);\n  \
+           const V = (tag, v) => (tag === 0 ? null : tag === 1 ? v : S[v]);\n  \
            const list = (read) => {{ const out = []; for (let k = f[j++]; k > 0; k--) out.push(read()); return out; }};\n  \
            let j = 0;\n  \
            return function () {{\n    \
@@ -86,11 +87,11 @@ impl Builder {
                 let _ = write!(self.lists, "const {name} = []; for (n = f[j++], i = 0; i < n; i++) {name}.push({item});\n    ");
                 name
             }
-            scalar => {
+            scalar => scalar_value(scalar, || {
                 let at = self.fixed;
                 self.fixed += 1;
-                scalar_value(scalar, &format!("f[{at}]"))
-            }
+                format!("f[{at}]")
+            }),
         }
     }
 }
@@ -101,18 +102,25 @@ fn item_value(shape: &Shape) -> String {
     match shape {
         Shape::Object(fields) => object(fields, item_value),
         Shape::Array(item) => format!("list(() => ({}))", item_value(item)),
-        scalar => scalar_value(scalar, "f[j++]"),
+        scalar => scalar_value(scalar, || "f[j++]".to_owned()),
     }
 }
 
-fn scalar_value(shape: &Shape, double: &str) -> String {
+/// The expression of a scalar, reading each of its doubles with `next` (one, or two for a
+/// value that is a figure or a name).
+fn scalar_value(shape: &Shape, mut next: impl FnMut() -> String) -> String {
     match shape {
-        Shape::Label(_) | Shape::Text => format!("S[{double}]"),
-        Shape::Boolean => format!("{double} === 1"),
+        Shape::Label(_) | Shape::Text => format!("S[{}]", next()),
+        Shape::Boolean => format!("{} === 1", next()),
         // `null` travels as NaN; a name, as its index into the texts.
-        Shape::Nullable(inner) if matches!(**inner, Shape::Label(_) | Shape::Text) => format!("L({double})"),
-        Shape::Nullable(_) => format!("N({double})"),
-        _ => double.to_owned(),
+        Shape::Nullable(inner) if matches!(**inner, Shape::Label(_) | Shape::Text) => format!("L({})", next()),
+        // A tag, then the figure or the name's index (see `crate::flat`'s `valor_campo`).
+        Shape::Nullable(inner) if matches!(**inner, Shape::DecimalOrLabel(_)) => {
+            let tag = next();
+            format!("V({tag}, {})", next())
+        }
+        Shape::Nullable(_) => format!("N({})", next()),
+        _ => next(),
     }
 }
 

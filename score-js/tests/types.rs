@@ -27,6 +27,7 @@ fn ts_type(shape: &Shape, depth: usize) -> String {
         Shape::Boolean => "boolean".to_owned(),
         Shape::Text => "string".to_owned(),
         Shape::Label(names) => union(names),
+        Shape::DecimalOrLabel(names) => format!("number | {}", union(names)),
         Shape::Nullable(inner) => format!("{} | null", ts_type(inner, depth)),
         Shape::Array(item) => match **item {
             // `'A' | 'B'[]` would be an array of 'B' only: a union is wrapped too.

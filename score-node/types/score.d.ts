@@ -158,12 +158,12 @@ export interface ScoreReport {
     }>;
   };
   simulaciones: Array<{
-    accion: 'AHORRAR_ENGANCHE' | 'PAGAR_DEUDAS' | 'DECLARAR_DEUDAS' | 'SUMAR_ANTIGUEDAD';
+    accion: 'AHORRAR_ENGANCHE' | 'PAGAR_DEUDAS' | 'DECLARAR_DEUDAS' | 'SUMAR_ANTIGUEDAD' | 'SUMAR_COACREDITADO';
     descripcion: string;
     cambios: Array<{
-      campo: 'ahorro' | 'deudas_mensuales' | 'antiguedad_meses' | 'coacreditado.deudas_mensuales';
-      antes: number | null;
-      despues: number | null;
+      campo: 'ahorro' | 'deudas_mensuales' | 'antiguedad_meses' | 'coacreditado.deudas_mensuales' | 'coacreditado.ingreso_mensual' | 'coacreditado.tipo_ingreso' | 'coacreditado.antiguedad_meses' | 'coacreditado.edad';
+      antes: number | 'asalariado' | 'independiente' | 'mixto' | 'pensionado' | null;
+      despues: number | 'asalariado' | 'independiente' | 'mixto' | 'pensionado' | null;
     }>;
     score: number;
     nivel: 'bajo' | 'medio' | 'alto' | 'excelente';

@@ -15,11 +15,12 @@ CASES = [c for c in load_cases() if "expected" in c and "input" in c]
 def changed(profile: Dict[str, Any], simulation: Dict[str, Any]) -> Dict[str, Any]:
     out = dict(profile)
     for cambio in simulation["cambios"]:
-        # A co-borrower's field is named by its path (coacreditado.deudas_mensuales).
+        # A co-borrower's field is named by its path (coacreditado.deudas_mensuales); a change
+        # to a co-borrower the profile does not have adds one (SUMAR_COACREDITADO).
         *parents, key = cambio["campo"].split(".")
         target = out
         for parent in parents:
-            target[parent] = dict(target[parent])
+            target[parent] = dict(target.get(parent) or {})
             target = target[parent]
         target[key] = cambio["despues"]
     return out
@@ -38,7 +39,7 @@ def test_each_simulation_is_the_report_of_the_changed_profile() -> None:
                 again["capacidad_compra_estimada"]["credito_max"],
             ), (case["id"], s["accion"])
             assert s["score"] > report["score"] or s["credito_max"] > report["credito_max"], (case["id"], s)
-    assert seen == {"AHORRAR_ENGANCHE", "PAGAR_DEUDAS", "DECLARAR_DEUDAS", "SUMAR_ANTIGUEDAD"}, seen
+    assert seen == {"AHORRAR_ENGANCHE", "PAGAR_DEUDAS", "DECLARAR_DEUDAS", "SUMAR_ANTIGUEDAD", "SUMAR_COACREDITADO"}, seen
 
 
 def test_a_batch_can_turn_simulations_off() -> None:

@@ -42,6 +42,13 @@ def check_object(cls: Any, node: Dict[str, Any], path: str) -> None:
 
 
 def check_value(annotation: Any, node: Dict[str, Any], path: str) -> None:
+    if "anyOf" in node:
+        # A value of several types (a simulated field's: a number, a name or null).
+        kinds = [b["type"] for b in node["anyOf"]]
+        expected = Union[tuple(scalar(b) for b in node["anyOf"] if b["type"] != "null")]
+        expected = Optional[expected] if "null" in kinds else expected
+        assert annotation == expected, f"{path}: {annotation} is not {expected}"
+        return
     if node["type"] == "object":
         check_object(annotation, node, path)
     elif node["type"] == "array":

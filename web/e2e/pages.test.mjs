@@ -100,3 +100,19 @@ test('the calculator keeps scoring without the network once loaded', async () =>
   await page.context().setOffline(false);
   await page.context().close();
 });
+
+test("the calculator's what-if of a co-borrower names each simulated field in words", async () => {
+  const page = await newPage(browser);
+  await page.goto('/calculator');
+  await page.getByTestId('report').waitFor();
+  // Debts declared as none: INFONAVIT lends on the whole income, and two earners of half of it
+  // pool more (Unamos Créditos) than one.
+  await page.locator('#deudas_mensuales').fill('0');
+  const whatIf = page.getByTestId('simulaciones').locator('li[data-accion=SUMAR_COACREDITADO]');
+  await whatIf.waitFor();
+  const text = await whatIf.innerText();
+  assert.match(text, /Ingreso del coacreditado: sin declarar → \$15,000/, text);
+  assert.match(text, /Tipo de ingreso del coacreditado: sin declarar → Asalariado \(nómina\)/, text);
+  assert.match(text, /Antigüedad del coacreditado: sin declarar → 36 meses/, text);
+  await page.context().close();
+});

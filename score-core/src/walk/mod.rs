@@ -12,7 +12,8 @@
 //! literals a hand-written writer would.
 
 use crate::products::{Motivo as MotivoProducto, OfertaProducto, Producto};
-use crate::simulations::{AccionSimulacion, CampoSimulado};
+use crate::profile::IncomeType;
+use crate::simulations::{AccionSimulacion, CampoSimulado, ValorCampo};
 use crate::report::{
     CodigoDictamen, CodigoRecomendacion, Componente, Condicion, EstatusEnganche, EvaluacionM2, MotivoDictamen, Nivel,
     Recomendacion, ScoreReport, Text,
@@ -107,6 +108,18 @@ pub trait ReportSink {
             None => self.null(at),
         }
     }
+    /// A simulated profile field's value (`cambios[].antes`, `despues`): a figure, an income
+    /// type's name or `null` (see [`ReportSink::integer_or_null`]). A sink whose reader cannot
+    /// tell a figure from a name by its slot (the flat values of the JavaScript bindings)
+    /// overrides it to say which.
+    #[inline(always)]
+    fn valor_campo(&mut self, at: Slot, value: Option<ValorCampo>) {
+        match value {
+            Some(ValorCampo::Numero(v)) => self.decimal(at, v),
+            Some(ValorCampo::TipoIngreso(t)) => self.label(at, tipo_ingreso(t)),
+            None => self.null(at),
+        }
+    }
     /// A Spanish text. A `Cow::Borrowed` text is one of the model's [`static_texts`], so a
     /// binding can keep its host string in a cache keyed by the text's address and length
     /// (no hashing of content). Rust does not promise one address per constant text, so such
@@ -171,6 +184,9 @@ pub const CODIGO_DICTAMEN_NAMES: [&str; CodigoDictamen::ALL.len()] = wire_names!
 pub const ACCION_NAMES: [&str; AccionSimulacion::ALL.len()] = wire_names!(AccionSimulacion);
 /// The profile keys a simulation's `cambios[].campo` names, in [`CampoSimulado::ALL`] order.
 pub const CAMPO_NAMES: [&str; CampoSimulado::ALL.len()] = wire_names!(CampoSimulado);
+/// The wire names of an income type, in [`IncomeType::ALL`] order (a simulated co-borrower's
+/// `tipo_ingreso` in `cambios`).
+pub const TIPO_INGRESO_NAMES: [&str; IncomeType::ALL.len()] = wire_names!(IncomeType);
 
 /// The wire names of a credit product, in [`Producto::ALL`] order.
 pub const PRODUCTO_NAMES: [&str; Producto::ALL.len()] = wire_names!(Producto);
@@ -193,6 +209,11 @@ const fn accion(a: AccionSimulacion) -> Label {
 #[inline(always)]
 const fn campo(c: CampoSimulado) -> Label {
     Label { all: &CAMPO_NAMES, index: c as usize }
+}
+/// The label of an income type.
+#[inline(always)]
+const fn tipo_ingreso(t: IncomeType) -> Label {
+    Label { all: &TIPO_INGRESO_NAMES, index: t as usize }
 }
 #[inline(always)]
 const fn nivel(n: Nivel) -> Label {
@@ -368,8 +389,8 @@ impl ScoreReport {
             for (j, ca) in si.cambios.iter().enumerate() {
                 s.begin_object(Slot::Item(j));
                 s.label(k(CA_CAMPO), campo(ca.campo));
-                s.decimal_or_null(k(CA_ANTES), ca.antes);
-                s.decimal_or_null(k(CA_DESPUES), ca.despues);
+                s.valor_campo(k(CA_ANTES), ca.antes);
+                s.valor_campo(k(CA_DESPUES), ca.despues);
                 s.end_object();
             }
             s.end_array();

@@ -135,17 +135,19 @@ class Dictamen(TypedDict):
 
 class CambioPerfil(TypedDict):
     campo: str
-    """The profile key the simulation changes (ahorro, deudas_mensuales, antiguedad_meses,
-    coacreditado.deudas_mensuales)."""
-    antes: Optional[float]
-    """Its value in the profile scored (None: absent)."""
-    despues: Optional[float]
-    """Its value in the simulated profile (None removes it)."""
+    """The profile key the simulation changes (ahorro, deudas_mensuales, antiguedad_meses, or a
+    co-borrower's field by its path: coacreditado.deudas_mensuales, coacreditado.ingreso_mensual,
+    coacreditado.tipo_ingreso, coacreditado.antiguedad_meses, coacreditado.edad)."""
+    antes: Optional[Union[float, str]]
+    """Its value in the profile scored (None: absent); a number, or an income type's name."""
+    despues: Optional[Union[float, str]]
+    """Its value in the simulated profile (None removes it); a number, or an income type's name
+    (a simulated co-borrower's tipo_ingreso)."""
 
 
 class Simulacion(TypedDict):
     accion: str
-    """AHORRAR_ENGANCHE | PAGAR_DEUDAS | DECLARAR_DEUDAS | SUMAR_ANTIGUEDAD."""
+    """AHORRAR_ENGANCHE | PAGAR_DEUDAS | DECLARAR_DEUDAS | SUMAR_ANTIGUEDAD | SUMAR_COACREDITADO."""
     descripcion: str
     cambios: List[CambioPerfil]
     score: int

@@ -2,6 +2,7 @@
 // recommendations, and the verdict, credit products and what-if blocks when the report has
 // them (later model calibrations add `dictamen`, `productos`, `simulaciones`).
 import { decimal, pesos, percent } from './ui.jsx';
+import { TIPOS_INGRESO } from '../profile-fields.js';
 
 const NIVELES = { bajo: 'Bajo', medio: 'Medio', alto: 'Alto', excelente: 'Excelente' };
 
@@ -189,12 +190,26 @@ function Products({ productos, recomendado }) {
   );
 }
 
-const CAMPOS = { ahorro: 'Ahorro', deudas_mensuales: 'Deudas mensuales', antiguedad_meses: 'Antigüedad', 'coacreditado.deudas_mensuales': 'Deudas del coacreditado' };
+const CAMPOS = {
+  ahorro: 'Ahorro',
+  deudas_mensuales: 'Deudas mensuales',
+  antiguedad_meses: 'Antigüedad',
+  'coacreditado.deudas_mensuales': 'Deudas del coacreditado',
+  'coacreditado.ingreso_mensual': 'Ingreso del coacreditado',
+  'coacreditado.tipo_ingreso': 'Tipo de ingreso del coacreditado',
+  'coacreditado.antiguedad_meses': 'Antigüedad del coacreditado',
+  'coacreditado.edad': 'Edad del coacreditado',
+};
+const TIPOS = Object.fromEntries(TIPOS_INGRESO);
 
-/** A simulated field's value as the buyer reads it: pesos, months, or "sin declarar". */
+/** A simulated field's value as the buyer reads it: pesos, months, years, an income type, or
+ * "sin declarar" (absent; a simulated co-borrower's fields were all absent before). */
 function campoValue(campo, value) {
   if (value == null) return 'sin declarar';
-  return campo === 'antiguedad_meses' ? `${decimal.format(value)} meses` : pesos.format(value);
+  if (typeof value === 'string') return TIPOS[value] ?? value;
+  if (campo.endsWith('antiguedad_meses')) return `${decimal.format(value)} meses`;
+  if (campo.endsWith('edad')) return `${decimal.format(value)} años`;
+  return pesos.format(value);
 }
 
 function Simulations({ simulaciones }) {
