@@ -411,10 +411,11 @@ def _simulaciones(profile: Dict[str, Any], base: Dict[str, Any]) -> List[Dict[st
             meses = high
         added = meses if meses is not None else min(MESES_SIMULADOS, most)
         offer("SUMAR_ANTIGUEDAD", [cambio("antiguedad_meses", Decimal(antiguedad), Decimal(antiguedad + added))], meses)
-    # A second earner of the household as co-borrower: half of the income, the applicant's
-    # type, seniority and age.
+    # A second earner of the household as co-borrower, for an applicant who contributes to
+    # INFONAVIT: half of the income, the applicant's type, seniority and age.
     mitad = rnd(p["ingreso"] / 2, 2)
-    if p["co"] is None and p["personas"] != 1 and mitad < p["ingreso"]:
+    de_infonavit = p["tipo"] in ("asalariado", "mixto") and (p["institucion"] or "INFONAVIT") == "INFONAVIT"
+    if p["co"] is None and p["personas"] != 1 and de_infonavit and mitad < p["ingreso"]:
         cambios = [
             cambio("coacreditado.ingreso_mensual", None, mitad),
             cambio("coacreditado.tipo_ingreso", None, p["tipo"]),

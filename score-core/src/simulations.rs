@@ -10,8 +10,9 @@
 //!   the description says so).
 //! - `SUMAR_ANTIGUEDAD`: the fewest more months of seniority that reach the next level
 //!   (`meses_para_siguiente_nivel`), else twelve more months; age is held.
-//! - `SUMAR_COACREDITADO`: without a co-borrower, in a household of more than one person, apply
-//!   together with a second earner of the household ([`coacreditado_simulado`]). The score reads
+//! - `SUMAR_COACREDITADO`: without a co-borrower, in a household of more than one person, an
+//!   applicant who contributes to INFONAVIT applies together with a second earner of the
+//!   household ([`coacreditado_simulado`]). The score reads
 //!   the household, so only the credit can grow (two INFONAVIT credits pooled, each borrower's
 //!   own fund).
 //!
@@ -21,7 +22,7 @@ use crate::figures::{Exact, curva_antiguedad};
 use crate::money::{self, money};
 use crate::params::{ANTIGUEDAD_MAX_MESES, SALDO_MAX};
 use crate::products::Evaluadas;
-use crate::profile::{Coacreditado, IncomeType, Profile};
+use crate::profile::{Coacreditado, IncomeType, Institucion, Profile};
 use crate::report::{Nivel, ScoreReport, Text};
 use rust_decimal::Decimal;
 use rust_decimal::prelude::ToPrimitive;
@@ -262,14 +263,22 @@ fn cambio(campo: CampoSimulado, antes: Option<Decimal>, despues: Option<Decimal>
     CambioPerfil { campo, antes: antes.map(ValorCampo::Numero), despues: despues.map(ValorCampo::Numero) }
 }
 
-/// The co-borrower `SUMAR_COACREDITADO` simulates for `profile`, when it has none and its
-/// household has more than one person (an absent `personas_hogar` is the mean household's):
-/// the least the buyer has not said, a second earner holding half of the household's income
-/// (to the centavo, half away from zero; it must stay less than the whole, so an income of one
-/// centavo has none), with the applicant's income type, seniority and age, none of the declared
-/// debts, and the housing fund and sub-account its income type gives (estimated).
+/// The co-borrower `SUMAR_COACREDITADO` simulates for `profile`, when it has none, its
+/// household has more than one person (an absent `personas_hogar` is the mean household's) and
+/// the applicant contributes to INFONAVIT: the least the buyer has not said, a second earner
+/// holding half of the household's income (to the centavo, half away from zero; it must stay
+/// less than the whole, so an income of one centavo has none), with the applicant's income type,
+/// seniority and age, none of the declared debts, and the housing fund and sub-account its income
+/// type gives (INFONAVIT, estimated).
+///
+/// Two borrowers add a credit only where a product lends on each one's own income: Unamos
+/// Créditos, two INFONAVIT workers. The bank products already lend on the household's income
+/// and FOVISSSTE lends to one worker, so for anyone else half of the income on a second person
+/// could only shrink the offers (a smaller offer can rank first when the buyer's funds now cover
+/// it, which is no reason to apply with someone): not simulated.
 pub(crate) fn coacreditado_simulado(profile: &Profile) -> Option<Coacreditado> {
-    if profile.coacreditado.is_some() || profile.personas_hogar == Some(1) {
+    let de_infonavit = crate::products::cotiza_a(profile.tipo_ingreso, profile.institucion, Institucion::Infonavit);
+    if profile.coacreditado.is_some() || profile.personas_hogar == Some(1) || !de_infonavit {
         return None;
     }
     let ingreso_mensual = money(profile.ingreso_mensual / Decimal::TWO);

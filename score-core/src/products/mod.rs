@@ -25,6 +25,8 @@ mod ofertas;
 mod persona;
 pub mod rules;
 
+pub(crate) use persona::cotiza_a;
+
 pub use closing::{GASTOS_CIERRE, ISAI, Origen as OrigenIsai, isai, tasa_gastos_cierre};
 pub use finance::{Flujo, cat, factor_anualidad_mensual};
 

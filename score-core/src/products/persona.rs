@@ -69,9 +69,16 @@ impl Persona {
 
     /// A payroll worker who contributes to `fondo` (an undeclared fund is INFONAVIT).
     pub fn cotiza_a(&self, fondo: Institucion) -> bool {
-        let nomina = matches!(self.tipo, IncomeType::Asalariado | IncomeType::Mixto);
-        nomina && self.institucion.unwrap_or(Institucion::Infonavit) == fondo
+        cotiza_a(self.tipo, self.institucion, fondo)
     }
+}
+
+/// Whether a borrower of income type `tipo` and declared fund `institucion` contributes to
+/// `fondo`: a payroll worker (salaried or mixed) whose fund is `fondo`, an undeclared one being
+/// INFONAVIT.
+pub(crate) fn cotiza_a(tipo: IncomeType, institucion: Option<Institucion>, fondo: Institucion) -> bool {
+    let nomina = matches!(tipo, IncomeType::Asalariado | IncomeType::Mixto);
+    nomina && institucion.unwrap_or(Institucion::Infonavit) == fondo
 }
 
 /// The co-borrower's housing-fund balance, declared or estimated (a negative one counts as none).
