@@ -370,7 +370,9 @@ def _simulaciones(profile: Dict[str, Any], base: Dict[str, Any]) -> List[Dict[st
                 target = target[parent]
             target[key] = c["despues"]
         r = _report(changed)
-        if r["score"] > base["score"] or r["credito_max"] > base["credito_max"]:
+        # A co-borrower's credit counts only when it is the pooled one (Unamos Créditos).
+        propio = accion != "SUMAR_COACREDITADO" or r["_productos"]["producto_recomendado"] == "UNAMOS_CREDITOS"
+        if r["score"] > base["score"] or (r["credito_max"] > base["credito_max"] and propio):
             found.append({
                 "accion": accion,
                 "descripcion": SIMULATION_TEXTS[accion],

@@ -226,6 +226,11 @@ pub const MESES_SIMULADOS: u32 = 12;
 struct Resultado {
     score: u16,
     credito_max: Decimal,
+    /// Whether a credit gained is the action's own: for `SUMAR_COACREDITADO`, the changed
+    /// profile's recommended product is Unamos Créditos, the one that lends on both incomes
+    /// (otherwise a larger credit comes from a different product ranking first, for a home of
+    /// no more value: [`coacreditado_simulado`]); true for the other actions.
+    propio: bool,
 }
 
 /// Scores `profile` (already valid), the report's profile changed by `accion`, as its report
@@ -249,13 +254,16 @@ fn resultado(profile: &Profile, accion: AccionSimulacion, base: &Exact, antes: &
     let score = crate::filtered::score_cambiando(profile, &exact, antes, cambian)
         .unwrap_or_else(|| crate::figures::figures_exact(profile, &exact).score);
     let solicitud = crate::model::solicitud(profile, &exact);
-    let credito_max = match accion {
-        AccionSimulacion::AhorrarEnganche => evaluadas.credito_con_ahorro(&solicitud),
-        AccionSimulacion::SumarAntiguedad => evaluadas.credito_con_antiguedad(&solicitud),
-        AccionSimulacion::PagarDeudas | AccionSimulacion::DeclararDeudas => evaluadas.credito_con_menos_deudas(&solicitud),
-        AccionSimulacion::SumarCoacreditado => crate::products::credito_recomendado(&solicitud),
+    let (credito_max, propio) = match accion {
+        AccionSimulacion::AhorrarEnganche => (evaluadas.credito_con_ahorro(&solicitud), true),
+        AccionSimulacion::SumarAntiguedad => (evaluadas.credito_con_antiguedad(&solicitud), true),
+        AccionSimulacion::PagarDeudas | AccionSimulacion::DeclararDeudas => (evaluadas.credito_con_menos_deudas(&solicitud), true),
+        AccionSimulacion::SumarCoacreditado => {
+            let (producto, credito) = crate::products::recomendacion(&solicitud);
+            (credito, producto == Some(crate::products::Producto::UnamosCreditos))
+        }
     };
-    Resultado { score, credito_max }
+    Resultado { score, credito_max, propio }
 }
 
 /// A change of a number (`None`: absent).
@@ -274,8 +282,10 @@ fn cambio(campo: CampoSimulado, antes: Option<Decimal>, despues: Option<Decimal>
 /// Two borrowers add a credit only where a product lends on each one's own income: Unamos
 /// Créditos, two INFONAVIT workers. The bank products already lend on the household's income
 /// and FOVISSSTE lends to one worker, so for anyone else half of the income on a second person
-/// could only shrink the offers (a smaller offer can rank first when the buyer's funds now cover
-/// it, which is no reason to apply with someone): not simulated.
+/// could only shrink the offers: not simulated. Where it is, the what-if is kept only when
+/// Unamos Créditos is what the changed profile is recommended: shrunken offers can also rank a
+/// different product first (one the buyer's own funds now cover, or a larger credit for a home
+/// of no more value), which is no reason to apply with someone.
 pub(crate) fn coacreditado_simulado(profile: &Profile) -> Option<Coacreditado> {
     let de_infonavit = crate::products::cotiza_a(profile.tipo_ingreso, profile.institucion, Institucion::Infonavit);
     if profile.coacreditado.is_some() || profile.personas_hogar == Some(1) || !de_infonavit {
@@ -315,7 +325,7 @@ pub(crate) fn simulaciones(profile: &Profile, exact: &Exact, base: &ScoreReport,
     let shown = [co.ingreso.valor, co.tipo_ingreso.valor, co.antiguedad.valor, co.deudas.valor, co.ahorro.valor, co.salud_financiera.valor];
     let mut offer = |accion: AccionSimulacion, cambios: Vec<CambioPerfil>, changed: &Profile, meses: Option<u32>| {
         let r = resultado(changed, accion, exact, &shown, evaluadas);
-        if r.score > base.score || r.credito_max > base.credito_max {
+        if r.score > base.score || (r.credito_max > base.credito_max && r.propio) {
             let simulacion = Simulacion {
                 accion,
                 descripcion: Cow::Borrowed(accion.descripcion()),
@@ -522,6 +532,8 @@ mod tests {
                 let r = resultado(&changed, accion, &exact, &shown, &evaluadas);
                 prop_assert_eq!(r.score, again.score, "{:?}", accion);
                 prop_assert_eq!(r.credito_max, again.capacidad_compra_estimada.credito_max, "{:?}", accion);
+                let unamos = again.producto_recomendado == Some(crate::products::Producto::UnamosCreditos);
+                prop_assert_eq!(r.propio, accion != AccionSimulacion::SumarCoacreditado || unamos, "{:?}", accion);
             }
         }
     }

@@ -280,6 +280,10 @@ proptest! {
             prop_assert_eq!(s.nivel, again.nivel);
             prop_assert_eq!(s.credito_max, again.capacidad_compra_estimada.credito_max);
             prop_assert!(s.score > r.score || s.credito_max > r.credito_max, "{:?} gains nothing", s.accion);
+            if s.accion == score_core::AccionSimulacion::SumarCoacreditado {
+                // The credit gained is the pooled one.
+                prop_assert_eq!(again.producto_recomendado, Some(score_core::products::Producto::UnamosCreditos));
+            }
             if let Some(meses) = s.meses_para_siguiente_nivel {
                 // The fewest months: one less does not reach the next level.
                 prop_assert!(again.nivel > r.nivel);

@@ -354,9 +354,16 @@ pub(crate) fn evaluar_descrita(solicitud: &Solicitud) -> Productos {
 /// The `credito_max` of the offer a report's capacity describes: the recommended product's
 /// (0 when none is available), as [`evaluar`] shows it.
 fn credito_descrito<'a, N: numero::Numero + 'a>(evaluadas: impl IntoIterator<Item = &'a evaluate::Evaluada<N>>) -> Option<Decimal> {
+    Some(descrita(evaluadas)?.1)
+}
+
+/// The recommended product (`None` when none is available) and [`credito_descrito`].
+fn descrita<'a, N: numero::Numero + 'a>(
+    evaluadas: impl IntoIterator<Item = &'a evaluate::Evaluada<N>>,
+) -> Option<(Option<Producto>, Decimal)> {
     match evaluate::recomendado(evaluadas)? {
-        Some(e) => e.credito_mostrado(),
-        None => Some(Decimal::new(0, money::MONEY_DP)),
+        Some(e) => Some((Some(e.producto()), e.credito_mostrado()?)),
+        None => Some((None, Decimal::new(0, money::MONEY_DP))),
     }
 }
 
@@ -364,8 +371,13 @@ fn credito_descrito<'a, N: numero::Numero + 'a>(evaluadas: impl IntoIterator<Ite
 /// what a what-if shows. Products refused outright are not evaluated, and only the CATs that
 /// break a tie are solved.
 pub(crate) fn credito_recomendado(solicitud: &Solicitud) -> Decimal {
-    fn en<N: numero::Numero>(solicitud: &Solicitud) -> Option<Decimal> {
-        credito_descrito(ofertas::disponibles::<N>(solicitud)?.iter().flatten())
+    recomendacion(solicitud).1
+}
+
+/// [`credito_recomendado`] and the product recommended (`None` when none is available).
+pub(crate) fn recomendacion(solicitud: &Solicitud) -> (Option<Producto>, Decimal) {
+    fn en<N: numero::Numero>(solicitud: &Solicitud) -> Option<(Option<Producto>, Decimal)> {
+        descrita(ofertas::disponibles::<N>(solicitud)?.iter().flatten())
     }
     en::<Approx>(solicitud).unwrap_or_else(|| en_decimal(en::<Decimal>(solicitud)))
 }
