@@ -12,9 +12,9 @@
 //!   (`meses_para_siguiente_nivel`), else twelve more months; age is held.
 //! - `SUMAR_COACREDITADO`: without a co-borrower, in a household of more than one person, an
 //!   applicant who contributes to INFONAVIT applies together with a second earner of the
-//!   household ([`coacreditado_simulado`]). The score reads
-//!   the household, so only the credit can grow (two INFONAVIT credits pooled, each borrower's
-//!   own fund).
+//!   household ([`coacreditado_simulado`]). The score reads the household, so only the credit
+//!   can grow, and the what-if is kept only when it grows through Unamos Créditos (two INFONAVIT
+//!   credits pooled).
 //!
 //! They are ranked by score gained, then credit gained, then the order above; at most four.
 
@@ -420,7 +420,8 @@ pub(crate) fn simulaciones(profile: &Profile, exact: &Exact, base: &ScoreReport,
     }
 
     // Most score gained first, then most credit, then the actions' order: an insertion sort of
-    // at most four (the debts' two actions exclude each other; stable; a library sort would add kilobytes to the WebAssembly build).
+    // at most four (the debts' two actions exclude each other; stable; a library sort would add
+    // kilobytes to the WebAssembly build).
     for i in 1..found.len() {
         let mut j = i;
         while j > 0 && {

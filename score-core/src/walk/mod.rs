@@ -80,8 +80,8 @@ pub trait ReportSink {
     /// One name of a closed set (an enum's wire name).
     fn label(&mut self, at: Slot, value: Label);
     /// No value: JSON `null` (a simulation's `antes` of a field the profile leaves out, a
-    /// `meses_para_siguiente_nivel` that does not apply). The walk reaches it only through
-    /// [`ReportSink::integer_or_null`] and [`ReportSink::decimal_or_null`].
+    /// `meses_para_siguiente_nivel` that does not apply). The walk reaches it only through the
+    /// `_or_null` methods and [`ReportSink::valor_campo`].
     fn null(&mut self, at: Slot);
     /// A whole number or `null`. A sink that records types (the schema) overrides it to mark
     /// the key nullable whatever this report holds.
