@@ -138,9 +138,10 @@ pub struct VerificationView {
     pub campos: Vec<String>,
     /// Declared values that differ from the verified ones.
     pub discrepancias: Vec<Discrepancia>,
-    /// The profile as the buyer declared it (phase 1 and 2 values).
+    /// The profile as the buyer declared it (phase 1 and 2 values), each amount with the digits
+    /// written, as stored and as `perfil` shows the scored one.
     #[schema(value_type = Object)]
-    pub perfil_declarado: Value,
+    pub perfil_declarado: Box<RawValue>,
     /// What the receipts prove, in score-core's field names (`profile_from_cfdi`'s `perfil`).
     #[schema(value_type = Object)]
     pub perfil_verificado: Value,
@@ -401,7 +402,7 @@ async fn rescore(
     let view = VerificationView {
         campos,
         discrepancias,
-        perfil_declarado: serde_json::from_str(declared).map_err(ApiError::internal)?,
+        perfil_declarado: RawValue::from_string(declared.to_owned()).map_err(ApiError::internal)?,
         perfil_verificado,
         deudas_nomina: serde_json::to_value(&verified.deudas_nomina).map_err(ApiError::internal)?,
         comprobacion: serde_json::to_value(&verified.verificacion).map_err(ApiError::internal)?,

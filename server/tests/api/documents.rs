@@ -257,6 +257,10 @@ async fn verification_keeps_the_digits_written() {
     type Raw = std::collections::BTreeMap<String, Box<serde_json::value::RawValue>>;
     let envelope: Raw = serde_json::from_str(&text).unwrap();
     let data: Raw = serde_json::from_str(envelope["data"].get()).unwrap();
+    // The declared profile the verification shows keeps them too.
+    let verificacion: Raw = serde_json::from_str(data["verificacion"].get()).unwrap();
+    let shown = verificacion["perfil_declarado"].get();
+    assert!(shown.contains("250000.0000000000000001"), "the declared profile: {shown}");
     let calculator: Value = post("/api/v1/score".into(), data["perfil"].get().to_owned()).await.unwrap().json().await.unwrap();
     let scored: Value = serde_json::from_str(data["platform_score"].get()).unwrap();
     assert_eq!(scored, calculator["data"]["platform_score"]);
