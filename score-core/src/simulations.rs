@@ -241,8 +241,18 @@ struct Resultado {
 /// household), and `evaluadas` its offers, re-ranked instead of evaluated again when the action
 /// changes no credit (savings; seniority, see `Evaluadas::credito_con_antiguedad`), or kept
 /// when fewer debts change no offer (`Evaluadas::credito_con_menos_deudas`). A co-borrower is a
-/// new borrower: the products are evaluated again.
-fn resultado(profile: &Profile, accion: AccionSimulacion, base: &Exact, antes: &[Decimal; 6], evaluadas: &Evaluadas) -> Resultado {
+/// new borrower: the products are evaluated again, unless Unamos Créditos, the only product
+/// that makes its what-if worth offering ([`coacreditado_simulado`]), certainly cannot lend
+/// more than `credito_base`, the report's credit (`products::unamos_podria_superar`); then,
+/// since a co-borrower never moves the score, the what-if cannot be offered: `None`.
+fn resultado(
+    profile: &Profile,
+    accion: AccionSimulacion,
+    base: &Exact,
+    antes: &[Decimal; 6],
+    evaluadas: &Evaluadas,
+    credito_base: Decimal,
+) -> Option<Resultado> {
     // The components that read the fields each action changes (spec order: savings; debts
     // and financial health; seniority), and the quantities it moves.
     let (cambian, exact): (&[usize], Exact) = match accion {
@@ -259,11 +269,14 @@ fn resultado(profile: &Profile, accion: AccionSimulacion, base: &Exact, antes: &
         AccionSimulacion::SumarAntiguedad => (evaluadas.credito_con_antiguedad(&solicitud), true),
         AccionSimulacion::PagarDeudas | AccionSimulacion::DeclararDeudas => (evaluadas.credito_con_menos_deudas(&solicitud), true),
         AccionSimulacion::SumarCoacreditado => {
+            if !crate::products::unamos_podria_superar(&solicitud, credito_base) {
+                return None;
+            }
             let (producto, credito) = crate::products::recomendacion(&solicitud);
             (credito, producto == Some(crate::products::Producto::UnamosCreditos))
         }
     };
-    Resultado { score, credito_max, propio }
+    Some(Resultado { score, credito_max, propio })
 }
 
 /// A change of a number (`None`: absent).
@@ -324,8 +337,8 @@ pub(crate) fn simulaciones(profile: &Profile, exact: &Exact, base: &ScoreReport,
     let co = &base.componentes;
     let shown = [co.ingreso.valor, co.tipo_ingreso.valor, co.antiguedad.valor, co.deudas.valor, co.ahorro.valor, co.salud_financiera.valor];
     let mut offer = |accion: AccionSimulacion, cambios: Vec<CambioPerfil>, changed: &Profile, meses: Option<u32>| {
-        let r = resultado(changed, accion, exact, &shown, evaluadas);
-        if r.score > base.score || (r.credito_max > base.credito_max && r.propio) {
+        let r = resultado(changed, accion, exact, &shown, evaluadas, base.credito_max);
+        if let Some(r) = r.filter(|r| r.score > base.score || (r.credito_max > base.credito_max && r.propio)) {
             let simulacion = Simulacion {
                 accion,
                 descripcion: Cow::Borrowed(accion.descripcion()),
@@ -530,10 +543,15 @@ mod tests {
             }
             for (accion, changed) in changes {
                 let again = crate::score(&changed).expect("a changed profile stays valid");
-                let r = resultado(&changed, accion, &exact, &shown, &evaluadas);
+                let unamos = again.producto_recomendado == Some(crate::products::Producto::UnamosCreditos);
+                let Some(r) = resultado(&changed, accion, &exact, &shown, &evaluadas, base.credito_max) else {
+                    // Left early: only a co-borrower, and only where it could not be offered.
+                    prop_assert_eq!(accion, AccionSimulacion::SumarCoacreditado);
+                    prop_assert!(again.score <= base.score && !(unamos && again.credito_max > base.credito_max));
+                    continue;
+                };
                 prop_assert_eq!(r.score, again.score, "{:?}", accion);
                 prop_assert_eq!(r.credito_max, again.capacidad_compra_estimada.credito_max, "{:?}", accion);
-                let unamos = again.producto_recomendado == Some(crate::products::Producto::UnamosCreditos);
                 prop_assert_eq!(r.propio, accion != AccionSimulacion::SumarCoacreditado || unamos, "{:?}", accion);
             }
         }

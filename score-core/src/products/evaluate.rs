@@ -79,7 +79,7 @@ pub(super) enum Pago<N> {
 }
 
 impl<N: Numero> Pago<N> {
-    fn valor(self) -> N {
+    pub fn valor(self) -> N {
         match self {
             Pago::Exacto(d) => N::de(d),
             Pago::Calculado(n) => n,
@@ -90,6 +90,14 @@ impl<N: Numero> Pago<N> {
         match (self, other) {
             (Pago::Exacto(a), Pago::Exacto(b)) => Pago::Exacto(a + b),
             (a, b) => Pago::Calculado(a.valor() + b.valor()),
+        }
+    }
+
+    /// Whether the payment is 0, or `None` when the arithmetic cannot tell.
+    pub fn es_cero(self) -> Option<bool> {
+        match self {
+            Pago::Exacto(d) => Some(d.is_zero()),
+            Pago::Calculado(n) => n.es_cero(),
         }
     }
 
@@ -130,12 +138,12 @@ impl<N: Numero> Tramo<N> {
     /// The credit a monthly payment `pago` supports (0 without a term), capped at `tope`. The
     /// payment is kept as given, not recomputed as `pago / cuota × cuota`, whose last digits
     /// would break its ties either way.
-    pub fn para_pago(self, pago: Decimal, tope: Option<N>) -> Option<Tramo<N>> {
-        let credito = self.credito_para(N::de(pago))?;
+    pub fn para_pago(self, pago: Pago<N>, tope: Option<N>) -> Option<Tramo<N>> {
+        let credito = self.credito_para(pago.valor())?;
         match tope {
             Some(tope) if tope.menor(credito)? => Some(self.por(tope)),
             _ if self.cuota.es_cero()? => Some(self.por(credito)),
-            _ => Some(Tramo { credito, pago: Pago::Exacto(pago), ..self }),
+            _ => Some(Tramo { credito, pago, ..self }),
         }
     }
 

@@ -382,6 +382,20 @@ pub(crate) fn recomendacion(solicitud: &Solicitud) -> (Option<Producto>, Decimal
     en::<Approx>(solicitud).unwrap_or_else(|| en_decimal(en::<Decimal>(solicitud)))
 }
 
+/// Whether Unamos Créditos could be what `solicitud` is recommended, with a `credito_max`
+/// above `credito` (shown, 2 decimals): false only when it is certainly refused (a borrower
+/// does not qualify for INFONAVIT) or its joint credit before the cap (at least the offer's
+/// credit) is certainly below `credito` by more than a tenth of a centavo, so that even
+/// rounded it is not above it. Two INFONAVIT credits instead of every product
+/// ([`recomendacion`]); true wherever filtered arithmetic cannot tell.
+pub(crate) fn unamos_podria_superar(solicitud: &Solicitud, credito: Decimal) -> bool {
+    match ofertas::suma_unamos::<Approx>(solicitud) {
+        Some(None) => false,
+        Some(Some(suma)) => crate::approx::less(suma + Approx::exact(0.001), Approx::of(credito)) != Some(true),
+        None => true,
+    }
+}
+
 /// The unrounded offers of one evaluation in filtered arithmetic ([`evaluar_guardando`]);
 /// `None` when it was decided in `Decimal`.
 #[derive(Debug, Clone)]

@@ -4,28 +4,32 @@
 use super::evaluate::{Cat, CatPendiente, Credito, Evaluada, Motivos, Pago, Tramo, Valor, evaluada, forma_cofi};
 use super::fijos::Fijo;
 use super::numero::Numero;
-use super::persona::{Capacidad, Comprador, Persona, capacidad, plazo, tope};
+use super::persona::{Capacidad, Comprador, Persona, capacidad, no_negativo, plazo, tope};
 use super::rules::*;
 use super::{Institucion, Motivo, Producto, Solicitud};
 use crate::params::{EDAD_MAX_FIN_PLAZO, PTI_MAX};
 use crate::profile::IncomeType;
 use rust_decimal::Decimal;
 
-/// INFONAVIT's payment-to-salary limit: 20% at one minimum wage, rising linearly to 30% at
-/// two (see `rules`).
-fn pti_infonavit(salario: Decimal) -> Decimal {
+/// INFONAVIT's payment-to-salary limit applied to a salary: 20% of it at one minimum wage,
+/// rising linearly to 30% at two (see `rules`). At the band's ends and outside it (most
+/// salaries are at or above two minimum wages) the payment is exact with no quotient; inside,
+/// the band's quotient does not terminate, and filtered arithmetic carries the payment as a
+/// bounded double (`Numero::cociente`) instead of dividing in `Decimal`.
+fn pago_por_salario<N: Numero>(salario: Decimal) -> Pago<N> {
     /// Two monthly minimum wages, where the limit reaches its top (a test checks the value).
     const DOS_SALARIOS_MINIMOS: Decimal = crate::params::dec(2 * 9_577_216, 3);
-    // The ends of the band need no quotient (the clamped one is exactly 0 or 1 there), and
-    // most salaries are at or above two minimum wages.
     if salario >= DOS_SALARIOS_MINIMOS {
-        return INFONAVIT_PTI_MAX;
+        return Pago::Exacto(INFONAVIT_PTI_MAX * salario);
     }
     if salario <= SALARIO_MINIMO_MENSUAL {
-        return INFONAVIT_PTI_SALARIO_MINIMO;
+        return Pago::Exacto(INFONAVIT_PTI_SALARIO_MINIMO * salario);
     }
-    let tramo = ((salario - SALARIO_MINIMO_MENSUAL) / SALARIO_MINIMO_MENSUAL).clamp(Decimal::ZERO, Decimal::ONE);
-    INFONAVIT_PTI_SALARIO_MINIMO + (INFONAVIT_PTI_MAX - INFONAVIT_PTI_SALARIO_MINIMO) * tramo
+    // Strictly between 0 and 1 (its `Decimal` rounding reaches 1 at most): the clamp of
+    // PRODUCTS.md changes nothing here.
+    let tramo = N::cociente(salario - SALARIO_MINIMO_MENSUAL, SALARIO_MINIMO_MENSUAL);
+    let pti = N::de(INFONAVIT_PTI_SALARIO_MINIMO) + N::de(INFONAVIT_PTI_MAX - INFONAVIT_PTI_SALARIO_MINIMO) * tramo;
+    Pago::Calculado(pti * N::de(salario))
 }
 
 /// INFONAVIT's rate for a monthly salary: the band table in UMAs, interpolated. Not rounded
@@ -48,14 +52,22 @@ fn infonavit_de<N: Numero>(p: &Persona) -> Option<DelFondo<N>> {
     let salario = p.salario();
     let plazo = plazo(INFONAVIT_PLAZO_MAX, INFONAVIT_EDAD_MAX_FIN_PLAZO, p.edad);
     let tramo = Tramo::nuevo(tasa_infonavit(salario)?, plazo, N::REGLAS.cargo_infonavit, N::entero(0))?;
-    let Capacidad { pago, por_deudas } = capacidad(pti_infonavit(salario) * salario, p.tope);
-    let motivos = motivos_fondo(p, Institucion::Infonavit, INFONAVIT_ANTIGUEDAD_MIN, plazo, pago);
+    let (pago, por_deudas) = match pago_por_salario::<N>(salario) {
+        Pago::Exacto(base) => {
+            let Capacidad { pago, por_deudas } = capacidad(base, p.tope);
+            (Pago::Exacto(pago), por_deudas)
+        }
+        // `capacidad` of a positive limit (over a fifth of a minimum wage) known in `N`.
+        Pago::Calculado(base) if N::de(p.tope).menor(base)? => (Pago::Exacto(no_negativo(p.tope)), true),
+        calculado => (calculado, false),
+    };
+    let motivos = motivos_fondo(p, Institucion::Infonavit, INFONAVIT_ANTIGUEDAD_MIN, plazo, pago.es_cero()?);
     Some(DelFondo { motivos, tramo: tramo.para_pago(pago, Some(N::REGLAS.infonavit_max))?, por_deudas })
 }
 
 /// A housing fund's knock-outs: not a contributor (and nothing else then), too few months of
 /// contribution, a salary below the minimum wage, no term left by age or no payment left.
-fn motivos_fondo(p: &Persona, fondo: Institucion, antiguedad_min: u32, plazo: u32, pago: Decimal) -> Motivos {
+fn motivos_fondo(p: &Persona, fondo: Institucion, antiguedad_min: u32, plazo: u32, sin_pago: bool) -> Motivos {
     if !p.cotiza_a(fondo) {
         return Motivos::de(match fondo {
             Institucion::Fovissste => Motivo::NoDerechohabienteFovissste,
@@ -69,14 +81,14 @@ fn motivos_fondo(p: &Persona, fondo: Institucion, antiguedad_min: u32, plazo: u3
     if p.salario() < SALARIO_MINIMO_MENSUAL {
         motivos.push(Motivo::IngresoMenorAlSalarioMinimo);
     }
-    sin_plazo_o_pago(&mut motivos, plazo, pago);
+    sin_plazo_o_pago(&mut motivos, plazo, sin_pago);
     motivos
 }
 
-fn sin_plazo_o_pago(motivos: &mut Motivos, plazo: u32, pago: Decimal) {
+fn sin_plazo_o_pago(motivos: &mut Motivos, plazo: u32, sin_pago: bool) {
     if plazo == 0 {
         motivos.push(Motivo::SinPlazoPorEdad);
-    } else if pago.is_zero() {
+    } else if sin_pago {
         motivos.push(Motivo::SinCapacidadDePago);
     }
 }
@@ -103,10 +115,10 @@ fn fovissste<N: Numero>(cx: &Comprador<N>, p: &Persona) -> Option<Evaluada<N>> {
     let plazo = plazo(FOVISSSTE_PLAZO_MAX, FOVISSSTE_EDAD_MAX_FIN_PLAZO, p.edad);
     let tramo = Fijo::Fovissste.tramo(plazo)?;
     let Capacidad { pago, por_deudas } = capacidad(FOVISSSTE_PTI * salario, p.tope);
-    let credito = tramo.para_pago(pago, Some(N::REGLAS.fovissste_max))?;
+    let credito = tramo.para_pago(Pago::Exacto(pago), Some(N::REGLAS.fovissste_max))?;
     let credito = Credito {
         producto: Producto::Fovissste,
-        motivos: motivos_fondo(p, Institucion::Fovissste, FOVISSSTE_ANTIGUEDAD_MIN, plazo, pago),
+        motivos: motivos_fondo(p, Institucion::Fovissste, FOVISSSTE_ANTIGUEDAD_MIN, plazo, pago.is_zero()),
         tramos: &[credito],
         pago: credito.pago,
         forma: &[tramo],
@@ -178,9 +190,9 @@ fn hipoteca_bancaria<N: Numero>(cx: &Comprador<N>, p: &Persona, h: &Hogar) -> Op
     let plazo = plazo_banco(h.edad, limite_banco());
     let tramo = Fijo::Banco.tramo(plazo)?;
     let pago = h.pago.pago;
-    let credito = tramo.para_pago(pago, None)?;
+    let credito = tramo.para_pago(Pago::Exacto(pago), None)?;
     let mut motivos = motivos_banco(p);
-    sin_plazo_o_pago(&mut motivos, plazo, pago);
+    sin_plazo_o_pago(&mut motivos, plazo, pago.is_zero());
     menor_al_minimo(&mut motivos, plazo, pago, credito.credito)?;
     let credito = Credito {
         producto: Producto::HipotecaBancaria,
@@ -221,7 +233,7 @@ fn infonavit_mas_banco<N: Numero>(cx: &Comprador<N>, p: &Persona, h: &Hogar) -> 
     } else if p.antiguedad < INFONAVIT_ANTIGUEDAD_MIN {
         motivos.push(Motivo::AntiguedadInsuficiente);
     }
-    sin_plazo_o_pago(&mut motivos, plazo, pago);
+    sin_plazo_o_pago(&mut motivos, plazo, pago.is_zero());
     menor_al_minimo(&mut motivos, plazo, pago, de_banco)?;
     // Both parts are sized so that their payments add up to the whole capacity.
     let credito = Credito {
@@ -296,6 +308,22 @@ fn unamos_creditos<N: Numero>(
     evaluada(credito, cx)
 }
 
+/// Unamos Créditos' joint credit before its cap (the sum of both borrowers' INFONAVIT
+/// credits), when both qualify for INFONAVIT; `Some(None)` when a borrower does not or there is
+/// no co-borrower (the product is refused); `None` when the arithmetic cannot tell. Two
+/// INFONAVIT credits, without the offer's value, costs and CAT or any other product.
+pub(super) fn suma_unamos<N: Numero>(s: &Solicitud) -> Option<Option<N>> {
+    let Some(co) = s.coacreditado.as_ref().map(Persona::coacreditado) else {
+        return Some(None);
+    };
+    let titular = infonavit_de::<N>(&Persona::titular(s))?;
+    if !titular.motivos.is_empty() {
+        return Some(None);
+    }
+    let socio = infonavit_de::<N>(&co)?;
+    Some(socio.motivos.is_empty().then(|| titular.tramo.credito + socio.tramo.credito))
+}
+
 /// Every product, in the order of [`Producto::ALL`]; `None` when the arithmetic cannot tell.
 pub(super) fn todas<N: Numero>(s: &Solicitud) -> Option<[Evaluada<N>; 5]> {
     let cx = Comprador::de(s);
@@ -339,24 +367,33 @@ pub(super) fn disponibles<N: Numero>(s: &Solicitud) -> Option<[Option<Evaluada<N
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::approx::Approx;
 
     fn asalariado(ingreso: Decimal, edad: u32) -> Persona {
         Persona::nueva(ingreso, IncomeType::Asalariado, 60, Some(edad), Decimal::ZERO, Decimal::ZERO, None)
     }
 
-    /// The band's ends are taken without the quotient: the same limits as the formula.
+    /// The payment limit as PRODUCTS.md writes it (the band's quotient, clamped) at the band's
+    /// ends, just inside and outside them, and across it: the same figure in `Decimal`, and in
+    /// filtered arithmetic a bound that holds it.
     #[test]
-    fn the_payment_limit_is_flat_outside_one_to_two_minimum_wages() {
+    fn the_payment_limit_is_the_formula_in_both_arithmetics() {
         let formula = |salario: Decimal| {
             let tramo = ((salario - SALARIO_MINIMO_MENSUAL) / SALARIO_MINIMO_MENSUAL).clamp(Decimal::ZERO, Decimal::ONE);
-            INFONAVIT_PTI_SALARIO_MINIMO + (INFONAVIT_PTI_MAX - INFONAVIT_PTI_SALARIO_MINIMO) * tramo
+            (INFONAVIT_PTI_SALARIO_MINIMO + (INFONAVIT_PTI_MAX - INFONAVIT_PTI_SALARIO_MINIMO) * tramo) * salario
         };
         let dos = SALARIO_MINIMO_MENSUAL * Decimal::TWO;
         let centavo = Decimal::new(1, 2);
-        for salario in [Decimal::ZERO, SALARIO_MINIMO_MENSUAL - centavo, SALARIO_MINIMO_MENSUAL, SALARIO_MINIMO_MENSUAL + centavo, dos - centavo, dos, dos + centavo, Decimal::from(1_000_000)] {
-            assert_eq!(pti_infonavit(salario), formula(salario), "{salario}");
+        let bordes = [Decimal::ZERO, SALARIO_MINIMO_MENSUAL - centavo, SALARIO_MINIMO_MENSUAL, SALARIO_MINIMO_MENSUAL + centavo, dos - centavo, dos, dos + centavo, Decimal::from(1_000_000)];
+        let banda = (0..700).map(|i| SALARIO_MINIMO_MENSUAL + Decimal::new(1_368_61 * i, 2) / Decimal::from(100));
+        for salario in bordes.into_iter().chain(banda) {
+            let exacto = formula(salario);
+            assert_eq!(pago_por_salario::<Decimal>(salario).valor(), exacto, "{salario}");
+            let filtrado = pago_por_salario::<Approx>(salario).valor();
+            let doble = f64::try_from(exacto).expect("a double");
+            assert!(filtrado.lower() <= doble && doble <= filtrado.upper(), "{salario}: {filtrado:?} against {exacto}");
         }
-        assert!(pti_infonavit(dos - centavo) < INFONAVIT_PTI_MAX);
+        assert!(formula(dos - centavo) < INFONAVIT_PTI_MAX * (dos - centavo));
     }
 
     /// INFONAVIT's rate rises with salary, so its credit could fall where the rate rises faster
