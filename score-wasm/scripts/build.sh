@@ -63,12 +63,14 @@ done
 rm -rf "$PKG/www/pkg" && cp -r "$PKG/pkg-web" "$PKG/www/pkg"
 size=$(stat -c %s "$PKG/pkg-web/score_wasm_bg.wasm"); gz=$(gzip -9c "$PKG/pkg-web/score_wasm_bg.wasm" | wc -c)
 echo "score_wasm_bg.wasm: $size bytes ($gz gzip -9)"
-# Budget: 464 KiB raw (about 185 KB on the wire with gzip), what a portal page can load beside
+# Budget: 468 KiB raw (about 187 KB on the wire with gzip), what a portal page can load beside
 # its images. It was 250 KB until the verdict (dictamen, issue 17) added its rules and texts,
 # 300 KiB until the what-ifs (simulaciones, issue 17) added about 5 KB gzip, and 320 KiB until
 # the credit products (productos, issue 17) added about 44 KB gzip: their rules in two
 # arithmetics (the filtered one and its decimal fallback), Banxico's CAT solver and its tables,
 # 448 KiB until reading a JSON text's numbers from their digits (issue 17 item 7) added 16 KB,
-# and 452 KiB until the report's speed work (issue 17: what-ifs that reuse the report's values
-# and re-rank its offers, products that read each input once) added 11 KB (5 KB gzip).
-[ "$size" -lt 475136 ] || { echo "score_wasm_bg.wasm is over the 464 KiB budget" >&2; exit 1; }
+# 452 KiB until the report's speed work (issue 17: what-ifs that reuse the report's values
+# and re-rank its offers, products that read each input once) added 11 KB (5 KB gzip), and
+# 464 KiB until more of it (INFONAVIT's payment band in filtered arithmetic, the co-borrower
+# what-if's early stop) added 3.5 KB (1.3 KB gzip).
+[ "$size" -lt 479232 ] || { echo "score_wasm_bg.wasm is over the 468 KiB budget" >&2; exit 1; }
