@@ -514,7 +514,8 @@ mod tests {
         /// What a what-if reuses of the report (its quantities, the components the action
         /// leaves alone, its offers re-ranked) gives the changed profile's own score and credit,
         /// whether or not the what-if is offered: more savings, more months (with offers refused
-        /// for seniority or not), debts halved or declared, a co-borrower added.
+        /// for seniority or not), debts halved or declared, a co-borrower added. A co-borrower's
+        /// what-if left before the recommendation is one its changed profile could not offer.
         #[test]
         fn every_action_scores_as_the_changed_profile(p in profile(), mas_ahorro in 1i64..=100_000_000, mas_meses in 1u32..=30) {
             prop_assume!(p.validate().is_ok());

@@ -385,7 +385,7 @@ mod tests {
         let dos = SALARIO_MINIMO_MENSUAL * Decimal::TWO;
         let centavo = Decimal::new(1, 2);
         let bordes = [Decimal::ZERO, SALARIO_MINIMO_MENSUAL - centavo, SALARIO_MINIMO_MENSUAL, SALARIO_MINIMO_MENSUAL + centavo, dos - centavo, dos, dos + centavo, Decimal::from(1_000_000)];
-        let banda = (0..700).map(|i| SALARIO_MINIMO_MENSUAL + Decimal::new(1_368_61 * i, 2) / Decimal::from(100));
+        let banda = (0..700).map(|i| SALARIO_MINIMO_MENSUAL + Decimal::new(136_861 * i, 2) / Decimal::from(100));
         for salario in bordes.into_iter().chain(banda) {
             let exacto = formula(salario);
             assert_eq!(pago_por_salario::<Decimal>(salario).valor(), exacto, "{salario}");
