@@ -226,11 +226,6 @@ pub const MESES_SIMULADOS: u32 = 12;
 struct Resultado {
     score: u16,
     credito_max: Decimal,
-    /// Whether a credit gained is the action's own: for `SUMAR_COACREDITADO`, the changed
-    /// profile's recommended product is Unamos Créditos, the one that lends on both incomes
-    /// (otherwise a larger credit comes from a different product ranking first, for a home of
-    /// no more value: [`coacreditado_simulado`]); true for the other actions.
-    propio: bool,
 }
 
 /// Scores `profile` (already valid), the report's profile changed by `accion`, as its report
@@ -240,11 +235,14 @@ struct Resultado {
 /// `crate::figures::component`; a co-borrower changes none, since the score reads the
 /// household), and `evaluadas` its offers, re-ranked instead of evaluated again when the action
 /// changes no credit (savings; seniority, see `Evaluadas::credito_con_antiguedad`), or kept
-/// when fewer debts change no offer (`Evaluadas::credito_con_menos_deudas`). A co-borrower is a
-/// new borrower: the products are evaluated again, unless Unamos Créditos, the only product
-/// that makes its what-if worth offering ([`coacreditado_simulado`]), certainly cannot lend
-/// more than `credito_base`, the report's credit (`products::unamos_podria_superar`); then,
-/// since a co-borrower never moves the score, the what-if cannot be offered: `None`.
+/// when fewer debts change no offer (`Evaluadas::credito_con_menos_deudas`).
+///
+/// `None`: the action cannot be offered, whatever it gains. A co-borrower never moves the score
+/// (it reads the household), and its what-if is worth offering only for a larger credit through
+/// Unamos Créditos ([`coacreditado_simulado`]): `None` when the changed profile is recommended
+/// another product, or, decided before the products are evaluated again for two borrowers,
+/// when Unamos Créditos certainly cannot lend more than `credito_base`, the report's credit
+/// (`products::unamos_podria_superar`).
 fn resultado(
     profile: &Profile,
     accion: AccionSimulacion,
@@ -264,19 +262,21 @@ fn resultado(
     let score = crate::filtered::score_cambiando(profile, &exact, antes, cambian)
         .unwrap_or_else(|| crate::figures::figures_exact(profile, &exact).score);
     let solicitud = crate::model::solicitud(profile, &exact);
-    let (credito_max, propio) = match accion {
-        AccionSimulacion::AhorrarEnganche => (evaluadas.credito_con_ahorro(&solicitud), true),
-        AccionSimulacion::SumarAntiguedad => (evaluadas.credito_con_antiguedad(&solicitud), true),
-        AccionSimulacion::PagarDeudas | AccionSimulacion::DeclararDeudas => (evaluadas.credito_con_menos_deudas(&solicitud), true),
+    let credito_max = match accion {
+        AccionSimulacion::AhorrarEnganche => evaluadas.credito_con_ahorro(&solicitud),
+        AccionSimulacion::SumarAntiguedad => evaluadas.credito_con_antiguedad(&solicitud),
+        AccionSimulacion::PagarDeudas | AccionSimulacion::DeclararDeudas => evaluadas.credito_con_menos_deudas(&solicitud),
         AccionSimulacion::SumarCoacreditado => {
             if !crate::products::unamos_podria_superar(&solicitud, credito_base) {
                 return None;
             }
-            let (producto, credito) = crate::products::recomendacion(&solicitud);
-            (credito, producto == Some(crate::products::Producto::UnamosCreditos))
+            match crate::products::recomendacion(&solicitud) {
+                (Some(crate::products::Producto::UnamosCreditos), credito) => credito,
+                _ => return None,
+            }
         }
     };
-    Some(Resultado { score, credito_max, propio })
+    Some(Resultado { score, credito_max })
 }
 
 /// A change of a number (`None`: absent).
@@ -338,7 +338,7 @@ pub(crate) fn simulaciones(profile: &Profile, exact: &Exact, base: &ScoreReport,
     let shown = [co.ingreso.valor, co.tipo_ingreso.valor, co.antiguedad.valor, co.deudas.valor, co.ahorro.valor, co.salud_financiera.valor];
     let mut offer = |accion: AccionSimulacion, cambios: Vec<CambioPerfil>, changed: &Profile, meses: Option<u32>| {
         let r = resultado(changed, accion, exact, &shown, evaluadas, base.credito_max);
-        if let Some(r) = r.filter(|r| r.score > base.score || (r.credito_max > base.credito_max && r.propio)) {
+        if let Some(r) = r.filter(|r| r.score > base.score || r.credito_max > base.credito_max) {
             let simulacion = Simulacion {
                 accion,
                 descripcion: Cow::Borrowed(accion.descripcion()),
@@ -514,8 +514,8 @@ mod tests {
         /// What a what-if reuses of the report (its quantities, the components the action
         /// leaves alone, its offers re-ranked) gives the changed profile's own score and credit,
         /// whether or not the what-if is offered: more savings, more months (with offers refused
-        /// for seniority or not), debts halved or declared, a co-borrower added. A co-borrower's
-        /// what-if left before the recommendation is one its changed profile could not offer.
+        /// for seniority or not), debts halved or declared, a co-borrower added (a co-borrower's
+        /// what-if that is not offerable is one its changed profile could not offer).
         #[test]
         fn every_action_scores_as_the_changed_profile(p in profile(), mas_ahorro in 1i64..=100_000_000, mas_meses in 1u32..=30) {
             prop_assume!(p.validate().is_ok());
@@ -546,14 +546,15 @@ mod tests {
                 let again = crate::score(&changed).expect("a changed profile stays valid");
                 let unamos = again.producto_recomendado == Some(crate::products::Producto::UnamosCreditos);
                 let Some(r) = resultado(&changed, accion, &exact, &shown, &evaluadas, base.credito_max) else {
-                    // Left early: only a co-borrower, and only where it could not be offered.
+                    // Not offerable: only a co-borrower, and only where the changed profile
+                    // gains no score and no credit through Unamos Créditos.
                     prop_assert_eq!(accion, AccionSimulacion::SumarCoacreditado);
                     prop_assert!(again.score <= base.score && !(unamos && again.credito_max > base.credito_max));
                     continue;
                 };
                 prop_assert_eq!(r.score, again.score, "{:?}", accion);
                 prop_assert_eq!(r.credito_max, again.capacidad_compra_estimada.credito_max, "{:?}", accion);
-                prop_assert_eq!(r.propio, accion != AccionSimulacion::SumarCoacreditado || unamos, "{:?}", accion);
+                prop_assert!(accion != AccionSimulacion::SumarCoacreditado || unamos, "a co-borrower's figures are Unamos Créditos'");
             }
         }
     }
