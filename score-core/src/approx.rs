@@ -253,6 +253,19 @@ fn round_whole(x: Approx) -> Option<i64> {
 /// Certified `crate::money::round(x, dp)`, in the canonical form (scale exactly `dp`).
 pub(crate) fn round_dp(x: Approx, dp: u32) -> Option<Decimal> {
     let power = POW10[dp as usize];
+    // The common case in one straight line: [`round_whole`]'s test of the scaled value with
+    // its bound as if inexact, where the bound is small and the fraction far from a half
+    // (NaN fails both comparisons). Anything else takes the general path below.
+    let magnitude = (x.v * power).abs();
+    let bound = (x.e * power + magnitude * ULP) * SLACK + magnitude * ULP;
+    if magnitude < HALVES_LIMIT && bound < 0.25 {
+        let (whole, fraction) = whole_and_fraction(magnitude);
+        if (fraction - 0.5).abs() > bound {
+            #[allow(clippy::cast_possible_truncation)]
+            let rounded = whole as i64 + i64::from(fraction >= 0.5);
+            return Some(Decimal::new(if x.v < 0.0 { -rounded } else { rounded }, dp));
+        }
+    }
     // The product's bound as if it were inexact decides almost every rounding (one far from a
     // tie); only near a tie is it worth proving an exact product exact (`Approx::mul`).
     let v = x.v * power;

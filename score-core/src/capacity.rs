@@ -6,7 +6,7 @@
 
 use crate::approx::round_quotient;
 use crate::figures::Exact;
-use crate::money::{self, money};
+use crate::money::{self, Orden, money, por};
 use crate::params::*;
 use crate::products::{OfertaProducto, Producto, Productos};
 use crate::profile::Profile;
@@ -34,11 +34,11 @@ pub(crate) fn capacidad(profile: &Profile, state: &StateInfo, exact: &Exact, ofe
     let enganche_requerido = valor - credito;
     let subcuentas = oferta.map_or(zero, |o| o.producto.subcuenta_aplicada(exact.subcuenta_titular, exact.subcuenta));
     let disponible = money(profile.ahorro + subcuentas);
-    let ajuste = (Decimal::TWO - state.factor).clamp(FACTOR_MIN, FACTOR_MAX);
+    let ajuste = Orden(Decimal::TWO - state.factor).clamp(Orden(FACTOR_MIN), Orden(FACTOR_MAX)).0;
     CapacidadCompra {
         valor_bancario: valor,
         // From the shown value, so the spec's formula holds on the published figures.
-        valor_realista: money(valor * ajuste),
+        valor_realista: money(por(valor, ajuste)),
         factor_platform_v2: state.factor,
         ltv: if valor.is_zero() { zero } else { round_quotient(credito, valor, money::RATIO_DP) },
         pago_mensual_estimado: campo(|o| o.pago_mensual),
@@ -50,7 +50,7 @@ pub(crate) fn capacidad(profile: &Profile, state: &StateInfo, exact: &Exact, ofe
         enganche_disponible: disponible,
         subcuenta_fondo_estimada: money(exact.subcuenta),
         estatus_enganche: estatus_enganche(valor, enganche_requerido, disponible, gastos),
-        renta_equivalente: round_quotient(valor * RENDIMIENTO_RENTA_ANUAL, Decimal::from(12), money::MONEY_DP),
+        renta_equivalente: round_quotient(por(valor, RENDIMIENTO_RENTA_ANUAL), Decimal::from(12), money::MONEY_DP),
         gastos_cierre_estimados: gastos,
         tasa_anual: oferta.map_or(zero, |o| o.tasa_anual),
         plazo_anios: oferta.map_or(0, |o| o.plazo_anios),
@@ -61,7 +61,8 @@ pub(crate) fn capacidad(profile: &Profile, state: &StateInfo, exact: &Exact, ofe
 /// The dwelling the value buys against the household's core dwelling: the area `valor /
 /// precio_m2` compared with the thresholds, multiplied out so the comparison is exact.
 fn evaluacion_m2(valor: Decimal, precio_m2: Decimal, nucleo: Decimal) -> EvaluacionM2 {
-    let umbral = |factor: Decimal| nucleo * factor * precio_m2;
+    let umbral = |factor: Decimal| Orden(por(por(nucleo, factor), precio_m2));
+    let valor = Orden(valor);
     if valor < umbral(Decimal::ONE) {
         EvaluacionM2::Insuficiente
     } else if valor < umbral(UMBRAL_M2_ADECUADO) {
@@ -81,11 +82,11 @@ fn estatus_enganche(valor: Decimal, requerido: Decimal, disponible: Decimal, gas
         EstatusEnganche::NoAplica
     } else if requerido > Decimal::ZERO && disponible.is_zero() {
         EstatusEnganche::SinEnganche
-    } else if disponible < requerido * UMBRAL_ENGANCHE_PARCIAL {
+    } else if Orden(disponible) < Orden(por(requerido, UMBRAL_ENGANCHE_PARCIAL)) {
         EstatusEnganche::Insuficiente
-    } else if disponible < requerido {
+    } else if Orden(disponible) < Orden(requerido) {
         EstatusEnganche::Parcial
-    } else if disponible < requerido + gastos {
+    } else if Orden(disponible) < Orden(requerido + gastos) {
         EstatusEnganche::CubiertoSinGastos
     } else {
         EstatusEnganche::Cubierto

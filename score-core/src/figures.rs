@@ -7,7 +7,7 @@
 //! it is a monotone function of each input (MODEL.md, "Monotonicity").
 
 use crate::curve::Curve;
-use crate::money::money;
+use crate::money::{Orden, money, por};
 use crate::params::*;
 use crate::profile::{IncomeType, Profile};
 use crate::report::*;
@@ -75,7 +75,7 @@ impl Exact {
 /// The quantities of a validated profile that need no division ([`Exact`]).
 pub(crate) fn exact(profile: &Profile, state: &StateInfo) -> Exact {
     let personas = profile.personas_hogar.map(Decimal::from).unwrap_or(PERSONAS_HOGAR_DEFAULT);
-    Exact::del_hogar(profile, LINEA_POBREZA_URBANA * personas * state.factor, m2_minimo_nucleo(personas))
+    Exact::del_hogar(profile, por(por(LINEA_POBREZA_URBANA, personas), state.factor), m2_minimo_nucleo(personas))
 }
 
 /// The income left after the cost of living and the debts. Undeclared debts are neutral in the
@@ -92,13 +92,13 @@ fn disponible(profile: &Profile, costo_vida_digno: Decimal, deudas: Decimal) -> 
 pub(crate) fn referencia_ahorro(ingreso: Decimal, costo_vida_digno: Decimal) -> Decimal {
     let points = CURVA_INGRESO.points();
     let (low, high) = (points[0].0 * costo_vida_digno, points[points.len() - 1].0 * costo_vida_digno);
-    ingreso.clamp(low, high)
+    Orden(ingreso).clamp(Orden(low), Orden(high)).0
 }
 
 /// The debts capacity and financial health count: the declared ones, or the typical ratio of
 /// income ([`PROPORCION_DEUDAS_NO_DECLARADAS`]) when none are declared.
 pub(crate) fn deudas_supuestas(profile: &Profile) -> Decimal {
-    profile.deudas_mensuales.unwrap_or_else(|| PROPORCION_DEUDAS_NO_DECLARADAS * profile.ingreso_mensual)
+    profile.deudas_mensuales.unwrap_or_else(|| por(PROPORCION_DEUDAS_NO_DECLARADAS, profile.ingreso_mensual))
 }
 
 /// Income-type points.
@@ -267,7 +267,7 @@ pub(crate) fn subcuenta_de(tipo: IncomeType, ingreso: Decimal, antiguedad_meses:
     }
     // Months are whole: capped as integers, not compared as decimals.
     let meses = Decimal::from(i128::from(antiguedad_meses).min(MESES_FONDO_MAX.mantissa()));
-    APORTACION_FONDO * salario_de_nomina(tipo, ingreso).min(TOPE_SALARIO_MENSUAL) * meses
+    por(por(APORTACION_FONDO, Orden(salario_de_nomina(tipo, ingreso)).min(Orden(TOPE_SALARIO_MENSUAL)).0), meses)
 }
 
 /// The payroll salary of an income, on which the housing funds collect and lend: all of a
@@ -276,14 +276,14 @@ pub(crate) fn subcuenta_de(tipo: IncomeType, ingreso: Decimal, antiguedad_meses:
 pub(crate) fn salario_de_nomina(tipo: IncomeType, ingreso: Decimal) -> Decimal {
     match tipo {
         IncomeType::Asalariado => ingreso,
-        IncomeType::Mixto => ingreso * PROPORCION_SALARIO_MIXTO,
+        IncomeType::Mixto => por(ingreso, PROPORCION_SALARIO_MIXTO),
         IncomeType::Independiente | IncomeType::Pensionado => Decimal::ZERO,
     }
 }
 
 fn m2_minimo_nucleo(personas: Decimal) -> Decimal {
     let dormitorios = ceil_ratio(personas, PERSONAS_POR_DORMITORIO).max(Decimal::ONE);
-    (M2_NUCLEO_BASE + M2_POR_DORMITORIO_EXTRA * (dormitorios - Decimal::ONE)) * FACTOR_MUROS_CIRCULACION
+    por(M2_NUCLEO_BASE + por(M2_POR_DORMITORIO_EXTRA, dormitorios - Decimal::ONE), FACTOR_MUROS_CIRCULACION)
 }
 
 /// `ceil(a / b)` for non-negative `a` and positive `b`: one integer division of the aligned

@@ -22,7 +22,8 @@ pub(crate) fn report(profile: &Profile, opciones: crate::Opciones) -> ScoreRepor
         // Neither the list nor the what-ifs (a frame's columns): the described offer alone.
         return assemble(profile, state, &exact, figures, &crate::products::evaluar_descrita(&solicitud));
     }
-    let (ofertas, evaluadas) = crate::products::evaluar_guardando(&solicitud);
+    let mut evaluadas = crate::products::Evaluadas::default();
+    let ofertas = crate::products::evaluar_guardando(&solicitud, &mut evaluadas);
     let mut report = assemble(profile, state, &exact, figures, &ofertas);
     if opciones.productos {
         report.productos = ofertas.productos;

@@ -5,7 +5,7 @@
 //! surface instead of silently scoring a different profile.
 
 use crate::error::{ErrorCode, ScoreError};
-use crate::money;
+use crate::money::{self, Orden};
 use crate::params::{
     ANTIGUEDAD_MAX_MESES, EDAD_MAX, EDAD_MIN, MONTO_MENSUAL_MAX, MONTO_MINIMO, PERSONAS_HOGAR_MAX, SALDO_MAX,
 };
@@ -529,6 +529,7 @@ fn count_in(field: &str, value: u32, min: Decimal, max: Decimal) -> Result<(), S
 }
 
 fn amount(field: &str, value: Decimal, max: Decimal) -> Result<(), ScoreError> {
+    // Compared in integers (`Orden`): every report validates its amounts.
     if value.is_sign_negative() && !value.is_zero() {
         return Err(ScoreError::new(
             ErrorCode::NegativeAmount,
@@ -536,14 +537,14 @@ fn amount(field: &str, value: Decimal, max: Decimal) -> Result<(), ScoreError> {
             format!("El campo \"{field}\" no puede ser negativo."),
         ));
     }
-    if value > max {
+    if Orden(value) > Orden(max) {
         return Err(ScoreError::new(
             ErrorCode::AmountTooLarge,
             Some(field),
             format!("El campo \"{field}\" supera el máximo admitido de {max} MXN."),
         ));
     }
-    if !value.is_zero() && value < MONTO_MINIMO {
+    if !value.is_zero() && Orden(value) < Orden(MONTO_MINIMO) {
         return Err(ScoreError::new(
             ErrorCode::ValueOutOfRange,
             Some(field),

@@ -521,7 +521,8 @@ mod tests {
             prop_assume!(p.validate().is_ok());
             let base = crate::score_with(&p, crate::Opciones { simulaciones: false, ..crate::Opciones::default() }).expect("valid");
             let exact = crate::figures::exact(&p, p.estado.info());
-            let (_, evaluadas) = crate::products::evaluar_guardando(&crate::model::solicitud(&p, &exact));
+            let mut evaluadas = crate::products::Evaluadas::default();
+            crate::products::evaluar_guardando(&crate::model::solicitud(&p, &exact), &mut evaluadas);
             let c = &base.componentes;
             let shown = [c.ingreso.valor, c.tipo_ingreso.valor, c.antiguedad.valor, c.deudas.valor, c.ahorro.valor, c.salud_financiera.valor];
             let mut changes = vec![

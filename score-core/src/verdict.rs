@@ -3,6 +3,7 @@
 //! knock-outs a lender applies before any ranking, so a high score with no credit capacity
 //! reads "does not pre-qualify", and a result that rests on an assumption reads "conditioned".
 
+use crate::money::{Orden, por};
 use crate::params::{DTI_TOTAL_MAX, INGRESO_MINIMO};
 use crate::products::Motivo;
 use crate::profile::Profile;
@@ -44,8 +45,8 @@ pub(crate) fn dictamen(
     let ingreso = profile.ingreso_mensual;
     let sin_credito = capacidad.plazo_anios > 0 && capacidad.credito_max.is_zero();
     let applies = |codigo: D| match codigo {
-        D::IngresoMenorAlMinimo => ingreso < INGRESO_MINIMO,
-        D::DeudaMayorAlLimite => profile.deudas_mensuales.is_some_and(|d| d > DTI_TOTAL_MAX * ingreso),
+        D::IngresoMenorAlMinimo => Orden(ingreso) < Orden(INGRESO_MINIMO),
+        D::DeudaMayorAlLimite => profile.deudas_mensuales.is_some_and(|d| Orden(d) > Orden(por(DTI_TOTAL_MAX, ingreso))),
         D::SinPlazoPorEdad => capacidad.plazo_anios == 0,
         // No product available (capacity then describes the bank mortgage): for want of a
         // payment when the bank's own rules leave none, otherwise for the products' reasons.
@@ -57,7 +58,7 @@ pub(crate) fn dictamen(
             EstatusEnganche::NoAplica | EstatusEnganche::Cubierto
         ),
         D::PagoComprometeCostoDeVida => {
-            capacidad.credito_max > Decimal::ZERO && salud.ingreso_disponible < capacidad.pago_mensual_estimado
+            capacidad.credito_max > Decimal::ZERO && Orden(salud.ingreso_disponible) < Orden(capacidad.pago_mensual_estimado)
         }
     };
     let motivos: Vec<MotivoDictamen> = D::ALL

@@ -180,6 +180,35 @@ pub(super) struct Evaluada<N> {
 }
 
 impl<N: Numero> Evaluada<N> {
+    /// Storage for [`evaluada`] to write the five offers into (`ofertas::todas`): where a
+    /// report's offers are evaluated, in place. Their figures mean nothing until written.
+    // Inlined natively (a few stores); one copy in WebAssembly (its size budget).
+    #[cfg_attr(target_arch = "wasm32", inline(never))]
+    pub fn vacias() -> [Evaluada<N>; 5] {
+        std::array::from_fn(|_| Evaluada::vacia())
+    }
+
+    fn vacia() -> Evaluada<N> {
+        let cero = N::entero(0);
+        Evaluada {
+            producto: Producto::Infonavit,
+            motivos: Motivos::default(),
+            tasa: cero,
+            cat: CatPendiente::Listo(None),
+            plazo: 0,
+            pago: Pago::Calculado(cero),
+            credito: cero,
+            valor: cero,
+            enganche: cero,
+            gastos: cero,
+            total: cero,
+            fondos: cero,
+            subcuenta_en_enganche: cero,
+            valor_mas_subcuenta: false,
+            por_deudas: false,
+        }
+    }
+
     /// The buyer's own funds cover the down payment and the closing costs.
     fn cubierto(&self) -> Option<bool> {
         (self.enganche + self.gastos).hasta(self.fondos)
@@ -229,26 +258,35 @@ impl<N: Numero> Evaluada<N> {
         self.dinero(self.credito)
     }
 
-    /// The offer as shown: money to 2 decimals, rates to 4.
-    pub fn mostrar(&self) -> Option<OfertaProducto> {
+    /// The offer as shown (money to 2 decimals, rates to 4), appended to `ofertas`; `None`
+    /// (nothing appended) when a rounding is not certified. Every figure is rounded before
+    /// the offer is built, so it is written once, into the list, not copied through an
+    /// `Option` on its way there.
+    pub fn mostrar_en(&self, ofertas: &mut Vec<OfertaProducto>) -> Option<()> {
         let elegible = self.motivos.is_empty();
-        Some(OfertaProducto {
+        let tasa_anual = self.tasa.redondear(RATIO_DP)?;
+        let cat = match self.cat.valor()? {
+            Some(c) => Some(c.redondear(RATIO_DP)?),
+            None => None,
+        };
+        let pago_mensual = if elegible { self.pago.redondear(MONEY_DP)? } else { Decimal::new(0, MONEY_DP) };
+        let [credito_max, valor_vivienda_max, enganche_requerido, gastos_cierre, total_pagado] =
+            [self.dinero(self.credito)?, self.dinero(self.valor)?, self.dinero(self.enganche)?, self.dinero(self.gastos)?, self.dinero(self.total)?];
+        ofertas.push(OfertaProducto {
             producto: self.producto,
             elegible,
-            tasa_anual: self.tasa.redondear(RATIO_DP)?,
-            cat: match self.cat.valor()? {
-                Some(c) => Some(c.redondear(RATIO_DP)?),
-                None => None,
-            },
+            tasa_anual,
+            cat,
             plazo_anios: self.plazo,
-            pago_mensual: if elegible { self.pago.redondear(MONEY_DP)? } else { Decimal::new(0, MONEY_DP) },
-            credito_max: self.dinero(self.credito)?,
-            valor_vivienda_max: self.dinero(self.valor)?,
-            enganche_requerido: self.dinero(self.enganche)?,
-            gastos_cierre: self.dinero(self.gastos)?,
-            total_pagado: self.dinero(self.total)?,
+            pago_mensual,
+            credito_max,
+            valor_vivienda_max,
+            enganche_requerido,
+            gastos_cierre,
+            total_pagado,
             motivos: self.motivos.lista(),
-        })
+        });
+        Some(())
     }
 
     /// Whether `self` is recommended over `other` (both available): first the one whose down
@@ -397,7 +435,10 @@ fn cat_de<N: Numero>(base: &[Tramo<N>]) -> Option<Option<N>> {
 
 /// Rate, CAT and figures of a product from its credits. A refused product keeps the rate and
 /// CAT of its terms (from one peso of credit in the same proportions) and shows 0 elsewhere.
-pub(super) fn evaluada<N: Numero>(c: Credito<'_, N>, comprador: &Comprador<N>) -> Option<Evaluada<N>> {
+///
+/// Written over `e`, storage the caller owns (see [`Evaluada::vacias`]): an offer is a quarter
+/// of a kilobyte, and five returned through `Option`s and arrays were copied four times each.
+pub(super) fn evaluada<N: Numero>(c: Credito<'_, N>, comprador: &Comprador<N>, e: &mut Evaluada<N>) -> Option<()> {
     let Credito { producto, motivos, tramos, pago, forma, plazo, valor, subcuenta_en_enganche, cat, por_deudas } = c;
     let credito = suma(tramos, |t| t.credito);
     let base = if motivos.is_empty() && N::entero(0).menor(credito)? { tramos } else { forma };
@@ -418,7 +459,7 @@ pub(super) fn evaluada<N: Numero>(c: Credito<'_, N>, comprador: &Comprador<N>) -
         Cat::Calcular => CatPendiente::Flujos(FlujosCat::de(base)?),
     };
     let cero = N::entero(0);
-    let mut e = Evaluada {
+    *e = Evaluada {
         producto,
         tasa,
         cat,
@@ -439,7 +480,7 @@ pub(super) fn evaluada<N: Numero>(c: Credito<'_, N>, comprador: &Comprador<N>) -
         if e.motivos.is_empty() {
             e.motivos.push(Motivo::SinCapacidadDePago);
         }
-        return Some(e);
+        return Some(());
     }
     e.credito = credito;
     e.pago = pago;
@@ -453,7 +494,7 @@ pub(super) fn evaluada<N: Numero>(c: Credito<'_, N>, comprador: &Comprador<N>) -
         Valor::Ltv(_) => e.valor - credito,
     };
     e.gastos = e.valor * comprador.gastos_cierre;
-    Some(e)
+    Some(())
 }
 
 impl Fijo {

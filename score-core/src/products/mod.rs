@@ -291,29 +291,36 @@ pub struct Productos {
 /// which certify every comparison and rounding, and in `Decimal` for the rare applicant where
 /// a certificate fails (a figure within about 1e-9 of a rounding boundary or a cap).
 pub fn evaluar(solicitud: &Solicitud) -> Productos {
-    evaluar_guardando(solicitud).0
+    evaluar_guardando(solicitud, &mut Evaluadas::default())
 }
 
-/// [`evaluar`], keeping the unrounded offers for the what-ifs that re-rank them (those of
-/// filtered arithmetic: where it fails, a what-if evaluates its products again).
-pub(crate) fn evaluar_guardando(solicitud: &Solicitud) -> (Productos, Evaluadas) {
-    match evaluar_en::<Approx>(solicitud) {
-        Some((productos, evaluadas)) => (productos, Evaluadas(Some(evaluadas))),
-        None => (en_decimal(evaluar_en::<Decimal>(solicitud)).0, Evaluadas(None)),
-    }
+/// [`evaluar`], keeping in `guardadas` the unrounded offers for the what-ifs that re-rank them
+/// (those of filtered arithmetic: where it fails, a what-if evaluates its products again). The
+/// caller owns where they rest: five offers are over a kilobyte, and returning them through
+/// the layers of `Option` and tuples copied them three times more per report.
+pub(crate) fn evaluar_guardando(solicitud: &Solicitud, guardadas: &mut Evaluadas) -> Productos {
+    let evaluadas = guardadas.0.insert(evaluate::Evaluada::vacias());
+    let productos = ofertas::todas(solicitud, evaluadas).and_then(|()| mostrar_todas(evaluadas));
+    productos.unwrap_or_else(|| {
+        guardadas.0 = None;
+        evaluar_exacto(solicitud)
+    })
 }
 
 /// [`evaluar`] in `Decimal` alone: the definition the fast path is tested against.
 #[doc(hidden)]
 pub fn evaluar_exacto(solicitud: &Solicitud) -> Productos {
-    en_decimal(evaluar_en::<Decimal>(solicitud)).0
+    let mut evaluadas = evaluate::Evaluada::<Decimal>::vacias();
+    en_decimal(ofertas::todas(solicitud, &mut evaluadas).and_then(|()| mostrar_todas(&mut evaluadas)))
 }
 
 /// [`evaluar`]'s filtered path alone: `None` where a certificate fails. For the tests that
 /// compare it with [`evaluar_exacto`] and count how often it answers.
 #[doc(hidden)]
 pub fn evaluar_filtrado(solicitud: &Solicitud) -> Option<Productos> {
-    evaluar_en::<Approx>(solicitud).map(|(productos, _)| productos)
+    let mut evaluadas = evaluate::Evaluada::<Approx>::vacias();
+    ofertas::todas(solicitud, &mut evaluadas)?;
+    mostrar_todas(&mut evaluadas)
 }
 
 /// The answer of `Decimal` arithmetic, which decides every comparison and rounding.
@@ -321,16 +328,15 @@ fn en_decimal<T>(answer: Option<T>) -> T {
     answer.unwrap_or_else(|| unreachable!("decimal arithmetic always decides"))
 }
 
-fn evaluar_en<N: numero::Numero>(solicitud: &Solicitud) -> Option<(Productos, [evaluate::Evaluada<N>; 5])> {
-    let mut evaluadas = ofertas::todas::<N>(solicitud)?;
+fn mostrar_todas<N: numero::Numero>(evaluadas: &mut [evaluate::Evaluada<N>; 5]) -> Option<Productos> {
     // Every CAT is shown: solved once each, before the recommendation compares them.
-    evaluate::resolver_cats(&mut evaluadas)?;
-    let producto_recomendado = evaluate::recomendado(&evaluadas)?.map(evaluate::Evaluada::producto);
+    evaluate::resolver_cats(evaluadas)?;
+    let producto_recomendado = evaluate::recomendado(&*evaluadas)?.map(evaluate::Evaluada::producto);
     let mut productos = Vec::with_capacity(evaluadas.len());
-    for e in &evaluadas {
-        productos.push(e.mostrar()?);
+    for e in evaluadas.iter() {
+        e.mostrar_en(&mut productos)?;
     }
-    Some((Productos { productos, producto_recomendado }, evaluadas))
+    Some(Productos { productos, producto_recomendado })
 }
 
 /// [`evaluar`] for a report that does not list the offers (a frame's columns): only the offer
@@ -339,12 +345,13 @@ fn evaluar_en<N: numero::Numero>(solicitud: &Solicitud) -> Option<(Productos, [e
 /// their CATs are solved only where they break a tie.
 pub(crate) fn evaluar_descrita(solicitud: &Solicitud) -> Productos {
     fn en<N: numero::Numero>(solicitud: &Solicitud) -> Option<Productos> {
-        let evaluadas = ofertas::todas::<N>(solicitud)?;
+        let mut evaluadas = evaluate::Evaluada::<N>::vacias();
+        ofertas::todas(solicitud, &mut evaluadas)?;
         let producto_recomendado = evaluate::recomendado(&evaluadas)?.map(evaluate::Evaluada::producto);
         let descrita = producto_recomendado.unwrap_or(Producto::HipotecaBancaria);
         let mut productos = Vec::with_capacity(2);
         for e in evaluadas.iter().filter(|e| e.producto() == descrita || e.producto() == Producto::HipotecaBancaria) {
-            productos.push(e.mostrar()?);
+            e.mostrar_en(&mut productos)?;
         }
         Some(Productos { productos, producto_recomendado })
     }
@@ -377,7 +384,9 @@ pub(crate) fn credito_recomendado(solicitud: &Solicitud) -> Decimal {
 /// [`credito_recomendado`] and the product recommended (`None` when none is available).
 pub(crate) fn recomendacion(solicitud: &Solicitud) -> (Option<Producto>, Decimal) {
     fn en<N: numero::Numero>(solicitud: &Solicitud) -> Option<(Option<Producto>, Decimal)> {
-        descrita(ofertas::disponibles::<N>(solicitud)?.iter().flatten())
+        let mut evaluadas = evaluate::Evaluada::<N>::vacias();
+        let disponibles = ofertas::disponibles(solicitud, &mut evaluadas)?;
+        descrita(evaluadas.iter().zip(disponibles).filter_map(|(e, disponible)| disponible.then_some(e)))
     }
     en::<Approx>(solicitud).unwrap_or_else(|| en_decimal(en::<Decimal>(solicitud)))
 }
@@ -398,7 +407,7 @@ pub(crate) fn unamos_podria_superar(solicitud: &Solicitud, credito: Decimal) -> 
 
 /// The unrounded offers of one evaluation in filtered arithmetic ([`evaluar_guardando`]);
 /// `None` when it was decided in `Decimal`.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Default)]
 pub(crate) struct Evaluadas(Option<[evaluate::Evaluada<Approx>; 5]>);
 
 impl Evaluadas {

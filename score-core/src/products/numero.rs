@@ -11,7 +11,7 @@ use super::finance::{self, Flujo};
 use super::rules::*;
 use crate::approx::{self, Approx};
 use crate::curve::Curve;
-use crate::money::round;
+use crate::money::{Orden, round};
 use crate::params::{LTV_ASALARIADO, LTV_INDEPENDIENTE, TASA_ANUAL};
 use rust_decimal::Decimal;
 use std::cmp::Ordering;
@@ -154,7 +154,7 @@ impl Numero for Decimal {
     }
 
     fn menor(self, other: Self) -> Option<bool> {
-        Some(self < other)
+        Some(Orden(self) < Orden(other))
     }
 
     fn es_cero(self) -> Option<bool> {

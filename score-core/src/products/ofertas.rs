@@ -7,6 +7,7 @@ use super::numero::Numero;
 use super::persona::{Capacidad, Comprador, Persona, capacidad, no_negativo, plazo, tope};
 use super::rules::*;
 use super::{Institucion, Motivo, Producto, Solicitud};
+use crate::money::{Orden, por};
 use crate::params::{EDAD_MAX_FIN_PLAZO, PTI_MAX};
 use crate::profile::IncomeType;
 use rust_decimal::Decimal;
@@ -19,11 +20,11 @@ use rust_decimal::Decimal;
 fn pago_por_salario<N: Numero>(salario: Decimal) -> Pago<N> {
     /// Two monthly minimum wages, where the limit reaches its top (a test checks the value).
     const DOS_SALARIOS_MINIMOS: Decimal = crate::params::dec(2 * 9_577_216, 3);
-    if salario >= DOS_SALARIOS_MINIMOS {
-        return Pago::Exacto(INFONAVIT_PTI_MAX * salario);
+    if Orden(salario) >= Orden(DOS_SALARIOS_MINIMOS) {
+        return Pago::Exacto(por(INFONAVIT_PTI_MAX, salario));
     }
-    if salario <= SALARIO_MINIMO_MENSUAL {
-        return Pago::Exacto(INFONAVIT_PTI_SALARIO_MINIMO * salario);
+    if Orden(salario) <= Orden(SALARIO_MINIMO_MENSUAL) {
+        return Pago::Exacto(por(INFONAVIT_PTI_SALARIO_MINIMO, salario));
     }
     // Strictly between 0 and 1 (its `Decimal` rounding reaches 1 at most): the clamp of
     // PRODUCTS.md changes nothing here.
@@ -78,7 +79,7 @@ fn motivos_fondo(p: &Persona, fondo: Institucion, antiguedad_min: u32, plazo: u3
     if p.antiguedad < antiguedad_min {
         motivos.push(Motivo::AntiguedadInsuficiente);
     }
-    if p.salario() < SALARIO_MINIMO_MENSUAL {
+    if Orden(p.salario()) < Orden(SALARIO_MINIMO_MENSUAL) {
         motivos.push(Motivo::IngresoMenorAlSalarioMinimo);
     }
     sin_plazo_o_pago(&mut motivos, plazo, sin_pago);
@@ -93,7 +94,7 @@ fn sin_plazo_o_pago(motivos: &mut Motivos, plazo: u32, sin_pago: bool) {
     }
 }
 
-fn infonavit<N: Numero>(cx: &Comprador<N>, p: &Persona, titular: DelFondo<N>) -> Option<Evaluada<N>> {
+fn infonavit<N: Numero>(cx: &Comprador<N>, p: &Persona, titular: DelFondo<N>, e: &mut Evaluada<N>) -> Option<()> {
     let DelFondo { motivos, tramo, por_deudas } = titular;
     let credito = Credito {
         producto: Producto::Infonavit,
@@ -107,14 +108,14 @@ fn infonavit<N: Numero>(cx: &Comprador<N>, p: &Persona, titular: DelFondo<N>) ->
         cat: Cat::Calcular,
         por_deudas,
     };
-    evaluada(credito, cx)
+    evaluada(credito, cx, e)
 }
 
-fn fovissste<N: Numero>(cx: &Comprador<N>, p: &Persona) -> Option<Evaluada<N>> {
+fn fovissste<N: Numero>(cx: &Comprador<N>, p: &Persona, e: &mut Evaluada<N>) -> Option<()> {
     let salario = p.salario();
     let plazo = plazo(FOVISSSTE_PLAZO_MAX, FOVISSSTE_EDAD_MAX_FIN_PLAZO, p.edad);
     let tramo = Fijo::Fovissste.tramo(plazo)?;
-    let Capacidad { pago, por_deudas } = capacidad(FOVISSSTE_PTI * salario, p.tope);
+    let Capacidad { pago, por_deudas } = capacidad(por(FOVISSSTE_PTI, salario), p.tope);
     let credito = tramo.para_pago(Pago::Exacto(pago), Some(N::REGLAS.fovissste_max))?;
     let credito = Credito {
         producto: Producto::Fovissste,
@@ -128,7 +129,7 @@ fn fovissste<N: Numero>(cx: &Comprador<N>, p: &Persona) -> Option<Evaluada<N>> {
         cat: Cat::Fijo(Fijo::Fovissste),
         por_deudas,
     };
-    evaluada(credito, cx)
+    evaluada(credito, cx, e)
 }
 
 /// The household a bank lends to: the applicant plus the co-borrower, if any. The older
@@ -151,7 +152,7 @@ fn hogar(p: &Persona, co: Option<&Persona>) -> Hogar {
             (ingreso, tope(ingreso, p.deudas + c.deudas), edad)
         }
     };
-    Hogar { edad, pago: capacidad(PTI_MAX * ingreso, tope) }
+    Hogar { edad, pago: capacidad(por(PTI_MAX, ingreso), tope) }
 }
 
 /// The bank's own rules on the applicant: seniority by income type.
@@ -186,7 +187,7 @@ fn menor_al_minimo<N: Numero>(motivos: &mut Motivos, plazo: u32, pago: Decimal, 
     Some(())
 }
 
-fn hipoteca_bancaria<N: Numero>(cx: &Comprador<N>, p: &Persona, h: &Hogar) -> Option<Evaluada<N>> {
+fn hipoteca_bancaria<N: Numero>(cx: &Comprador<N>, p: &Persona, h: &Hogar, e: &mut Evaluada<N>) -> Option<()> {
     let plazo = plazo_banco(h.edad, limite_banco());
     let tramo = Fijo::Banco.tramo(plazo)?;
     let pago = h.pago.pago;
@@ -206,13 +207,13 @@ fn hipoteca_bancaria<N: Numero>(cx: &Comprador<N>, p: &Persona, h: &Hogar) -> Op
         cat: Cat::Fijo(Fijo::Banco),
         por_deudas: h.pago.por_deudas,
     };
-    evaluada(credito, cx)
+    evaluada(credito, cx, e)
 }
 
 /// Cuenta Infonavit + Crédito Bancario: one payment capacity (the bank's) serves a credit that
 /// is 70% bank and 30% INFONAVIT at 10.45%, INFONAVIT's part capped; the sub-account pays the
 /// down payment. The term meets both the bank's and INFONAVIT's age limits.
-fn infonavit_mas_banco<N: Numero>(cx: &Comprador<N>, p: &Persona, h: &Hogar) -> Option<Evaluada<N>> {
+fn infonavit_mas_banco<N: Numero>(cx: &Comprador<N>, p: &Persona, h: &Hogar, e: &mut Evaluada<N>) -> Option<()> {
     let plazo = plazo_banco(h.edad, limite_banco().min(INFONAVIT_EDAD_MAX_FIN_PLAZO));
     let (banco, fondo): (Tramo<N>, Tramo<N>) = (Fijo::Banco.tramo(plazo)?, Fijo::Cofi.tramo(plazo)?);
     let forma = forma_cofi(banco, fondo);
@@ -248,7 +249,7 @@ fn infonavit_mas_banco<N: Numero>(cx: &Comprador<N>, p: &Persona, h: &Hogar) -> 
         cat,
         por_deudas: h.pago.por_deudas,
     };
-    evaluada(credito, cx)
+    evaluada(credito, cx, e)
 }
 
 /// Unamos Créditos: each worker's own INFONAVIT credit, added and capped at the joint maximum
@@ -261,7 +262,8 @@ fn unamos_creditos<N: Numero>(
     co: Option<&Persona>,
     del_titular: DelFondo<N>,
     cat_infonavit: CatPendiente<N>,
-) -> Option<Evaluada<N>> {
+    e: &mut Evaluada<N>,
+) -> Option<()> {
     let DelFondo { mut motivos, tramo: titular, por_deudas } = del_titular;
     let forma = [titular.por(N::entero(1))];
     let Some(c) = co else {
@@ -279,7 +281,7 @@ fn unamos_creditos<N: Numero>(
             // Refused for the missing co-borrower, whatever the debts.
             por_deudas: false,
         };
-        return evaluada(credito, cx);
+        return evaluada(credito, cx, e);
     };
     let DelFondo { motivos: motivos_co, tramo: socio, por_deudas: socio_por_deudas } = infonavit_de(c)?;
     if !motivos_co.is_empty() {
@@ -305,7 +307,7 @@ fn unamos_creditos<N: Numero>(
         cat: Cat::Calcular,
         por_deudas: por_deudas || socio_por_deudas,
     };
-    evaluada(credito, cx)
+    evaluada(credito, cx, e)
 }
 
 /// Unamos Créditos' joint credit before its cap (the sum of both borrowers' INFONAVIT
@@ -324,44 +326,51 @@ pub(super) fn suma_unamos<N: Numero>(s: &Solicitud) -> Option<Option<N>> {
     Some(socio.motivos.is_empty().then(|| titular.tramo.credito + socio.tramo.credito))
 }
 
-/// Every product, in the order of [`Producto::ALL`]; `None` when the arithmetic cannot tell.
-pub(super) fn todas<N: Numero>(s: &Solicitud) -> Option<[Evaluada<N>; 5]> {
+/// Every product, in the order of [`Producto::ALL`], written over `evaluadas` (storage the
+/// caller owns, [`Evaluada::vacias`]); `None` when the arithmetic cannot tell.
+pub(super) fn todas<N: Numero>(s: &Solicitud, evaluadas: &mut [Evaluada<N>; 5]) -> Option<()> {
     let cx = Comprador::de(s);
     let p = Persona::titular(s);
     let co = s.coacreditado.as_ref().map(Persona::coacreditado);
     let h = hogar(&p, co.as_ref());
+    let [e_infonavit, e_fovissste, e_banco, e_cofi, e_unamos] = evaluadas;
     // The applicant's INFONAVIT credit serves INFONAVIT and Unamos Créditos: computed once.
     let titular = infonavit_de(&p)?;
-    let infonavit = infonavit(&cx, &p, titular)?;
-    let cat_infonavit = infonavit.cat;
-    Some([
-        infonavit,
-        fovissste(&cx, &p)?,
-        hipoteca_bancaria(&cx, &p, &h)?,
-        infonavit_mas_banco(&cx, &p, &h)?,
-        unamos_creditos(&cx, &p, co.as_ref(), titular, cat_infonavit)?,
-    ])
+    infonavit(&cx, &p, titular, e_infonavit)?;
+    fovissste(&cx, &p, e_fovissste)?;
+    hipoteca_bancaria(&cx, &p, &h, e_banco)?;
+    infonavit_mas_banco(&cx, &p, &h, e_cofi)?;
+    unamos_creditos(&cx, &p, co.as_ref(), titular, e_infonavit.cat, e_unamos)
 }
 
-/// The products a what-if can recommend: [`todas`] without those a rule refuses before any
-/// figure (the housing funds' to a non-contributor, Unamos Créditos' without a co-borrower;
-/// each product's own rules below refuse them with the same test), which no recommendation
-/// takes and a what-if does not show. `None` when the arithmetic cannot tell.
-pub(super) fn disponibles<N: Numero>(s: &Solicitud) -> Option<[Option<Evaluada<N>>; 5]> {
+/// The products a what-if can recommend, written over `evaluadas` as [`todas`] writes them,
+/// and which slots hold one: [`todas`] without those a rule refuses before any figure (the
+/// housing funds' to a non-contributor, Unamos Créditos' without a co-borrower; each
+/// product's own rules below refuse them with the same test), which no recommendation takes
+/// and a what-if does not show; their slots are left as they were. `None` when the arithmetic
+/// cannot tell.
+pub(super) fn disponibles<N: Numero>(s: &Solicitud, evaluadas: &mut [Evaluada<N>; 5]) -> Option<[bool; 5]> {
     let cx = Comprador::de(s);
     let p = Persona::titular(s);
     let co = s.coacreditado.as_ref().map(Persona::coacreditado);
     let h = hogar(&p, co.as_ref());
     let de_infonavit = p.cotiza_a(Institucion::Infonavit);
-    let titular = if de_infonavit { Some(infonavit_de(&p)?) } else { None };
-    let si = |aplica: bool, evaluar: &dyn Fn() -> Option<Evaluada<N>>| if aplica { evaluar().map(Some) } else { Some(None) };
-    Some([
-        si(de_infonavit, &|| infonavit(&cx, &p, titular?))?,
-        si(p.cotiza_a(Institucion::Fovissste), &|| fovissste(&cx, &p))?,
-        Some(hipoteca_bancaria(&cx, &p, &h)?),
-        si(de_infonavit, &|| infonavit_mas_banco(&cx, &p, &h))?,
-        si(de_infonavit && co.is_some(), &|| unamos_creditos(&cx, &p, co.as_ref(), titular?, CatPendiente::Listo(None)))?,
-    ])
+    let de_fovissste = p.cotiza_a(Institucion::Fovissste);
+    let con_socio = de_infonavit && co.is_some();
+    let [e_infonavit, e_fovissste, e_banco, e_cofi, e_unamos] = evaluadas;
+    if de_infonavit {
+        let titular = infonavit_de(&p)?;
+        infonavit(&cx, &p, titular, e_infonavit)?;
+        infonavit_mas_banco(&cx, &p, &h, e_cofi)?;
+        if con_socio {
+            unamos_creditos(&cx, &p, co.as_ref(), titular, CatPendiente::Listo(None), e_unamos)?;
+        }
+    }
+    if de_fovissste {
+        fovissste(&cx, &p, e_fovissste)?;
+    }
+    hipoteca_bancaria(&cx, &p, &h, e_banco)?;
+    Some([de_infonavit, de_fovissste, true, de_infonavit, con_socio])
 }
 
 #[cfg(test)]

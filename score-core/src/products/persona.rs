@@ -6,6 +6,7 @@
 
 use super::numero::Numero;
 use super::{Coacreditado, Institucion, Solicitud};
+use crate::money::{Orden, por};
 use crate::params::DTI_TOTAL_MAX;
 use crate::profile::IncomeType;
 use rust_decimal::Decimal;
@@ -93,7 +94,7 @@ pub(super) fn no_negativo(d: Decimal) -> Decimal {
 
 /// The payment the total-debt limit leaves of an income with its debts.
 pub(super) fn tope(ingreso: Decimal, deudas: Decimal) -> Decimal {
-    DTI_TOTAL_MAX * ingreso - deudas
+    por(DTI_TOTAL_MAX, ingreso) - deudas
 }
 
 /// The payment a product allows, and whether the total-debt limit set it (then fewer debts
@@ -110,7 +111,7 @@ pub(super) struct Capacidad {
 /// tie only exact arithmetic rounds right, and it is shown as the monthly payment of an
 /// uncapped credit.
 pub(super) fn capacidad(base: Decimal, tope: Decimal) -> Capacidad {
-    let por_deudas = tope < base;
+    let por_deudas = Orden(tope) < Orden(base);
     Capacidad { pago: no_negativo(if por_deudas { tope } else { base }), por_deudas }
 }
 
