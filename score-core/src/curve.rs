@@ -57,6 +57,44 @@ impl Curve {
             .unwrap_or_else(|| crate::money::money(self.eval(x)))
     }
 
+    /// [`Curve::eval_money`] at a whole number of months: where the breakpoints are whole
+    /// numbers too (the seniority curves), the interpolated value is a ratio of integers,
+    /// rounded half away from zero to the centavo in integers (a tie is found exactly), not
+    /// through filtered doubles whose exactness is proven operation by operation. The same
+    /// digits as `money(self.eval(x))`: a ratio with a denominator under 10^8 that is not a
+    /// tie lies at least 10^-11 away from one, far beyond `Decimal`'s 28 digits.
+    pub(crate) fn eval_money_meses(&self, meses: u32) -> Decimal {
+        match self.centesimas_en(i64::from(meses)) {
+            Some(centesimas) => Decimal::new(centesimas, crate::money::MONEY_DP),
+            None => self.eval_money(Decimal::from(meses)),
+        }
+    }
+
+    /// Hundredths of `y` at a whole `x`, rounded half away from zero; `None` unless every
+    /// breakpoint up to `x`'s segment is a pair of non-negative whole numbers under 10^8.
+    fn centesimas_en(&self, x: i64) -> Option<i64> {
+        const LIMITE: u64 = 100_000_000;
+        let entero = |d: Decimal| match crate::money::small_parts(d) {
+            Some((m, 0)) if m < LIMITE && !d.is_sign_negative() => i64::try_from(m).ok(),
+            _ => None,
+        };
+        let mut anterior: Option<(i64, i64)> = None;
+        for &(x_k, y_k) in self.points {
+            let (x_k, y_k) = (entero(x_k)?, entero(y_k)?);
+            if x <= x_k {
+                let Some((x_0, y_0)) = anterior else { return Some(100 * y_k) };
+                // 100 (y_0 + (x - x_0)(y_k - y_0) / (x_k - x_0)) as one fraction; x_0 < x <= x_k
+                // and every magnitude under 10^8: under 2 x 10^18, within 64 bits.
+                let ancho = x_k - x_0;
+                let numerador = 100 * (y_0 * ancho + (x - x_0) * (y_k - y_0));
+                let (cociente, resto) = (numerador / ancho, numerador % ancho);
+                return Some(cociente + i64::from(2 * resto.abs() >= ancho) * numerador.signum());
+            }
+            anterior = Some((x_k, y_k));
+        }
+        anterior.map(|(_, y)| 100 * y)
+    }
+
     /// `y` at the ratio `num / den` (`den` > 0), with a single division: the numerator and the
     /// denominator of the interpolation are exact, so the result is the exact rational value
     /// correctly rounded to 28 significant digits, and a value exactly on a rounding tie is
@@ -166,6 +204,28 @@ mod tests {
                         }
                     }
                 }
+            }
+        }
+    }
+
+    /// Whole months give `money(eval(x))`, representation included, on every curve (the
+    /// seniority curves in integers, the others by the fallback) and on a curve built for ties
+    /// and falling segments.
+    #[test]
+    fn months_are_the_decimal_evaluation_to_the_centavo() {
+        static TIES: [(Decimal, Decimal); 4] =
+            [(Decimal::from_parts(2, 0, 0, false, 0), Decimal::from_parts(0, 0, 0, false, 0)), (Decimal::from_parts(10, 0, 0, false, 0), Decimal::from_parts(1, 0, 0, false, 0)), (Decimal::from_parts(13, 0, 0, false, 0), Decimal::from_parts(8, 0, 0, false, 0)), (Decimal::from_parts(53, 0, 0, false, 0), Decimal::from_parts(5, 0, 0, false, 0))];
+        static TIES_APPROX: [(Approx, Approx); 0] = [];
+        let ties = Curve::new(&TIES, &TIES_APPROX);
+        // (2, 0) to (10, 1) is 1/8 a month: 0.125, 0.375, ... are ties, rounded away from zero.
+        assert_eq!(ties.eval_money_meses(3), Decimal::new(13, 2));
+        assert_eq!(ties.eval_money_meses(5), Decimal::new(38, 2));
+        assert_eq!(ties.centesimas_en(3), Some(13));
+        for (name, curve) in CURVES.iter().copied().chain([("TIES", &ties)]) {
+            for meses in (0..=800).chain([u32::MAX]) {
+                let expected = crate::money::money(curve.eval(Decimal::from(meses)));
+                let shown = if name == "TIES" { curve.centesimas_en(i64::from(meses)).map(|c| Decimal::new(c, 2)).expect("whole") } else { curve.eval_money_meses(meses) };
+                assert_eq!(shown.serialize(), expected.serialize(), "{name} at {meses}");
             }
         }
     }

@@ -60,7 +60,7 @@ pub(crate) fn score_cambiando(profile: &Profile, exact: &Exact, antes: &[Decimal
 fn shown_propio(profile: &Profile, i: usize) -> Option<Decimal> {
     match i {
         1 => Some(money(puntos_tipo(profile.tipo_ingreso))),
-        2 => Some(curva_antiguedad(profile.tipo_ingreso).eval_money(Decimal::from(profile.antiguedad_meses))),
+        2 => Some(curva_antiguedad(profile.tipo_ingreso).eval_money_meses(profile.antiguedad_meses)),
         _ => None,
     }
 }

@@ -397,7 +397,7 @@ pub(crate) fn simulaciones(profile: &Profile, exact: &Exact, base: &ScoreReport,
         let curve = curva_antiguedad(profile.tipo_ingreso);
         let score_after = |meses: u32| {
             let mut s = shown;
-            s[2] = curve.eval_money(Decimal::from(profile.antiguedad_meses + meses));
+            s[2] = curve.eval_money_meses(profile.antiguedad_meses + meses);
             crate::figures::score(&s)
         };
         let reaches = |meses: u32| Nivel::from_score(score_after(meses)) > base.nivel;
