@@ -529,6 +529,19 @@ pub(crate) mod tests {
         assert_eq!(ratio(d("0.5")).to_string(), "0.5000");
     }
 
+    /// `samples` and a deterministic sweep of `n` more decimals: mantissas of each of the
+    /// `bits` widths in turn (both sides of 64 bits), every scale, both signs.
+    fn muestras(samples: &[&str], n: i128, bits: [u32; 5]) -> Vec<Decimal> {
+        let mut values: Vec<Decimal> = samples.iter().map(|t| d(t)).collect();
+        let mut m: i128 = 7;
+        for step in 0..n {
+            m = m.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407) & ((1i128 << 70) - 1);
+            let mantissa = m & ((1i128 << bits[(step % 5) as usize]) - 1);
+            values.push(Decimal::from_i128_with_scale(if step % 3 == 0 { -mantissa } else { mantissa }, (step % 29) as u32));
+        }
+        values
+    }
+
     #[test]
     fn por_is_decimals_product() {
         let samples = [
@@ -536,14 +549,7 @@ pub(crate) mod tests {
             "18446744073709551615", "79228162514264337593543950335", "0.0000000000000001", "0.00000000000001",
             "4294967296", "4294967295.5", "123456789.123456789",
         ];
-        let mut values: Vec<Decimal> = samples.iter().map(|t| d(t)).collect();
-        let mut m: i128 = 3;
-        for step in 0..600i128 {
-            m = m.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407) & ((1i128 << 70) - 1);
-            let bits = [10, 32, 48, 64, 70][(step % 5) as usize];
-            let mantissa = m & ((1i128 << bits) - 1);
-            values.push(Decimal::from_i128_with_scale(if step % 3 == 0 { -mantissa } else { mantissa }, (step % 29) as u32));
-        }
+        let values = muestras(&samples, 600, [10, 32, 48, 64, 70]);
         for a in &values {
             // Products that overflow `Decimal` panic either way (never in the model's ranges).
             for (b, expected) in values.iter().filter_map(|b| Some((b, a.checked_mul(*b)?))) {
@@ -563,14 +569,7 @@ pub(crate) mod tests {
             "18446744073709551616", "-18446744073709551615", "1844674407370955161.5", "0.0000000000000000000000000001",
             "79228162514264337593543950335", "-79228162514264337593543950335", "30000", "30000.00", "8364.48",
         ];
-        let mut values: Vec<Decimal> = samples.iter().map(|t| d(t)).collect();
-        let mut m: i128 = 7;
-        for step in 0..3_000i128 {
-            m = m.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407) & ((1i128 << 70) - 1);
-            let bits = [20, 40, 64, 66, 70][(step % 5) as usize];
-            let mantissa = m & ((1i128 << bits) - 1);
-            values.push(Decimal::from_i128_with_scale(if step % 3 == 0 { -mantissa } else { mantissa }, (step % 29) as u32));
-        }
+        let values = muestras(&samples, 3_000, [20, 40, 64, 66, 70]);
         for a in &values {
             for b in values.iter().step_by(7) {
                 assert_eq!(Orden(*a).cmp(&Orden(*b)), a.cmp(b), "{a:?} against {b:?}");

@@ -458,23 +458,18 @@ pub(super) fn evaluada<N: Numero>(c: Credito<'_, N>, comprador: &Comprador<N>, e
         },
         Cat::Calcular => CatPendiente::Flujos(FlujosCat::de(base)?),
     };
-    let cero = N::entero(0);
+    // The figures stay 0 for a refused product.
     *e = Evaluada {
         producto,
         tasa,
         cat,
         plazo,
-        pago: Pago::Calculado(cero),
-        credito: cero,
-        valor: cero,
-        enganche: cero,
-        gastos: cero,
-        total: cero,
         fondos: comprador.ahorro + subcuenta_en_enganche,
         subcuenta_en_enganche,
         valor_mas_subcuenta: matches!(valor, Valor::MasSubcuenta(_)),
         por_deudas,
         motivos,
+        ..Evaluada::vacia()
     };
     if !e.motivos.is_empty() || credito.es_cero()? {
         if e.motivos.is_empty() {
@@ -490,7 +485,7 @@ pub(super) fn evaluada<N: Numero>(c: Credito<'_, N>, comprador: &Comprador<N>, e
         Valor::Ltv(ltv) => credito / ltv,
     };
     e.enganche = match valor {
-        Valor::MasSubcuenta(_) => cero,
+        Valor::MasSubcuenta(_) => N::entero(0),
         Valor::Ltv(_) => e.valor - credito,
     };
     e.gastos = e.valor * comprador.gastos_cierre;
