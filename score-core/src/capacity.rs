@@ -5,8 +5,9 @@
 //! offer's shown figures so that anyone can check it from the report alone.
 
 use crate::approx::round_quotient;
+use crate::fast_decimal::{Orden, por};
 use crate::figures::Exact;
-use crate::money::{self, Orden, money, por};
+use crate::money::{self, money};
 use crate::params::*;
 use crate::products::{OfertaProducto, Producto, Productos};
 use crate::profile::Profile;

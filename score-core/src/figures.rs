@@ -7,7 +7,8 @@
 //! it is a monotone function of each input (MODEL.md, "Monotonicity").
 
 use crate::curve::Curve;
-use crate::money::{Orden, money, por};
+use crate::fast_decimal::{Orden, por};
+use crate::money::money;
 use crate::params::*;
 use crate::profile::{IncomeType, Profile};
 use crate::report::*;

@@ -24,6 +24,7 @@ mod approx;
 pub mod batch;
 pub mod curve;
 mod error;
+mod fast_decimal;
 mod capacity;
 mod figures;
 mod json_text;

@@ -5,7 +5,8 @@
 //! surface instead of silently scoring a different profile.
 
 use crate::error::{ErrorCode, ScoreError};
-use crate::money::{self, Orden};
+use crate::fast_decimal::Orden;
+use crate::money;
 use crate::params::{
     ANTIGUEDAD_MAX_MESES, EDAD_MAX, EDAD_MIN, MONTO_MENSUAL_MAX, MONTO_MINIMO, PERSONAS_HOGAR_MAX, SALDO_MAX,
 };

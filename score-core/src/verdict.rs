@@ -3,7 +3,7 @@
 //! knock-outs a lender applies before any ranking, so a high score with no credit capacity
 //! reads "does not pre-qualify", and a result that rests on an assumption reads "conditioned".
 
-use crate::money::{Orden, por};
+use crate::fast_decimal::{Orden, por};
 use crate::params::{DTI_TOTAL_MAX, INGRESO_MINIMO};
 use crate::products::Motivo;
 use crate::profile::Profile;

@@ -7,7 +7,7 @@ use super::numero::Numero;
 use super::persona::{Capacidad, Comprador, Persona, capacidad, no_negativo, plazo, tope};
 use super::rules::*;
 use super::{Institucion, Motivo, Producto, Solicitud};
-use crate::money::{Orden, por};
+use crate::fast_decimal::{Orden, por};
 use crate::params::{EDAD_MAX_FIN_PLAZO, PTI_MAX};
 use crate::profile::IncomeType;
 use rust_decimal::Decimal;

@@ -6,7 +6,7 @@
 
 use super::numero::Numero;
 use super::{Coacreditado, Institucion, Solicitud};
-use crate::money::{Orden, por};
+use crate::fast_decimal::{Orden, por};
 use crate::params::DTI_TOTAL_MAX;
 use crate::profile::IncomeType;
 use rust_decimal::Decimal;
