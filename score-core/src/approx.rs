@@ -251,11 +251,19 @@ fn round_whole(x: Approx) -> Option<i64> {
 }
 
 /// Certified `crate::money::round(x, dp)`, in the canonical form (scale exactly `dp`).
+///
+/// The common case is inlined natively: returned from a call, an `Option<Decimal>` goes
+/// through memory, written in pieces and read back whole, which stalls the read (a failed
+/// store-to-load forwarding, a dozen cycles at each of a report's thirty-odd roundings: the
+/// largest cost `perf annotate` showed in the offers). The general path stays out of line.
+/// In WebAssembly, one copy of the whole (its size budget).
+#[cfg_attr(not(target_arch = "wasm32"), inline(always))]
+#[cfg_attr(target_arch = "wasm32", inline(never))]
 pub(crate) fn round_dp(x: Approx, dp: u32) -> Option<Decimal> {
     let power = POW10[dp as usize];
     // The common case in one straight line: [`round_whole`]'s test of the scaled value with
     // its bound as if inexact, where the bound is small and the fraction far from a half
-    // (NaN fails both comparisons). Anything else takes the general path below.
+    // (NaN fails both comparisons). Anything else takes the general path.
     let magnitude = (x.v * power).abs();
     let bound = (x.e * power + magnitude * ULP) * SLACK + magnitude * ULP;
     if magnitude < HALVES_LIMIT && bound < 0.25 {
@@ -266,6 +274,13 @@ pub(crate) fn round_dp(x: Approx, dp: u32) -> Option<Decimal> {
             return Some(Decimal::new(if x.v < 0.0 { -rounded } else { rounded }, dp));
         }
     }
+    round_dp_general(x, dp)
+}
+
+/// [`round_dp`] wherever its common case does not decide.
+#[cfg_attr(not(target_arch = "wasm32"), inline(never))]
+fn round_dp_general(x: Approx, dp: u32) -> Option<Decimal> {
+    let power = POW10[dp as usize];
     // The product's bound as if it were inexact decides almost every rounding (one far from a
     // tie); only near a tie is it worth proving an exact product exact (`Approx::mul`).
     let v = x.v * power;
