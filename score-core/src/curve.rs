@@ -87,8 +87,8 @@ impl Curve {
                 // and every magnitude under 10^8: under 2 x 10^18, within 64 bits.
                 let ancho = x_k - x_0;
                 let numerador = 100 * (y_0 * ancho + (x - x_0) * (y_k - y_0));
-                let (cociente, resto) = (numerador / ancho, numerador % ancho);
-                return Some(cociente + i64::from(2 * resto.abs() >= ancho) * numerador.signum());
+                let centesimas = crate::money::div_round_half_away(numerador.into(), ancho.into());
+                return i64::try_from(centesimas).ok();
             }
             anterior = Some((x_k, y_k));
         }

@@ -8,7 +8,7 @@
 
 use crate::curve::Curve;
 use crate::fast_decimal::{Orden, por};
-use crate::money::money;
+use crate::money::{div_round_half_away, money};
 use crate::params::*;
 use crate::profile::{IncomeType, Profile};
 use crate::report::*;
@@ -176,9 +176,7 @@ const fn centesimas(shown: Decimal) -> i64 {
         scale += 1;
     }
     if scale > 2 {
-        let divisor = 10i128.pow(scale - 2);
-        let (q, r) = (m / divisor, m % divisor);
-        m = if 2 * r.abs() >= divisor { q + r.signum() } else { q };
+        m = div_round_half_away(m, 10i128.pow(scale - 2));
     }
     m as i64
 }

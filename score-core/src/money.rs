@@ -89,12 +89,23 @@ fn round_wide(value: Decimal, dp: u32) -> Decimal {
             .and_then(|widened| Decimal::try_from_i128_with_scale(widened, dp).ok())
             .unwrap_or(value);
     }
-    let divisor = 10i128.pow(scale - dp);
-    let (quotient, remainder) = (mantissa / divisor, mantissa % divisor);
-    // |remainder| < divisor <= 10^28 < 2^94, so doubling it cannot overflow.
-    let rounded = if remainder.abs() * 2 >= divisor { quotient + mantissa.signum() } else { quotient };
+    let rounded = div_round_half_away(mantissa, 10i128.pow(scale - dp));
     Decimal::try_from_i128_with_scale(rounded, dp)
         .unwrap_or_else(|_| value.round_dp_with_strategy(dp, RoundingStrategy::MidpointAwayFromZero))
+}
+
+/// `numerator / divisor` (`divisor` > 0) rounded half away from zero: the one rounding rule of
+/// the model (MODEL.md §2) on an exact fraction of integers, for every rounding done in integers
+/// ([`round`]'s wide path, the score's hundredths, a curve at whole months). `const`, so that the
+/// weights' hundredths are computed at compile time. Comparing the remainder with what is left
+/// of the divisor, rather than doubling it, cannot overflow.
+pub(crate) const fn div_round_half_away(numerator: i128, divisor: i128) -> i128 {
+    let (quotient, remainder) = (numerator / divisor, numerator % divisor);
+    if remainder.abs() >= divisor - remainder.abs() {
+        quotient + numerator.signum()
+    } else {
+        quotient
+    }
 }
 
 /// Money amount as shown: 2 decimals.
@@ -472,6 +483,27 @@ pub(crate) mod tests {
             for dp in [0, 2, 4] {
                 let rounded = round(d, dp);
                 assert_eq!(rounded, d.round_dp_with_strategy(dp, RoundingStrategy::MidpointAwayFromZero), "{d} to {dp}");
+            }
+        }
+    }
+
+    /// Integer rounding is half away from zero at every remainder that matters (0, 1, just
+    /// under, on and just over half, the largest) for divisors up to `i128`'s limit, checked
+    /// against a second formulation: ⌊(2|n| + d) / 2d⌋ with the numerator's sign.
+    #[test]
+    fn integer_division_rounds_half_away_from_zero() {
+        for divisor in [1, 2, 3, 7, 10, 100, 101, 10i128.pow(18), 10i128.pow(28), i128::MAX / 32] {
+            let half = divisor / 2;
+            for quotient in [0, 1, 2, 7, 3] {
+                for remainder in [0, 1, half - 1, half, half + 1, divisor - 1] {
+                    if !(0..divisor).contains(&remainder) {
+                        continue;
+                    }
+                    let magnitude = quotient * divisor + remainder;
+                    let expected = (2 * magnitude + divisor) / (2 * divisor);
+                    assert_eq!(div_round_half_away(magnitude, divisor), expected, "{magnitude} / {divisor}");
+                    assert_eq!(div_round_half_away(-magnitude, divisor), -expected, "-{magnitude} / {divisor}");
+                }
             }
         }
     }
