@@ -235,61 +235,60 @@ pub(crate) fn is_zero(a: Approx) -> Option<bool> {
 
 /// Certified rounding half away from zero to a whole number (`crate::money::round(_, 0)`).
 fn round_whole(x: Approx) -> Option<i64> {
-    let magnitude = x.v.abs();
-    if magnitude.is_nan() || magnitude >= HALVES_LIMIT || !x.e.is_finite() {
+    whole_within(x.v, x.decision_bound())
+}
+
+/// `v` rounded half away from zero to a whole number, certified for every value within `bound`
+/// of it (0: `v` is exact): `None` when the bound reaches the nearest half, is a quarter or
+/// more, or `v` is too large (NaN and infinities fail the first test).
+#[inline(always)]
+fn whole_within(v: f64, bound: f64) -> Option<i64> {
+    let magnitude = v.abs();
+    if !(magnitude < HALVES_LIMIT && bound < 0.25) {
         return None;
     }
     let (whole, fraction) = whole_and_fraction(magnitude);
-    let bound = x.decision_bound();
-    // The nearest rounding boundary is whole + 0.5; it must lie outside the bound.
-    if bound > 0.0 && ((fraction - 0.5).abs() <= bound || bound >= 0.25) {
+    // The nearest rounding boundary is whole + 0.5: it must lie outside the bound, or `v` be
+    // exact (an exact half rounds away from zero).
+    if (fraction - 0.5).abs() <= bound && bound != 0.0 {
         return None;
     }
     #[allow(clippy::cast_possible_truncation)]
     let rounded = whole as i64 + i64::from(fraction >= 0.5);
-    Some(if x.v < 0.0 { -rounded } else { rounded })
+    Some(if v < 0.0 { -rounded } else { rounded })
 }
 
 /// Certified `crate::money::round(x, dp)`, in the canonical form (scale exactly `dp`).
 ///
-/// The common case is inlined natively: returned from a call, an `Option<Decimal>` goes
-/// through memory, written in pieces and read back whole, which stalls the read (a failed
-/// store-to-load forwarding, a dozen cycles at each of a report's thirty-odd roundings: the
-/// largest cost `perf annotate` showed in the offers). The general path stays out of line.
-/// In WebAssembly, one copy of the whole (its size budget).
+/// Inlined natively: returned from a call, an `Option<Decimal>` goes through memory, written
+/// in pieces and read back whole, which stalls the read (a failed store-to-load forwarding, a
+/// dozen cycles at each of a report's thirty-odd roundings: the largest cost `perf annotate`
+/// showed in the offers). The rare path near a tie stays out of line. In WebAssembly, one copy
+/// (its size budget).
 #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
 #[cfg_attr(target_arch = "wasm32", inline(never))]
 pub(crate) fn round_dp(x: Approx, dp: u32) -> Option<Decimal> {
     let power = POW10[dp as usize];
-    // The common case in one straight line: [`round_whole`]'s test of the scaled value with
-    // its bound as if inexact, where the bound is small and the fraction far from a half
-    // (NaN fails both comparisons). Anything else takes the general path.
-    let magnitude = (x.v * power).abs();
+    // The product's bound as if it were inexact (`decision_bound` of the scaled value) decides
+    // almost every rounding, one far from a tie; only near a tie is it worth proving an exact
+    // product exact.
+    let v = x.v * power;
+    let magnitude = v.abs();
     let bound = (x.e * power + magnitude * ULP) * SLACK + magnitude * ULP;
-    if magnitude < HALVES_LIMIT && bound < 0.25 {
-        let (whole, fraction) = whole_and_fraction(magnitude);
-        if (fraction - 0.5).abs() > bound {
-            #[allow(clippy::cast_possible_truncation)]
-            let rounded = whole as i64 + i64::from(fraction >= 0.5);
-            return Some(Decimal::new(if x.v < 0.0 { -rounded } else { rounded }, dp));
-        }
+    match whole_within(v, bound) {
+        Some(whole) => Some(Decimal::new(whole, dp)),
+        None => round_dp_near_tie(x, dp),
     }
-    round_dp_general(x, dp)
 }
 
-/// [`round_dp`] wherever its common case does not decide.
+/// [`round_dp`] where the inexact bound does not decide: an exact `x` scaled exactly
+/// (`Approx::mul` proves the product exact, or bounds it), `None` otherwise.
 #[cfg_attr(not(target_arch = "wasm32"), inline(never))]
-fn round_dp_general(x: Approx, dp: u32) -> Option<Decimal> {
-    let power = POW10[dp as usize];
-    // The product's bound as if it were inexact decides almost every rounding (one far from a
-    // tie); only near a tie is it worth proving an exact product exact (`Approx::mul`).
-    let v = x.v * power;
-    let whole = match round_whole(Approx { v, e: x.e * power + v.abs() * ULP }) {
-        Some(whole) => whole,
-        None if x.is_exact() => round_whole(x.mul(Approx::exact(power)))?,
-        None => return None,
-    };
-    Some(Decimal::new(whole, dp))
+fn round_dp_near_tie(x: Approx, dp: u32) -> Option<Decimal> {
+    if !x.is_exact() {
+        return None;
+    }
+    Some(Decimal::new(round_whole(x.mul(Approx::exact(POW10[dp as usize])))?, dp))
 }
 
 /// `crate::money::round(num / den, dp)` (`den` not 0): certified from one filtered quotient,

@@ -95,10 +95,12 @@ fn round_wide(value: Decimal, dp: u32) -> Decimal {
 }
 
 /// `numerator / divisor` (`divisor` > 0) rounded half away from zero: the one rounding rule of
-/// the model (MODEL.md §2) on an exact fraction of integers, for every rounding done in integers
-/// ([`round`]'s wide path, the score's hundredths, a curve at whole months). `const`, so that the
-/// weights' hundredths are computed at compile time. Comparing the remainder with what is left
-/// of the divisor, rather than doubling it, cannot overflow.
+/// the model (MODEL.md §2) on an exact fraction of integers, for the roundings done in 128-bit
+/// integers ([`round`]'s wide path, the score's hundredths, a curve at whole months; `round`'s
+/// 64-bit path, `round_small`, keeps the same test on unsigned magnitudes, as WebAssembly has
+/// no 128-bit division). `const`, so that the weights' hundredths are computed at compile time.
+/// Comparing the remainder with what is left of the divisor, rather than doubling it, cannot
+/// overflow.
 pub(crate) const fn div_round_half_away(numerator: i128, divisor: i128) -> i128 {
     let (quotient, remainder) = (numerator / divisor, numerator % divisor);
     if remainder.abs() >= divisor - remainder.abs() {

@@ -300,8 +300,7 @@ pub fn evaluar(solicitud: &Solicitud) -> Productos {
 /// the layers of `Option` and tuples copied them three times more per report.
 pub(crate) fn evaluar_guardando(solicitud: &Solicitud, guardadas: &mut Evaluadas) -> Productos {
     let evaluadas = guardadas.0.insert(evaluate::Evaluada::vacias());
-    let productos = ofertas::todas(solicitud, evaluadas).and_then(|()| mostrar_todas(evaluadas));
-    productos.unwrap_or_else(|| {
+    evaluar_en(solicitud, evaluadas).unwrap_or_else(|| {
         guardadas.0 = None;
         evaluar_exacto(solicitud)
     })
@@ -310,17 +309,14 @@ pub(crate) fn evaluar_guardando(solicitud: &Solicitud, guardadas: &mut Evaluadas
 /// [`evaluar`] in `Decimal` alone: the definition the fast path is tested against.
 #[doc(hidden)]
 pub fn evaluar_exacto(solicitud: &Solicitud) -> Productos {
-    let mut evaluadas = evaluate::Evaluada::<Decimal>::vacias();
-    en_decimal(ofertas::todas(solicitud, &mut evaluadas).and_then(|()| mostrar_todas(&mut evaluadas)))
+    en_decimal(evaluar_en(solicitud, &mut evaluate::Evaluada::<Decimal>::vacias()))
 }
 
 /// [`evaluar`]'s filtered path alone: `None` where a certificate fails. For the tests that
 /// compare it with [`evaluar_exacto`] and count how often it answers.
 #[doc(hidden)]
 pub fn evaluar_filtrado(solicitud: &Solicitud) -> Option<Productos> {
-    let mut evaluadas = evaluate::Evaluada::<Approx>::vacias();
-    ofertas::todas(solicitud, &mut evaluadas)?;
-    mostrar_todas(&mut evaluadas)
+    evaluar_en(solicitud, &mut evaluate::Evaluada::<Approx>::vacias())
 }
 
 /// The answer of `Decimal` arithmetic, which decides every comparison and rounding.
@@ -328,7 +324,10 @@ fn en_decimal<T>(answer: Option<T>) -> T {
     answer.unwrap_or_else(|| unreachable!("decimal arithmetic always decides"))
 }
 
-fn mostrar_todas<N: numero::Numero>(evaluadas: &mut [evaluate::Evaluada<N>; 5]) -> Option<Productos> {
+/// Every product of `solicitud` written over `evaluadas` (storage the caller owns), and the
+/// offers as shown; `None` when the arithmetic cannot tell.
+fn evaluar_en<N: numero::Numero>(solicitud: &Solicitud, evaluadas: &mut [evaluate::Evaluada<N>; 5]) -> Option<Productos> {
+    ofertas::todas(solicitud, evaluadas)?;
     // Every CAT is shown: solved once each, before the recommendation compares them.
     evaluate::resolver_cats(evaluadas)?;
     let producto_recomendado = evaluate::recomendado(&*evaluadas)?.map(evaluate::Evaluada::producto);
