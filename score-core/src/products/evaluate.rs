@@ -130,6 +130,11 @@ impl<N: Numero> Tramo<N> {
         Some(Tramo { credito: N::entero(1), pago: Pago::Calculado(cuota), tasa, cuota, meses, comision })
     }
 
+    /// These terms for one peso of credit, exactly as [`Tramo::nuevo`] made them.
+    pub fn por_peso(self) -> Tramo<N> {
+        Tramo { credito: N::entero(1), pago: Pago::Calculado(self.cuota), ..self }
+    }
+
     /// This credit's terms for an amount `credito`.
     pub fn por(self, credito: N) -> Tramo<N> {
         Tramo { credito, pago: Pago::Calculado(credito * self.cuota), ..self }

@@ -50,9 +50,32 @@ struct DelFondo<N> {
 }
 
 fn infonavit_de<N: Numero>(p: &Persona) -> Option<DelFondo<N>> {
+    infonavit_en(p, None)
+}
+
+/// A co-borrower's INFONAVIT credit, on the terms of the applicant's (`del_titular`, its rate,
+/// term and charges) where they are the co-borrower's too: the very same salary (the same
+/// `Decimal`, scale included, so every figure computed from it is the same) and age. The
+/// co-borrower a what-if simulates holds an equal half of the income
+/// (`simulations::coacreditado_simulado`): Unamos Créditos then works the terms out once.
+/// WebAssembly works out each borrower's (the same figures: sharing there costs a kilobyte of
+/// its size budget for a what-if's fraction of a report).
+fn infonavit_del_socio<N: Numero>(co: &Persona, titular: &Persona, del_titular: &Tramo<N>) -> Option<DelFondo<N>> {
+    let mismos = !cfg!(target_arch = "wasm32") && co.edad == titular.edad && co.salario().serialize() == titular.salario().serialize();
+    infonavit_en(co, mismos.then_some(del_titular))
+}
+
+/// [`infonavit_de`], on the terms of `terminos` when given (another credit's, which must be
+/// `p`'s: see [`infonavit_del_socio`]).
+fn infonavit_en<N: Numero>(p: &Persona, terminos: Option<&Tramo<N>>) -> Option<DelFondo<N>> {
     let salario = p.salario();
-    let plazo = plazo(INFONAVIT_PLAZO_MAX, INFONAVIT_EDAD_MAX_FIN_PLAZO, p.edad);
-    let tramo = Tramo::nuevo(tasa_infonavit(salario)?, plazo, N::REGLAS.cargo_infonavit, N::entero(0))?;
+    let tramo = match terminos {
+        Some(terminos) => terminos.por_peso(),
+        None => {
+            let plazo = plazo(INFONAVIT_PLAZO_MAX, INFONAVIT_EDAD_MAX_FIN_PLAZO, p.edad);
+            Tramo::nuevo(tasa_infonavit(salario)?, plazo, N::REGLAS.cargo_infonavit, N::entero(0))?
+        }
+    };
     let (pago, por_deudas) = match pago_por_salario::<N>(salario) {
         Pago::Exacto(base) => {
             let Capacidad { pago, por_deudas } = capacidad(base, p.tope);
@@ -62,7 +85,7 @@ fn infonavit_de<N: Numero>(p: &Persona) -> Option<DelFondo<N>> {
         Pago::Calculado(base) if N::de(p.tope).menor(base)? => (Pago::Exacto(no_negativo(p.tope)), true),
         calculado => (calculado, false),
     };
-    let motivos = motivos_fondo(p, Institucion::Infonavit, INFONAVIT_ANTIGUEDAD_MIN, plazo, pago.es_cero()?);
+    let motivos = motivos_fondo(p, Institucion::Infonavit, INFONAVIT_ANTIGUEDAD_MIN, tramo.meses / 12, pago.es_cero()?);
     Some(DelFondo { motivos, tramo: tramo.para_pago(pago, Some(N::REGLAS.infonavit_max))?, por_deudas })
 }
 
@@ -283,7 +306,7 @@ fn unamos_creditos<N: Numero>(
         };
         return evaluada(credito, cx, e);
     };
-    let DelFondo { motivos: motivos_co, tramo: socio, por_deudas: socio_por_deudas } = infonavit_de(c)?;
+    let DelFondo { motivos: motivos_co, tramo: socio, por_deudas: socio_por_deudas } = infonavit_del_socio(c, p, &titular)?;
     if !motivos_co.is_empty() {
         motivos.push(Motivo::CoacreditadoNoElegible);
     }
@@ -318,11 +341,12 @@ pub(super) fn suma_unamos<N: Numero>(s: &Solicitud) -> Option<Option<N>> {
     let Some(co) = s.coacreditado.as_ref().map(Persona::coacreditado) else {
         return Some(None);
     };
-    let titular = infonavit_de::<N>(&Persona::titular(s))?;
+    let p = Persona::titular(s);
+    let titular = infonavit_de::<N>(&p)?;
     if !titular.motivos.is_empty() {
         return Some(None);
     }
-    let socio = infonavit_de::<N>(&co)?;
+    let socio = infonavit_del_socio(&co, &p, &titular.tramo)?;
     Some(socio.motivos.is_empty().then(|| titular.tramo.credito + socio.tramo.credito))
 }
 
@@ -403,6 +427,44 @@ mod tests {
             assert!(filtrado.lower() <= doble && doble <= filtrado.upper(), "{salario}: {filtrado:?} against {exacto}");
         }
         assert!(formula(dos - centavo) < INFONAVIT_PTI_MAX * (dos - centavo));
+    }
+
+    /// A co-borrower's credit on the applicant's terms is the one it gets on its own, in both
+    /// arithmetics: the terms are shared for the very same salary (scale included) and age,
+    /// whatever else differs (income type, seniority, debts), and not otherwise. The pairs cover
+    /// salaries below, inside and above the payment band, equal salaries at two scales, equal
+    /// salaries at other ages, and a mixed income whose payroll salary is a salaried one's.
+    #[test]
+    fn a_co_borrower_on_the_applicants_terms_gets_its_own_credit() {
+        fn en<N: Numero>(personas: &[Persona]) -> usize {
+            let mut compartidos = 0;
+            for titular in personas {
+                let Some(del_titular) = infonavit_de::<N>(titular) else { continue };
+                for co in personas {
+                    let propio = format!("{:?}", infonavit_de::<N>(co));
+                    let junto = format!("{:?}", infonavit_del_socio(co, titular, &del_titular.tramo));
+                    assert_eq!(junto, propio, "{co:?} with {titular:?}");
+                    compartidos += usize::from(co.edad == titular.edad && co.salario().serialize() == titular.salario().serialize());
+                }
+            }
+            compartidos
+        }
+        let d = |text: &str| text.parse::<Decimal>().expect("decimal");
+        let mut personas = Vec::new();
+        for ingreso in ["5000.00", "12000.00", "12000", "12000.0000", "15000.00", "60000.00"] {
+            for edad in [Some(35), Some(60), None] {
+                for (meses, deudas) in [(60, "0"), (6, "3000.00"), (60, "9000.00")] {
+                    personas.push(Persona::nueva(d(ingreso), IncomeType::Asalariado, meses, edad, d(deudas), Decimal::ZERO, None));
+                }
+            }
+        }
+        // A mixed income of 24,000.00 has a payroll salary of 12,000.0000 (half of it, at the
+        // scale of `PROPORCION_SALARIO_MIXTO`'s product).
+        let mixto = Persona::nueva(d("24000.00"), IncomeType::Mixto, 24, Some(35), d("1000.00"), Decimal::ZERO, None);
+        assert_eq!(mixto.salario().to_string(), "12000.0000");
+        personas.push(mixto);
+        assert!(en::<Decimal>(&personas) > personas.len());
+        assert!(en::<Approx>(&personas) > personas.len());
     }
 
     /// INFONAVIT's rate rises with salary, so its credit could fall where the rate rises faster
