@@ -9,6 +9,23 @@ use std::borrow::Cow;
 /// Static Spanish text or text read back from JSON.
 pub type Text = Cow<'static, str>;
 
+/// A report's list of stable reasons: static when the report is computed, owned when read back
+/// from JSON (see [`seleccion`]).
+pub type Lista<T> = Cow<'static, [T]>;
+
+/// The items of `todos` whose bits are set in `bits` (bit `i` for `todos[i]`), in order: a
+/// slice of `todos` when they are consecutive there (none, or one, as nearly every list of
+/// reasons is), so the list allocates nothing; a copy otherwise.
+pub(crate) fn seleccion<T: Clone>(todos: &'static [T], bits: u32) -> Lista<T> {
+    let desde = bits.trailing_zeros() as usize;
+    let hasta = (u32::BITS - bits.leading_zeros()) as usize;
+    match todos.get(desde..hasta) {
+        Some(consecutivos) if bits.count_ones() as usize == consecutivos.len() => Cow::Borrowed(consecutivos),
+        _ if bits == 0 => Cow::Borrowed(&[]),
+        _ => Cow::Owned(todos.iter().enumerate().filter(|(i, _)| bits >> i & 1 != 0).map(|(_, t)| t.clone()).collect()),
+    }
+}
+
 /// Score level of spec 2.5, shown lowercase.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
@@ -422,7 +439,7 @@ pub struct Dictamen {
     /// The outcome.
     pub condicion: Condicion,
     /// Every knock-out and condition that applies, in [`CodigoDictamen::ALL`] order.
-    pub motivos: Vec<MotivoDictamen>,
+    pub motivos: Lista<MotivoDictamen>,
 }
 
 /// Identification of the state the profile was scored for.
@@ -523,6 +540,26 @@ mod tests {
         }
         for c in CodigoDictamen::ALL {
             assert_eq!(c.as_str(), wire(c));
+        }
+    }
+
+    /// Every subset of a list of reasons, as `seleccion` gives it: the items of the set bits in
+    /// order, borrowed from the table exactly when they are consecutive in it (or none), and
+    /// bits beyond the table ignored. The products' reasons index the table by their enum's
+    /// order, which must be `Motivo::ALL`'s.
+    #[test]
+    fn a_selection_is_its_items_in_order_borrowed_when_consecutive() {
+        static TABLA: [u8; 9] = [10, 11, 12, 13, 14, 15, 16, 17, 18];
+        for bits in 0u32..(1 << 10) {
+            let lista = seleccion(&TABLA, bits);
+            let esperada: Vec<u8> = (0..9).filter(|i| bits >> i & 1 != 0).map(|i| TABLA[i]).collect();
+            assert_eq!(&lista[..], &esperada[..], "{bits:b}");
+            let dentro = bits & 0x1ff;
+            let consecutivos = dentro == 0 || (dentro >> dentro.trailing_zeros()).trailing_ones() == dentro.count_ones();
+            assert_eq!(matches!(lista, Cow::Borrowed(_)), consecutivos && dentro == bits, "{bits:b}");
+        }
+        for (i, m) in crate::products::Motivo::ALL.into_iter().enumerate() {
+            assert_eq!(m as usize, i, "{m:?}");
         }
     }
 }

@@ -8,12 +8,13 @@ use crate::params::{DTI_TOTAL_MAX, INGRESO_MINIMO};
 use crate::products::Motivo;
 use crate::profile::Profile;
 use crate::report::{
-    CapacidadCompra, CodigoDictamen as D, Condicion, Dictamen, EstatusEnganche, MotivoDictamen, SaludFinanciera,
+    CapacidadCompra, CodigoDictamen as D, Condicion, Dictamen, EstatusEnganche, MotivoDictamen, SaludFinanciera, seleccion,
 };
 use rust_decimal::Decimal;
+use std::borrow::Cow;
 
 /// The Spanish sentence of each reason.
-pub fn texto(codigo: D) -> &'static str {
+pub const fn texto(codigo: D) -> &'static str {
     match codigo {
         D::IngresoMenorAlMinimo => "Tu ingreso es menor a un salario mínimo mensual, el mínimo de los créditos de vivienda.",
         D::DeudaMayorAlLimite => "Tus deudas pasan del 40% de tu ingreso, el límite de endeudamiento para un crédito.",
@@ -29,6 +30,14 @@ pub fn texto(codigo: D) -> &'static str {
         }
     }
 }
+
+/// Every reason with its sentence, in [`D::ALL`] order: a verdict's reasons are a slice of it.
+static MOTIVOS: [MotivoDictamen; D::ALL.len()] = {
+    const fn motivo(i: usize) -> MotivoDictamen {
+        MotivoDictamen { codigo: D::ALL[i], texto: Cow::Borrowed(texto(D::ALL[i])) }
+    }
+    [motivo(0), motivo(1), motivo(2), motivo(3), motivo(4), motivo(5), motivo(6), motivo(7)]
+};
 
 /// The verdict of a profile whose capacity block (the recommended product's terms) is
 /// `capacidad` (shown figures: a credit that rounds to 0.00 is no credit) and whose bank
@@ -61,11 +70,8 @@ pub(crate) fn dictamen(
             capacidad.credito_max > Decimal::ZERO && Orden(salud.ingreso_disponible) < Orden(capacidad.pago_mensual_estimado)
         }
     };
-    let motivos: Vec<MotivoDictamen> = D::ALL
-        .into_iter()
-        .filter(|c| applies(*c))
-        .map(|codigo| MotivoDictamen { codigo, texto: texto(codigo).into() })
-        .collect();
+    let aplican = D::ALL.iter().enumerate().fold(0, |bits, (i, c)| if applies(*c) { bits | 1 << i } else { bits });
+    let motivos = seleccion(&MOTIVOS, aplican);
     let condicion = match motivos.first() {
         None => Condicion::Precalifica,
         Some(_) if motivos.iter().any(|m| m.codigo.excluye()) => Condicion::NoPrecalifica,

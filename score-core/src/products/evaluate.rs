@@ -41,9 +41,11 @@ impl Motivos {
         self.0 & Motivos::bit(motivo) != 0
     }
 
-    /// The reasons in the order `motivos` lists them.
-    pub fn lista(self) -> Vec<Motivo> {
-        Motivo::ALL.into_iter().filter(|m| self.0 & Motivos::bit(*m) != 0).collect()
+    /// The reasons in the order `motivos` lists them (a slice of [`Motivo::ALL`], whose order
+    /// is the enum's, where they are consecutive in it: [`crate::report::seleccion`]).
+    pub fn lista(self) -> crate::report::Lista<Motivo> {
+        static TODOS: [Motivo; Motivo::ALL.len()] = Motivo::ALL;
+        crate::report::seleccion(&TODOS, u32::from(self.0))
     }
 }
 

@@ -268,7 +268,7 @@ pub struct OfertaProducto {
     #[serde(with = "money::number")]
     pub total_pagado: Decimal,
     /// Why the product is not available, in a fixed order; empty when `elegible`.
-    pub motivos: Vec<Motivo>,
+    pub motivos: crate::report::Lista<Motivo>,
 }
 
 /// Every product's offer and the recommended one.
