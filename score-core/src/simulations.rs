@@ -319,15 +319,16 @@ pub(crate) fn coacreditado_simulado(profile: &Profile) -> Option<Coacreditado> {
 /// The changes that add `co`, in the co-borrower's field order (its age when it has one).
 fn cambios_coacreditado(co: &Coacreditado) -> Vec<CambioPerfil> {
     let nuevo = |campo, valor| CambioPerfil { campo, antes: None, despues: Some(valor) };
-    let mut cambios = vec![
+    let edad = co.edad.map(|edad| nuevo(CampoSimulado::CoacreditadoEdad, ValorCampo::Numero(Decimal::from(edad))));
+    // Collected at their number (one allocation, no growth).
+    [
         nuevo(CampoSimulado::CoacreditadoIngresoMensual, ValorCampo::Numero(co.ingreso_mensual)),
         nuevo(CampoSimulado::CoacreditadoTipoIngreso, ValorCampo::TipoIngreso(co.tipo_ingreso)),
         nuevo(CampoSimulado::CoacreditadoAntiguedadMeses, ValorCampo::Numero(Decimal::from(co.antiguedad_meses))),
-    ];
-    if let Some(edad) = co.edad {
-        cambios.push(nuevo(CampoSimulado::CoacreditadoEdad, ValorCampo::Numero(Decimal::from(edad))));
-    }
-    cambios
+    ]
+    .into_iter()
+    .chain(edad)
+    .collect()
 }
 
 /// The simulations of `profile`, whose report (without simulations) is `base` and whose
@@ -336,13 +337,14 @@ pub(crate) fn simulaciones(profile: &Profile, exact: &Exact, base: &ScoreReport,
     let mut found: Vec<Simulacion> = Vec::with_capacity(MAX_SIMULACIONES);
     let co = &base.componentes;
     let shown = [co.ingreso.valor, co.tipo_ingreso.valor, co.antiguedad.valor, co.deudas.valor, co.ahorro.valor, co.salud_financiera.valor];
-    let mut offer = |accion: AccionSimulacion, cambios: Vec<CambioPerfil>, changed: &Profile, meses: Option<u32>| {
+    // `cambios` are written only for a what-if offered.
+    let mut offer = |accion: AccionSimulacion, cambios: &dyn Fn() -> Vec<CambioPerfil>, changed: &Profile, meses: Option<u32>| {
         let r = resultado(changed, accion, exact, &shown, evaluadas, base.credito_max);
         if let Some(r) = r.filter(|r| r.score > base.score || r.credito_max > base.credito_max) {
             let simulacion = Simulacion {
                 accion,
                 descripcion: Cow::Borrowed(accion.descripcion()),
-                cambios,
+                cambios: cambios(),
                 score: r.score,
                 nivel: Nivel::from_score(r.score),
                 credito_max: r.credito_max,
@@ -358,7 +360,8 @@ pub(crate) fn simulaciones(profile: &Profile, exact: &Exact, base: &ScoreReport,
     if c.credito_max > Decimal::ZERO && faltante > Decimal::ZERO && profile.ahorro < SALDO_MAX {
         let ahorro = (profile.ahorro + faltante).min(SALDO_MAX);
         let changed = Profile { ahorro, ..profile.clone() };
-        offer(AccionSimulacion::AhorrarEnganche, vec![cambio(CampoSimulado::Ahorro, Some(profile.ahorro), Some(ahorro))], &changed, None);
+        let cambios = || vec![cambio(CampoSimulado::Ahorro, Some(profile.ahorro), Some(ahorro))];
+        offer(AccionSimulacion::AhorrarEnganche, &cambios, &changed, None);
     }
 
     // Pay down half of the declared debts, or declare them.
@@ -368,22 +371,30 @@ pub(crate) fn simulaciones(profile: &Profile, exact: &Exact, base: &ScoreReport,
             // zero) to a centavo: the halved amount is a valid one.
             let mitad = money(deudas / Decimal::TWO);
             let mut changed = Profile { deudas_mensuales: Some(mitad), ..profile.clone() };
-            let mut cambios = vec![cambio(CampoSimulado::DeudasMensuales, Some(deudas), Some(mitad))];
             // The co-borrower's part of them is halved too (it stays a part of the whole:
             // rounding half away from zero keeps the order of the two amounts).
+            let mut suyas = None;
             if let Some(co) = changed.coacreditado.as_mut() {
-                if let Some(suyas) = co.deudas_mensuales.filter(|d| *d > Decimal::ZERO) {
-                    let su_mitad = money(suyas / Decimal::TWO);
+                if let Some(parte) = co.deudas_mensuales.filter(|d| *d > Decimal::ZERO) {
+                    let su_mitad = money(parte / Decimal::TWO);
                     co.deudas_mensuales = Some(su_mitad);
-                    cambios.push(cambio(CampoSimulado::CoacreditadoDeudasMensuales, Some(suyas), Some(su_mitad)));
+                    suyas = Some((parte, su_mitad));
                 }
             }
-            offer(AccionSimulacion::PagarDeudas, cambios, &changed, None);
+            let cambios = || {
+                let mut cambios = vec![cambio(CampoSimulado::DeudasMensuales, Some(deudas), Some(mitad))];
+                if let Some((parte, su_mitad)) = suyas {
+                    cambios.push(cambio(CampoSimulado::CoacreditadoDeudasMensuales, Some(parte), Some(su_mitad)));
+                }
+                cambios
+            };
+            offer(AccionSimulacion::PagarDeudas, &cambios, &changed, None);
         }
         Some(_) => {}
         None => {
             let changed = Profile { deudas_mensuales: Some(Decimal::ZERO), ..profile.clone() };
-            offer(AccionSimulacion::DeclararDeudas, vec![cambio(CampoSimulado::DeudasMensuales, None, Some(Decimal::ZERO))], &changed, None);
+            let cambios = || vec![cambio(CampoSimulado::DeudasMensuales, None, Some(Decimal::ZERO))];
+            offer(AccionSimulacion::DeclararDeudas, &cambios, &changed, None);
         }
     }
 
@@ -417,19 +428,17 @@ pub(crate) fn simulaciones(profile: &Profile, exact: &Exact, base: &ScoreReport,
         // Offered when it gains score or credit (more months can open a product or grow the
         // housing-fund estimate, even with the Seniority component at its top).
         let changed = Profile { antiguedad_meses: profile.antiguedad_meses + added, ..profile.clone() };
-        let cambios = vec![cambio(
-            CampoSimulado::AntiguedadMeses,
-            Some(Decimal::from(profile.antiguedad_meses)),
-            Some(Decimal::from(changed.antiguedad_meses)),
-        )];
-        offer(AccionSimulacion::SumarAntiguedad, cambios, &changed, meses);
+        let cambios = || {
+            let (antes, despues) = (profile.antiguedad_meses, changed.antiguedad_meses);
+            vec![cambio(CampoSimulado::AntiguedadMeses, Some(Decimal::from(antes)), Some(Decimal::from(despues)))]
+        };
+        offer(AccionSimulacion::SumarAntiguedad, &cambios, &changed, meses);
     }
 
     // A second earner of the household as co-borrower.
     if let Some(co) = coacreditado_simulado(profile) {
-        let cambios = cambios_coacreditado(&co);
-        let changed = Profile { coacreditado: Some(co), ..profile.clone() };
-        offer(AccionSimulacion::SumarCoacreditado, cambios, &changed, None);
+        let changed = Profile { coacreditado: Some(co.clone()), ..profile.clone() };
+        offer(AccionSimulacion::SumarCoacreditado, &|| cambios_coacreditado(&co), &changed, None);
     }
 
     // Most score gained first, then most credit, then the actions' order: an insertion sort of
