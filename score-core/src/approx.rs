@@ -140,6 +140,29 @@ impl Approx {
         Approx { v, e: (self.e + v.abs() * other.e) / least_divisor + v.abs() * ULP }
     }
 
+    /// `self^n`: the doubles of [`potencia`], bounded once instead of at every multiplication.
+    /// For a positive base known within a relative `r`, the exact power lies within
+    /// `(1 + r)^n - 1 <= n r (1 + n r)` (for `n r <= 1`) of `v^n`; and the squarings and
+    /// products round `v^n` by a relative `γ(2n) = 2n u / (1 - 2n u)` at most (Higham, lemma
+    /// 3.1: each rounding enters the result raised to the times its product does, the squaring
+    /// of `v^(2^j)` at most `n / 2^j` times and each product once, `2n` in all). Exact bases
+    /// (whose powers may be exact), others, large exponents and powers near the ends of the
+    /// doubles' range multiply as [`Approx::mul`].
+    pub fn potencia(self, n: u32) -> Approx {
+        let (relativo, veces) = (self.e / self.v, f64::from(n));
+        let v = potencia(1.0, self.v, n);
+        // The lemma needs no product to underflow or overflow: each lies between 1 and `v`.
+        // Both terms far below 1: their first orders dominate, the rest is slack.
+        let acotada = self.v > 0.0 && v.is_finite() && v > 1e-300 && relativo * veces <= 1e-6 && veces * ULP <= 1e-6;
+        if self.is_exact() || !acotada {
+            return potencia(Approx::exact(1.0), self, n);
+        }
+        // γ(2n) with the unit roundoff itself, u = ULP / 2 (the lemma's own bound).
+        let redondeo = veces * ULP / (1.0 - veces * ULP);
+        let entrada = relativo * veces * (1.0 + relativo * veces);
+        Approx { v, e: v * (redondeo + entrada) / (1.0 - redondeo) }
+    }
+
     /// A value known only to lie between the doubles `low` and `high` (`low <= high`).
     pub fn between(low: f64, high: f64) -> Approx {
         let v = low + (high - low) / 2.0;
@@ -175,6 +198,23 @@ macro_rules! approx_operator {
     )*};
 }
 approx_operator!(Add add, Sub sub, Mul mul, Div div);
+
+/// `base^n` by repeated squaring (`uno` for `n` = 0). In doubles every platform rounds these
+/// multiplications alike (IEEE 754), unlike a library `powf`.
+#[inline]
+pub(crate) fn potencia<T: Copy + std::ops::Mul<Output = T>>(uno: T, base: T, mut n: u32) -> T {
+    let (mut b, mut r) = (base, uno);
+    while n > 0 {
+        if n & 1 == 1 {
+            r = r * b;
+        }
+        n >>= 1;
+        if n > 0 {
+            b = b * b;
+        }
+    }
+    r
+}
 
 /// Error of the rounded sum `s = a + b` (Knuth's TwoSum): zero exactly when `s` is exact.
 fn two_sum_error(a: f64, b: f64, s: f64) -> f64 {
@@ -328,6 +368,51 @@ mod tests {
             let (num, den) = (d(num), d(den));
             assert_eq!(round_quotient(num, den, dp), crate::money::round(num / den, dp), "{num} / {den}");
         }
+    }
+
+    /// A power's bound holds the exact power of every base its base's bound allows: the power
+    /// rises with the base, so both ends of that interval are checked, powered in double-double
+    /// arithmetic (some 100 bits, far finer than the bounds), for the products' monthly rates
+    /// known to a rounding or far less well (where the base's bound, not the roundings,
+    /// dominates), and every term up to 400 months. An exact base keeps exact powers.
+    #[test]
+    fn a_power_holds_the_exact_power_of_its_base() {
+        /// A double-double: `hi + lo`, with `|lo|` at most half an ulp of `hi`.
+        #[derive(Clone, Copy)]
+        struct Dd(f64, f64);
+        fn suma(a: Dd, b: Dd) -> Dd {
+            let s = a.0 + b.0;
+            let e = two_sum_error(a.0, b.0, s) + a.1 + b.1;
+            let t = s + e;
+            Dd(t, e - (t - s))
+        }
+        impl std::ops::Mul for Dd {
+            type Output = Dd;
+            fn mul(self, b: Dd) -> Dd {
+                let p = self.0 * b.0;
+                let ((ah, al), (bh, bl)) = (split(self.0), split(b.0));
+                let error = ((ah * bh - p) + ah * bl + al * bh) + al * bl;
+                suma(Dd(p, 0.0), Dd(error + self.0 * b.1 + self.1 * b.0, 0.0))
+            }
+        }
+        let tasas = ["0.0195", "0.0345", "0.0845", "0.1045", "0.115", "0.5736"];
+        for (tasa, ancho) in tasas.into_iter().flat_map(|t| [(t, 0.0), (t, 1e-12), (t, 1e-9)]) {
+            let base = Approx::exact(1.0) + Approx::of(d(tasa)) / Approx::exact(12.0);
+            let base = base.widen(ancho * base.value());
+            assert!(!base.is_exact());
+            for n in 1..=400 {
+                let p = base.potencia(n);
+                for extremo in [-base.bound(), base.bound()] {
+                    let exacta = potencia(Dd(1.0, 0.0), suma(Dd(base.value(), 0.0), Dd(extremo, 0.0)), n);
+                    let distancia = (exacta.0 - p.value()) + exacta.1;
+                    assert!(distancia.abs() <= p.bound() * SLACK, "{tasa}^{n}: {distancia:e} outside {:e}", p.bound());
+                }
+            }
+        }
+        assert_eq!(Approx::exact(1.5).potencia(3), Approx::exact(3.375));
+        // Beyond the lemma (a power that underflows), it is the multiplications' own.
+        let mitad = Approx::exact(0.5).widen(1e-17);
+        assert_eq!(mitad.potencia(2_000), potencia(Approx::exact(1.0), mitad, 2_000));
     }
 
     #[test]

@@ -25,9 +25,8 @@
 //! the shown CAT (tests/products_check.py does). [`cat_filtrado`] brackets the same root in
 //! filtered doubles, for the fast path of [`super::numero`].
 
-use crate::approx::{Approx, less};
+use crate::approx::{Approx, less, potencia};
 use rust_decimal::{Decimal, MathematicalOps};
-use std::ops::Mul;
 
 /// `(1 + j)^n`, or `None` beyond what a `Decimal` holds (then `(1 + j)^-n` is below 1e-28
 /// and invisible in any result).
@@ -101,23 +100,6 @@ pub fn cat(neto: Decimal, flujos: &[Flujo]) -> Option<Decimal> {
 
 /// Steps below this are noise of `Decimal`'s 28 digits: the root is known.
 const TOLERANCIA: Decimal = Decimal::from_parts(1, 0, 0, false, 20);
-
-/// `base^n` by repeated squaring (`uno` for `n` = 0). In doubles every platform rounds these
-/// multiplications alike (IEEE 754), unlike a library `powf`.
-#[inline]
-pub(super) fn potencia<T: Copy + Mul<Output = T>>(uno: T, base: T, mut n: u32) -> T {
-    let (mut b, mut r) = (base, uno);
-    while n > 0 {
-        if n & 1 == 1 {
-            r = r * b;
-        }
-        n >>= 1;
-        if n > 0 {
-            b = b * b;
-        }
-    }
-    r
-}
 
 /// The monthly root in doubles, to seed the decimal solver.
 fn semilla(neto: Decimal, flujos: &[Flujo]) -> Option<Decimal> {
@@ -195,14 +177,14 @@ pub(super) fn cat_filtrado(neto: Approx, flujos: &[Flujo<Approx>]) -> Option<Opt
     let ecuacion = |j: f64| {
         let j = Approx::exact(j);
         flujos.iter().fold(cero - neto, |valor, f| {
-            let p = potencia(uno, uno + j, f.meses);
+            let p = (uno + j).potencia(f.meses);
             valor + f.pago * (p - uno) / (p * j)
         })
     };
     if !less(cero, ecuacion(bajo))? || !less(ecuacion(alto), cero)? {
         return None;
     }
-    let anual = |j: f64| potencia(uno, uno + Approx::exact(j), 12) - uno;
+    let anual = |j: f64| (uno + Approx::exact(j)).potencia(12) - uno;
     Some(Some(Approx::between(anual(bajo).lower(), anual(alto).upper())))
 }
 

@@ -214,7 +214,7 @@ impl Numero for Approx {
     }
 
     fn crecimiento(j: Self, n: u32) -> Option<Option<Self>> {
-        let p = finance::potencia(Approx::exact(1.0), Approx::exact(1.0) + j, n);
+        let p = (Approx::exact(1.0) + j).potencia(n);
         (p.value() + p.bound() < CRECIMIENTO_MAX).then_some(Some(p))
     }
 
