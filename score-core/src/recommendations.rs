@@ -46,45 +46,46 @@ pub(crate) fn recommend(
     plazo_max: u32,
     dictamen: &Dictamen,
 ) -> Vec<Recomendacion> {
-    let mut out: Vec<C> = Vec::with_capacity(10);
-    out.extend(debiles);
+    // Written once, at their most: three weak components and eight findings.
+    let mut out: Vec<Recomendacion> = Vec::with_capacity(11);
+    out.extend(debiles.map(item));
 
     if profile.deudas_mensuales.is_none() {
-        out.push(C::DeudasNoDeclaradas);
+        out.push(item(C::DeudasNoDeclaradas));
     }
     let motivo = |codigo: D| dictamen.motivos.iter().any(|m| m.codigo == codigo);
     if motivo(D::IngresoMenorAlMinimo) {
-        out.push(C::IngresoMenorAlMinimo);
+        out.push(item(C::IngresoMenorAlMinimo));
     }
     if motivo(D::DeudaMayorAlLimite) {
-        out.push(C::DeudaMayorAlLimite);
+        out.push(item(C::DeudaMayorAlLimite));
     }
-    if motivo(D::PagoComprometeCostoDeVida) && !out.contains(&C::SaludFinancieraAjustada) {
-        out.push(C::SaludFinancieraAjustada);
+    if motivo(D::PagoComprometeCostoDeVida) && !out.iter().any(|r| r.codigo == C::SaludFinancieraAjustada) {
+        out.push(item(C::SaludFinancieraAjustada));
     }
     let sin_credito = capacidad.credito_max.is_zero();
     if capacidad.plazo_anios == 0 {
-        out.push(C::SinPlazoPorEdad);
+        out.push(item(C::SinPlazoPorEdad));
     } else if motivo(D::SinProductoDisponible) {
-        out.push(C::SinProductoDisponible);
+        out.push(item(C::SinProductoDisponible));
     } else if sin_credito {
-        out.push(C::SinCapacidadDePago);
+        out.push(item(C::SinCapacidadDePago));
     }
     if capacidad.plazo_anios > 0 && capacidad.plazo_anios < plazo_max {
-        out.push(C::PlazoLimitadoPorEdad);
+        out.push(item(C::PlazoLimitadoPorEdad));
     }
     match capacidad.estatus_enganche {
         EstatusEnganche::SinEnganche | EstatusEnganche::Insuficiente | EstatusEnganche::Parcial => {
-            out.push(C::EngancheInsuficiente)
+            out.push(item(C::EngancheInsuficiente))
         }
-        EstatusEnganche::CubiertoSinGastos => out.push(C::GastosDeCierrePendientes),
+        EstatusEnganche::CubiertoSinGastos => out.push(item(C::GastosDeCierrePendientes)),
         EstatusEnganche::NoAplica | EstatusEnganche::Cubierto => {}
     }
     if capacidad.evaluacion_m2 == EvaluacionM2::Insuficiente && !sin_credito {
-        out.push(C::ViviendaBajoNucleo);
+        out.push(item(C::ViviendaBajoNucleo));
     }
     if out.is_empty() {
-        out.push(C::PerfilSolido);
+        out.push(item(C::PerfilSolido));
     }
     if dictamen.condicion != Condicion::Precalifica {
         let first = dictamen.motivos.first().map(|m| match m.codigo {
@@ -101,9 +102,9 @@ pub(crate) fn recommend(
             D::PagoComprometeCostoDeVida => C::SaludFinancieraAjustada,
         });
         // Every reason has its recommendation in the list above: move it to the front.
-        if let Some(at) = first.and_then(|c| out.iter().position(|o| *o == c)) {
+        if let Some(at) = first.and_then(|c| out.iter().position(|o| o.codigo == c)) {
             out[..=at].rotate_right(1);
         }
     }
-    out.into_iter().map(item).collect()
+    out
 }
