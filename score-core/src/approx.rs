@@ -149,18 +149,25 @@ impl Approx {
     /// (whose powers may be exact), others, large exponents and powers near the ends of the
     /// doubles' range multiply as [`Approx::mul`].
     pub fn potencia(self, n: u32) -> Approx {
+        self.potencia_acotada(n).unwrap_or_else(|| potencia(Approx::exact(1.0), self, n))
+    }
+
+    /// [`Approx::potencia`] bounded once; `None` where the lemma does not apply.
+    fn potencia_acotada(self, n: u32) -> Option<Approx> {
+        if self.is_exact() {
+            return None;
+        }
         let (relativo, veces) = (self.e / self.v, f64::from(n));
         let v = potencia(1.0, self.v, n);
         // The lemma needs no product to underflow or overflow: each lies between 1 and `v`.
         // Both terms far below 1: their first orders dominate, the rest is slack.
-        let acotada = self.v > 0.0 && v.is_finite() && v > 1e-300 && relativo * veces <= 1e-6 && veces * ULP <= 1e-6;
-        if self.is_exact() || !acotada {
-            return potencia(Approx::exact(1.0), self, n);
+        if !(self.v > 0.0 && v.is_finite() && v > 1e-300 && relativo * veces <= 1e-6 && veces * ULP <= 1e-6) {
+            return None;
         }
         // γ(2n) with the unit roundoff itself, u = ULP / 2 (the lemma's own bound).
         let redondeo = veces * ULP / (1.0 - veces * ULP);
         let entrada = relativo * veces * (1.0 + relativo * veces);
-        Approx { v, e: v * (redondeo + entrada) / (1.0 - redondeo) }
+        Some(Approx { v, e: v * (redondeo + entrada) / (1.0 - redondeo) })
     }
 
     /// A value known only to lie between the doubles `low` and `high` (`low <= high`).
