@@ -41,7 +41,8 @@ fn tasa_infonavit<N: Numero>(salario: Decimal) -> Option<N> {
 }
 
 /// One worker's INFONAVIT credit: why it may be refused, the credit (capped at the individual
-/// maximum), and whether the total-debt limit set its payment.
+/// maximum; a refused worker's terms for one peso), and whether the total-debt limit set its
+/// payment.
 #[derive(Debug, Clone, Copy)]
 struct DelFondo<N> {
     motivos: Motivos,
@@ -86,7 +87,9 @@ fn infonavit_en<N: Numero>(p: &Persona, terminos: Option<&Tramo<N>>) -> Option<D
         calculado => (calculado, false),
     };
     let motivos = motivos_fondo(p, Institucion::Infonavit, INFONAVIT_ANTIGUEDAD_MIN, tramo.meses / 12, pago.es_cero()?);
-    Some(DelFondo { motivos, tramo: tramo.para_pago(pago, Some(N::REGLAS.infonavit_max))?, por_deudas })
+    // A refused worker keeps the terms for one peso: no credit is shown or added.
+    let tramo = if motivos.is_empty() { tramo.para_pago(pago, Some(N::REGLAS.infonavit_max))? } else { tramo };
+    Some(DelFondo { motivos, tramo, por_deudas })
 }
 
 /// A housing fund's knock-outs: not a contributor (and nothing else then), too few months of
@@ -139,12 +142,14 @@ fn fovissste<N: Numero>(cx: &Comprador<N>, p: &Persona, e: &mut Evaluada<N>) -> 
     let plazo = plazo(FOVISSSTE_PLAZO_MAX, FOVISSSTE_EDAD_MAX_FIN_PLAZO, p.edad);
     let tramo = Fijo::Fovissste.tramo(plazo)?;
     let Capacidad { pago, por_deudas } = capacidad(por(FOVISSSTE_PTI, salario), p.tope);
-    let credito = tramo.para_pago(Pago::Exacto(pago), Some(N::REGLAS.fovissste_max))?;
+    let motivos = motivos_fondo(p, Institucion::Fovissste, FOVISSSTE_ANTIGUEDAD_MIN, plazo, pago.is_zero());
+    // Most buyers are not state workers: FOVISSSTE refuses them, and works out no credit.
+    let credito = if motivos.is_empty() { Some(tramo.para_pago(Pago::Exacto(pago), Some(N::REGLAS.fovissste_max))?) } else { None };
     let credito = Credito {
         producto: Producto::Fovissste,
-        motivos: motivos_fondo(p, Institucion::Fovissste, FOVISSSTE_ANTIGUEDAD_MIN, plazo, pago.is_zero()),
-        tramos: &[credito],
-        pago: credito.pago,
+        motivos,
+        tramos: credito.as_slice(),
+        pago: credito.map_or(Pago::Exacto(pago), |c| c.pago),
         forma: &[tramo],
         plazo,
         valor: Valor::MasSubcuenta(N::de(p.subcuenta)),
