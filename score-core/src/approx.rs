@@ -103,7 +103,7 @@ impl Approx {
     }
 
     /// `self + other`.
-    pub fn add(self, other: Approx) -> Approx {
+    pub const fn add(self, other: Approx) -> Approx {
         let v = self.v + other.v;
         if self.is_exact() && other.is_exact() && two_sum_error(self.v, other.v, v) == 0.0 {
             return Approx::exact(v);
@@ -112,7 +112,7 @@ impl Approx {
     }
 
     /// `self - other`.
-    pub fn sub(self, other: Approx) -> Approx {
+    pub const fn sub(self, other: Approx) -> Approx {
         self.add(Approx { v: -other.v, e: other.e })
     }
 
@@ -127,7 +127,7 @@ impl Approx {
     }
 
     /// `self / other`; unbounded (every decision on it fails) when `other` may be zero.
-    pub fn div(self, other: Approx) -> Approx {
+    pub const fn div(self, other: Approx) -> Approx {
         let v = self.v / other.v;
         let least_divisor = other.v.abs() - other.e;
         if least_divisor.is_nan() || least_divisor <= 0.0 || !v.is_finite() {
@@ -224,14 +224,14 @@ pub(crate) fn potencia<T: Copy + std::ops::Mul<Output = T>>(uno: T, base: T, mut
 }
 
 /// Error of the rounded sum `s = a + b` (Knuth's TwoSum): zero exactly when `s` is exact.
-fn two_sum_error(a: f64, b: f64, s: f64) -> f64 {
+const fn two_sum_error(a: f64, b: f64, s: f64) -> f64 {
     let b_virtual = s - a;
     let a_virtual = s - b_virtual;
     (a - a_virtual) + (b - b_virtual)
 }
 
 /// Veltkamp's split of a double into two halves of 26 bits whose products are exact.
-fn split(a: f64) -> (f64, f64) {
+const fn split(a: f64) -> (f64, f64) {
     let c = 134_217_729.0 * a; // 2^27 + 1
     let high = c - (c - a);
     (high, a - high)
@@ -239,7 +239,7 @@ fn split(a: f64) -> (f64, f64) {
 
 /// Whether `a x b` is exactly `p` (Dekker's TwoProduct; no fused multiply-add, which
 /// baseline x86-64 and WebAssembly only have in software). Magnitudes are far from overflow.
-fn product_is_exact(a: f64, b: f64, p: f64) -> bool {
+const fn product_is_exact(a: f64, b: f64, p: f64) -> bool {
     if a * b != p {
         return false;
     }

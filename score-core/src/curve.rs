@@ -9,13 +9,74 @@ use rust_decimal::Decimal;
 pub struct Curve {
     points: &'static [(Decimal, Decimal)],
     /// The same breakpoints as filtered doubles, for [`Curve::eval_approx`].
-    approx: &'static [(Approx, Approx)],
+    approx: &'static [Punto],
+}
+
+/// A breakpoint as filtered doubles, with the slope of the segment that ends at it (0 for the
+/// first), worked out when the curve is built: a report interpolates some five curves, and the
+/// slope's two differences and quotient, each proving its operands' exactness, were a third of
+/// an interpolation. Natively only: WebAssembly, whose module size has a budget, computes the
+/// slope where it is used (the same doubles), not a kilobyte of slopes in its data.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) struct Punto {
+    x: Approx,
+    y: Approx,
+    #[cfg(not(target_arch = "wasm32"))]
+    pendiente: Approx,
+}
+
+impl Punto {
+    // `anterior` gives only the slope, which WebAssembly does not store.
+    #[cfg_attr(target_arch = "wasm32", allow(unused_variables))]
+    const fn nuevo(x: Approx, y: Approx, anterior: Option<(Approx, Approx)>) -> Punto {
+        Punto {
+            x,
+            y,
+            #[cfg(not(target_arch = "wasm32"))]
+            pendiente: match anterior {
+                Some(anterior) => pendiente(anterior, (x, y)),
+                None => Approx::exact(0.0),
+            },
+        }
+    }
+
+    /// The slope of the segment from `anterior`, the breakpoint before this one.
+    #[cfg(not(target_arch = "wasm32"))]
+    fn pendiente_desde(&self, _anterior: &Punto) -> Approx {
+        self.pendiente
+    }
+
+    #[cfg(target_arch = "wasm32")]
+    fn pendiente_desde(&self, anterior: &Punto) -> Approx {
+        pendiente((anterior.x, anterior.y), (self.x, self.y))
+    }
+}
+
+/// The slope from `(x_0, y_0)` to `(x_1, y_1)` in filtered arithmetic (the same doubles and
+/// bounds at compile time as at run time: IEEE 754 either way).
+const fn pendiente((x_0, y_0): (Approx, Approx), (x_1, y_1): (Approx, Approx)) -> Approx {
+    y_1.sub(y_0).div(x_1.sub(x_0))
+}
+
+/// The breakpoints `(x, y)` as [`Punto`]s (what the `curve!` macro stores).
+pub(crate) const fn puntos<const N: usize>(xy: [(Approx, Approx); N]) -> [Punto; N] {
+    let mut puntos = [Punto::nuevo(Approx::exact(0.0), Approx::exact(0.0), None); N];
+    let mut k = 0;
+    while k < N {
+        let anterior = if k == 0 { None } else { Some(xy[k - 1]) };
+        puntos[k] = Punto::nuevo(xy[k].0, xy[k].1, anterior);
+        k += 1;
+    }
+    puntos
 }
 
 /// A [`Curve`] from its `(x, y)` breakpoints, written once.
 macro_rules! curve {
     ($(($x:expr, $y:expr)),+ $(,)?) => {
-        $crate::curve::Curve::new(&[$(($x, $y)),+], &[$(($crate::approx::Approx::of($x), $crate::approx::Approx::of($y))),+])
+        $crate::curve::Curve::new(
+            &[$(($x, $y)),+],
+            &$crate::curve::puntos([$(($crate::approx::Approx::of($x), $crate::approx::Approx::of($y))),+]),
+        )
     };
 }
 pub(crate) use curve;
@@ -23,7 +84,7 @@ pub(crate) use curve;
 impl Curve {
     /// A curve over `points` (at least one; `x` strictly increasing, checked by tests) and the
     /// same points as doubles; use the `curve!` macro, which writes them once.
-    pub(crate) const fn new(points: &'static [(Decimal, Decimal)], approx: &'static [(Approx, Approx)]) -> Self {
+    pub(crate) const fn new(points: &'static [(Decimal, Decimal)], approx: &'static [Punto]) -> Self {
         Curve { points, approx }
     }
 
@@ -123,37 +184,37 @@ impl Curve {
     /// `L x |x - x_k|` (bounded) is certified whichever side the exact `x` is on.
     /// The first and the last breakpoint's `x` as filtered doubles (the curve's domain).
     pub(crate) fn approx_domain(&self) -> (Approx, Approx) {
-        (self.approx[0].0, self.approx[self.approx.len() - 1].0)
+        (self.approx[0].x, self.approx[self.approx.len() - 1].x)
     }
 
     pub(crate) fn eval_approx(&self, x: Approx) -> Option<Approx> {
         let points = self.approx;
         // The breakpoints certainly below `x` need no certificate each: start at the last one
         // whose double is below `x`'s (the first to certify), and decide from there as before.
-        let start = points.partition_point(|&(x_k, _)| x_k.value() < x.value()).saturating_sub(1);
-        for (k, &(x_k, y_k)) in points.iter().enumerate().skip(start) {
-            match less(x_k, x) {
+        let start = points.partition_point(|p| p.x.value() < x.value()).saturating_sub(1);
+        for (k, p) in points.iter().enumerate().skip(start) {
+            match less(p.x, x) {
                 Some(true) => continue,
-                Some(false) if k == 0 => return Some(y_k),
+                Some(false) if k == 0 => return Some(p.y),
                 Some(false) => {
-                    let (x_0, y_0) = points[k - 1];
-                    return Some(y_0.add(x.sub(x_0).mul(y_k.sub(y_0)).div(x_k.sub(x_0))));
+                    let anterior = points[k - 1];
+                    return Some(anterior.y.add(x.sub(anterior.x).mul(p.pendiente_desde(&anterior))));
                 }
                 None => return near_breakpoint(points, k, x),
             }
         }
-        points.last().map(|&(_, y)| y)
+        points.last().map(|p| p.y)
     }
 }
 
 /// `y_k` widened by the curve's variation between `x` and the breakpoint `x_k` (see above).
-fn near_breakpoint(points: &[(Approx, Approx)], k: usize, x: Approx) -> Option<Approx> {
-    let (x_k, y_k) = points[k];
+fn near_breakpoint(points: &[Punto], k: usize, x: Approx) -> Option<Approx> {
+    let Punto { x: x_k, y: y_k, .. } = points[k];
     let distance = x.sub(x_k);
     let reach = distance.value().abs() + distance.bound();
     let mut slope: f64 = 0.0;
     for pair in [k.checked_sub(1).map(|j| (j, k)), (k + 1 < points.len()).then_some((k, k + 1))].into_iter().flatten() {
-        let ((x_0, y_0), (x_1, y_1)) = (points[pair.0], points[pair.1]);
+        let (Punto { x: x_0, y: y_0, .. }, Punto { x: x_1, y: y_1, .. }) = (points[pair.0], points[pair.1]);
         let width = x_1.value() - x_0.value();
         if reach.is_nan() || reach >= width / 2.0 {
             return None;
@@ -216,7 +277,7 @@ mod tests {
         use crate::params::dec;
         static TIES: [(Decimal, Decimal); 4] = [(dec(2, 0), dec(0, 0)), (dec(10, 0), dec(1, 0)), (dec(13, 0), dec(8, 0)), (dec(53, 0), dec(5, 0))];
         // Never read: every breakpoint is whole, so the integer path answers.
-        static TIES_APPROX: [(Approx, Approx); 0] = [];
+        static TIES_APPROX: [Punto; 0] = [];
         let ties = Curve::new(&TIES, &TIES_APPROX);
         // (2, 0) to (10, 1) is 1/8 a month: 0.125, 0.375, ... are ties, rounded away from zero.
         assert_eq!(ties.eval_money_meses(3), Decimal::new(13, 2));
