@@ -440,15 +440,18 @@ impl Evaluadas {
     }
 
     /// The described credit of the offers re-ranked for `solicitud`'s savings and housing-fund
-    /// balances (`Evaluada::con_fondos`); `None` without filtered offers or when filtered
+    /// balances (`Evaluada::poner_fondos`); `None` without filtered offers or when filtered
     /// arithmetic cannot rank them.
     fn reordenadas(&self, s: &Solicitud) -> Option<Decimal> {
-        let evaluadas = self.0.as_ref()?;
+        let mut evaluadas = *self.0.as_ref()?;
         // Each borrower's balance as the products read it (`Persona`).
         let titular = persona::no_negativo(s.subcuenta_fondo);
         let ambos = titular + s.coacreditado.as_ref().map_or(Decimal::ZERO, persona::subcuenta_coacreditado);
         let (comprador, titular, ambos) = (persona::Comprador::de(s), Approx::of(titular), Approx::of(ambos));
-        credito_descrito(&evaluadas.map(|e| e.con_fondos(&comprador, titular, ambos)))
+        for e in &mut evaluadas {
+            e.poner_fondos(&comprador, titular, ambos);
+        }
+        credito_descrito(&evaluadas)
     }
 }
 
