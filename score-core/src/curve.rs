@@ -14,8 +14,8 @@ pub struct Curve {
 
 /// A breakpoint as filtered doubles, with the slope of the segment that ends at it (0 for the
 /// first), worked out when the curve is built: a report interpolates some five curves, and the
-/// slope's two differences and quotient, each proving its operands' exactness, were a third of
-/// an interpolation. Natively only: WebAssembly, whose module size has a budget, computes the
+/// slope's two differences and quotient, each proving its operands' exactness, were a quarter
+/// of an interpolation. Natively only: WebAssembly, whose module size has a budget, computes the
 /// slope where it is used (the same doubles), not a kilobyte of slopes in its data.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub(crate) struct Punto {

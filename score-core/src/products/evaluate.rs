@@ -225,7 +225,7 @@ impl<N: Numero> Evaluada<N> {
         self.producto
     }
 
-    /// This offer made the one of a buyer who differs only in savings and housing-fund balances
+    /// Makes this offer that of a buyer who differs only in savings and housing-fund balances
     /// (`titular`'s and both borrowers' sum, converted once, as [`Producto::subcuenta_aplicada`]
     /// reads them; `comprador`, the buyer's savings):
     /// they change no credit and no reason to refuse one, only the value where the product adds
