@@ -379,6 +379,36 @@ fn filtered_path_agrees_on_ties_and_answers_almost_always() {
     assert!(declinados * 200 <= barridos, "{declinados} of {barridos} declined");
 }
 
+/// Up to INFONAVIT's first salary band and above its last, the filtered path reads the
+/// credit's terms and CAT from a table by term (`fijos`): at every age, so every term from 30
+/// years down to none, on and around each band's edge, for a salaried buyer and for the
+/// self-employed (payroll salary 0, refused with the terms shown), it shows the decimal offers
+/// exactly.
+#[test]
+fn infonavit_outside_its_rate_table_reads_every_term_alike() {
+    use score_core::products::rules::{INFONAVIT_SALARIO_TASA_PISO, INFONAVIT_SALARIO_TASA_TOPE};
+    let (piso, tope) = (INFONAVIT_SALARIO_TASA_PISO, INFONAVIT_SALARIO_TASA_TOPE);
+    let ingresos = [piso, piso - d("0.01"), piso + d("0.0000000001"), tope, tope + d("0.0000000001"), tope + d("0.01"), d("30000"), d("185000.55")];
+    for (ingreso, tipo) in ingresos.iter().map(|&i| (i, IncomeType::Asalariado)).chain([(d("30000"), IncomeType::Independiente)]) {
+        for edad in 18..=72 {
+            let s = Solicitud {
+                estado: State::parse("CMX").expect("CMX"),
+                ingreso_mensual: ingreso,
+                tipo_ingreso: tipo,
+                antiguedad_meses: 36,
+                edad: Some(edad),
+                deudas_mensuales: Decimal::ZERO,
+                ahorro: d("100000"),
+                subcuenta_fondo: d("54000"),
+                institucion: None,
+                coacreditado: None,
+            };
+            let exacto = evaluar_exacto(&s);
+            assert_eq!(evaluar_filtrado(&s).as_ref(), Some(&exacto), "{ingreso} at {edad}");
+        }
+    }
+}
+
 /// Inputs beyond validation (negative or huge amounts, age 100) give a result, never a panic.
 #[test]
 fn total_on_extreme_inputs() {

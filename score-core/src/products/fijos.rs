@@ -1,5 +1,6 @@
 //! The terms of the products whose rate and charges are fixed (FOVISSSTE, the bank mortgage,
-//! Cuenta Infonavit + Crédito Bancario), kept per whole-year term for the filtered arithmetic.
+//! Cuenta Infonavit + Crédito Bancario, INFONAVIT below its first salary band and above its
+//! last), kept per whole-year term for the filtered arithmetic.
 //!
 //! Their payment per peso and their CAT depend on nothing but the term: the CAT is a root
 //! solved in doubles and certified (see `finance::cat_filtrado`), which is most of what an
@@ -26,11 +27,17 @@ pub(super) enum Fijo {
     /// Cuenta Infonavit + Crédito Bancario: the payment per peso of INFONAVIT's part, and the
     /// CAT of the 70/30 credit.
     Cofi,
+    /// INFONAVIT's crédito tradicional for a salary up to the rate table's first band, whose
+    /// rate is the lowest whatever the salary (`rules::INFONAVIT_SALARIO_TASA_PISO`).
+    InfonavitPiso,
+    /// INFONAVIT's crédito tradicional for a salary above the rate table's last band, whose
+    /// rate is the top one whatever the salary (`rules::INFONAVIT_SALARIO_TASA_TOPE`).
+    InfonavitTope,
 }
 
 impl Fijo {
     #[cfg(test)]
-    const ALL: [Fijo; 3] = [Fijo::Fovissste, Fijo::Banco, Fijo::Cofi];
+    const ALL: [Fijo; 5] = [Fijo::Fovissste, Fijo::Banco, Fijo::Cofi, Fijo::InfonavitPiso, Fijo::InfonavitTope];
 
     /// The longest term the product grants, in years.
     #[cfg(test)]
@@ -39,6 +46,7 @@ impl Fijo {
             Fijo::Fovissste => super::rules::FOVISSSTE_PLAZO_MAX,
             // PLAZO_MAX_ANIOS, the bank's 20 years, which Cofi shares.
             Fijo::Banco | Fijo::Cofi => 20,
+            Fijo::InfonavitPiso | Fijo::InfonavitTope => super::rules::INFONAVIT_PLAZO_MAX,
         }
     }
 
@@ -47,6 +55,11 @@ impl Fijo {
             Fijo::Fovissste => tabla::FOVISSSTE,
             Fijo::Banco => tabla::BANCO,
             Fijo::Cofi => tabla::COFI,
+            // Not kept in WebAssembly, which does not read them (`ofertas::tasa_fija`): an
+            // empty table computes the terms.
+            Fijo::InfonavitPiso | Fijo::InfonavitTope if cfg!(target_arch = "wasm32") => &[],
+            Fijo::InfonavitPiso => tabla::INFONAVIT_PISO,
+            Fijo::InfonavitTope => tabla::INFONAVIT_TOPE,
         }
     }
 }
@@ -77,7 +90,11 @@ mod tests {
              use crate::approx::Approx;\n",
         );
         for fijo in Fijo::ALL {
-            let name = format!("{fijo:?}").to_uppercase();
+            // `InfonavitTope` is `INFONAVIT_TOPE`.
+            let name: String = format!("{fijo:?}")
+                .char_indices()
+                .flat_map(|(i, c)| (i > 0 && c.is_uppercase()).then_some('_').into_iter().chain(c.to_uppercase()))
+                .collect();
             writeln!(text, "\npub(super) const {name}: &[(Approx, Option<Approx>)] = &[").expect("write");
             for plazo in 0..=fijo.plazo_max() {
                 let (cuota, cat) = fijo_calculado::<Approx>(fijo, plazo).expect("fixed terms are decided");

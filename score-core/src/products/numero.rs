@@ -34,7 +34,7 @@ pub(super) struct Reglas<N> {
     pub ltv_asalariado: N,
     pub ltv_independiente: N,
     /// Rate, monthly charge and fee at signing of each [`Fijo`]'s credit, by `Fijo as usize`.
-    pub fijos: [(N, N, N); 3],
+    pub fijos: [(N, N, N); 5],
     /// Closing costs over the home value, by state (INEGI code − 1).
     pub gastos_cierre: [N; 32],
 }
@@ -63,6 +63,8 @@ macro_rules! reglas {
                 ($de(FOVISSSTE_TASA), $de(FOVISSSTE_CARGO_MENSUAL), $de(Decimal::ZERO)),
                 ($de(TASA_ANUAL), $de(BANCO_SEGUROS_MENSUAL), $de(BANCO_COMISION_APERTURA)),
                 ($de(COFI_TASA_INFONAVIT), $de(INFONAVIT_CARGO_MENSUAL), $de(Decimal::ZERO)),
+                ($de(INFONAVIT_TASA_PISO), $de(INFONAVIT_CARGO_MENSUAL), $de(Decimal::ZERO)),
+                ($de(INFONAVIT_TASA_TOPE), $de(INFONAVIT_CARGO_MENSUAL), $de(Decimal::ZERO)),
             ],
             gastos_cierre,
         }

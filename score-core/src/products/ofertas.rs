@@ -40,6 +40,25 @@ fn tasa_infonavit<N: Numero>(salario: Decimal) -> Option<N> {
     N::en_curva(&INFONAVIT_TASA_POR_UMAS, N::de(salario) / N::REGLAS.uma)
 }
 
+/// A salary above the rate table's last band or up to its first (a self-employed buyer's or a
+/// pensioner's payroll salary is 0): its rate is the table's top or lowest whatever the salary,
+/// so its credit's terms and CAT depend on the term alone ([`Fijo::InfonavitTope`],
+/// [`Fijo::InfonavitPiso`]). The same rate as the table's: a `Decimal` quotient rounds
+/// monotonically, so `salario / uma` is on the same side of the band's edge, or on it. `None`
+/// inside the table. WebAssembly computes them as for any salary (the same figures: the tables
+/// would cost more than two kilobytes of its size budget).
+fn tasa_fija(salario: Decimal) -> Option<Fijo> {
+    if cfg!(target_arch = "wasm32") {
+        None
+    } else if Orden(salario) > Orden(INFONAVIT_SALARIO_TASA_TOPE) {
+        Some(Fijo::InfonavitTope)
+    } else if Orden(salario) <= Orden(INFONAVIT_SALARIO_TASA_PISO) {
+        Some(Fijo::InfonavitPiso)
+    } else {
+        None
+    }
+}
+
 /// One worker's INFONAVIT credit: why it may be refused, the credit (capped at the individual
 /// maximum; a refused worker's terms for one peso), and whether the total-debt limit set its
 /// payment.
@@ -48,6 +67,8 @@ struct DelFondo<N> {
     motivos: Motivos,
     tramo: Tramo<N>,
     por_deudas: bool,
+    /// The fixed rate whose terms and CAT are kept by term, if the salary's is one.
+    fija: Option<Fijo>,
 }
 
 fn infonavit_de<N: Numero>(p: &Persona) -> Option<DelFondo<N>> {
@@ -61,20 +82,25 @@ fn infonavit_de<N: Numero>(p: &Persona) -> Option<DelFondo<N>> {
 /// (`simulations::coacreditado_simulado`): Unamos Créditos then works the terms out once.
 /// WebAssembly works out each borrower's (the same figures: sharing there costs a kilobyte of
 /// its size budget for a what-if's fraction of a report).
-fn infonavit_del_socio<N: Numero>(co: &Persona, titular: &Persona, del_titular: &Tramo<N>) -> Option<DelFondo<N>> {
+fn infonavit_del_socio<N: Numero>(co: &Persona, titular: &Persona, del_titular: &DelFondo<N>) -> Option<DelFondo<N>> {
     let mismos = !cfg!(target_arch = "wasm32") && co.edad == titular.edad && co.salario().serialize() == titular.salario().serialize();
     infonavit_en(co, mismos.then_some(del_titular))
 }
 
 /// [`infonavit_de`], on the terms of `terminos` when given (another credit's, which must be
 /// `p`'s: see [`infonavit_del_socio`]).
-fn infonavit_en<N: Numero>(p: &Persona, terminos: Option<&Tramo<N>>) -> Option<DelFondo<N>> {
+fn infonavit_en<N: Numero>(p: &Persona, terminos: Option<&DelFondo<N>>) -> Option<DelFondo<N>> {
     let salario = p.salario();
-    let tramo = match terminos {
-        Some(terminos) => terminos.por_peso(),
+    let (tramo, fija) = match terminos {
+        Some(terminos) => (terminos.tramo.por_peso(), terminos.fija),
         None => {
             let plazo = plazo(INFONAVIT_PLAZO_MAX, INFONAVIT_EDAD_MAX_FIN_PLAZO, p.edad);
-            Tramo::nuevo(tasa_infonavit(salario)?, plazo, N::REGLAS.cargo_infonavit, N::entero(0))?
+            let fija = tasa_fija(salario);
+            let tramo = match fija {
+                Some(fijo) => fijo.tramo(plazo)?,
+                None => Tramo::nuevo(tasa_infonavit(salario)?, plazo, N::REGLAS.cargo_infonavit, N::entero(0))?,
+            };
+            (tramo, fija)
         }
     };
     let (pago, por_deudas) = match pago_por_salario::<N>(salario) {
@@ -89,7 +115,7 @@ fn infonavit_en<N: Numero>(p: &Persona, terminos: Option<&Tramo<N>>) -> Option<D
     let motivos = motivos_fondo(p, Institucion::Infonavit, INFONAVIT_ANTIGUEDAD_MIN, tramo.meses / 12, pago.es_cero()?);
     // A refused worker keeps the terms for one peso: no credit is shown or added.
     let tramo = if motivos.is_empty() { tramo.para_pago(pago, Some(N::REGLAS.infonavit_max))? } else { tramo };
-    Some(DelFondo { motivos, tramo, por_deudas })
+    Some(DelFondo { motivos, tramo, por_deudas, fija })
 }
 
 /// A housing fund's knock-outs: not a contributor (and nothing else then), too few months of
@@ -121,7 +147,7 @@ fn sin_plazo_o_pago(motivos: &mut Motivos, plazo: u32, sin_pago: bool) {
 }
 
 fn infonavit<N: Numero>(cx: &Comprador<N>, p: &Persona, titular: DelFondo<N>, e: &mut Evaluada<N>) -> Option<()> {
-    let DelFondo { motivos, tramo, por_deudas } = titular;
+    let DelFondo { motivos, tramo, por_deudas, fija } = titular;
     let credito = Credito {
         producto: Producto::Infonavit,
         motivos,
@@ -131,7 +157,7 @@ fn infonavit<N: Numero>(cx: &Comprador<N>, p: &Persona, titular: DelFondo<N>, e:
         plazo: tramo.meses / 12,
         valor: Valor::MasSubcuenta(N::de(p.subcuenta)),
         subcuenta_en_enganche: N::entero(0),
-        cat: Cat::Calcular,
+        cat: fija.map_or(Cat::Calcular, Cat::Fijo),
         por_deudas,
     };
     evaluada(credito, cx, e)
@@ -292,7 +318,7 @@ fn unamos_creditos<N: Numero>(
     cat_infonavit: CatPendiente<N>,
     e: &mut Evaluada<N>,
 ) -> Option<()> {
-    let DelFondo { mut motivos, tramo: titular, por_deudas } = del_titular;
+    let DelFondo { mut motivos, tramo: titular, por_deudas, .. } = del_titular;
     let forma = [titular.por(N::entero(1))];
     let Some(c) = co else {
         motivos.push(Motivo::SinCoacreditado);
@@ -311,7 +337,7 @@ fn unamos_creditos<N: Numero>(
         };
         return evaluada(credito, cx, e);
     };
-    let DelFondo { motivos: motivos_co, tramo: socio, por_deudas: socio_por_deudas } = infonavit_del_socio(c, p, &titular)?;
+    let DelFondo { motivos: motivos_co, tramo: socio, por_deudas: socio_por_deudas, .. } = infonavit_del_socio(c, p, &del_titular)?;
     if !motivos_co.is_empty() {
         motivos.push(Motivo::CoacreditadoNoElegible);
     }
@@ -351,7 +377,7 @@ pub(super) fn suma_unamos<N: Numero>(s: &Solicitud) -> Option<Option<N>> {
     if !titular.motivos.is_empty() {
         return Some(None);
     }
-    let socio = infonavit_del_socio(&co, &p, &titular.tramo)?;
+    let socio = infonavit_del_socio(&co, &p, &titular)?;
     Some(socio.motivos.is_empty().then(|| titular.tramo.credito + socio.tramo.credito))
 }
 
@@ -447,7 +473,7 @@ mod tests {
                 let Some(del_titular) = infonavit_de::<N>(titular) else { continue };
                 for co in personas {
                     let propio = format!("{:?}", infonavit_de::<N>(co));
-                    let junto = format!("{:?}", infonavit_del_socio(co, titular, &del_titular.tramo));
+                    let junto = format!("{:?}", infonavit_del_socio(co, titular, &del_titular));
                     assert_eq!(junto, propio, "{co:?} with {titular:?}");
                     compartidos += usize::from(co.edad == titular.edad && co.salario().serialize() == titular.salario().serialize());
                 }

@@ -37,6 +37,18 @@ pub const INFONAVIT_TASA_POR_UMAS: Curve = curve![
     (dec(60, 1), dec(1042, 4)),
     (dec(61, 1), dec(1045, 4)),
 ];
+/// The table's first rate, which every salary up to its first band (1.5 UMAs) pays.
+pub const INFONAVIT_TASA_PISO: Decimal = dec(191, 4);
+/// The first band's edge in pesos, 1.5 x `UMA_MENSUAL` (a test checks both against the table):
+/// up to it the rate is [`INFONAVIT_TASA_PISO`], as for the self-employed and pensioners, whose
+/// payroll salary is 0 (their credit is refused, and its terms and CAT are shown).
+pub const INFONAVIT_SALARIO_TASA_PISO: Decimal = dec(5_349_336, 3);
+/// The table's last rate, which every salary above its last band (6.1 UMAs) pays.
+pub const INFONAVIT_TASA_TOPE: Decimal = dec(1045, 4);
+/// The last band's edge in pesos, 6.1 x `UMA_MENSUAL` (a test checks both against the table):
+/// above it the rate is [`INFONAVIT_TASA_TOPE`] whatever the salary, so the credit's terms
+/// depend on its term alone and the filtered arithmetic reads them from a table (`fijos`).
+pub const INFONAVIT_SALARIO_TASA_TOPE: Decimal = dec(217_539_664, 4);
 /// Maximum INFONAVIT credit 2025, crédito tradicional (Proceso, 2025-09-10) [S].
 pub const INFONAVIT_CREDITO_MAX: Decimal = dec(283_067_254, 2);
 /// Longest INFONAVIT term, years (Club Hipotecario 2025; El Universal 2025-08-07) [S].
@@ -136,5 +148,11 @@ mod tests {
         assert!(points.windows(2).all(|w| w[0].0 < w[1].0 && w[0].1 < w[1].1));
         assert_eq!(points[0].1, dec(191, 4));
         assert_eq!(points[points.len() - 1].1, dec(1045, 4));
+        let (piso, tasa) = points[0];
+        assert_eq!(INFONAVIT_TASA_PISO, tasa);
+        assert_eq!(INFONAVIT_SALARIO_TASA_PISO, piso * UMA_MENSUAL);
+        let (tope, tasa) = points[points.len() - 1];
+        assert_eq!(INFONAVIT_TASA_TOPE, tasa);
+        assert_eq!(INFONAVIT_SALARIO_TASA_TOPE, tope * UMA_MENSUAL);
     }
 }
