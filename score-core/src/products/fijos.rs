@@ -17,6 +17,12 @@ use crate::approx::Approx;
 #[path = "fijos_tabla.rs"]
 mod tabla;
 
+/// Whether INFONAVIT's terms at a fixed rate ([`Fijo::InfonavitPiso`], [`Fijo::InfonavitTope`])
+/// are kept here: natively only. WebAssembly computes them (the same figures), and does not
+/// test a salary for them either (`ofertas::tasa_fija`): the tables and that test would cost
+/// more than two kilobytes of its size budget.
+pub(super) const INFONAVIT_EN_TABLA: bool = !cfg!(target_arch = "wasm32");
+
 /// A product whose credit's terms depend only on the term.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) enum Fijo {
@@ -55,9 +61,8 @@ impl Fijo {
             Fijo::Fovissste => tabla::FOVISSSTE,
             Fijo::Banco => tabla::BANCO,
             Fijo::Cofi => tabla::COFI,
-            // Not kept in WebAssembly, which does not read them (`ofertas::tasa_fija`): an
-            // empty table computes the terms.
-            Fijo::InfonavitPiso | Fijo::InfonavitTope if cfg!(target_arch = "wasm32") => &[],
+            // An empty table computes the terms.
+            Fijo::InfonavitPiso | Fijo::InfonavitTope if !INFONAVIT_EN_TABLA => &[],
             Fijo::InfonavitPiso => tabla::INFONAVIT_PISO,
             Fijo::InfonavitTope => tabla::INFONAVIT_TOPE,
         }

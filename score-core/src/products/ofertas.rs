@@ -2,7 +2,7 @@
 //! the payment it allows, its term, caps and minimums, and how its credits make its offer.
 
 use super::evaluate::{Cat, CatPendiente, Credito, Evaluada, Motivos, Pago, Tramo, Valor, evaluada, forma_cofi};
-use super::fijos::Fijo;
+use super::fijos::{self, Fijo};
 use super::numero::Numero;
 use super::persona::{Capacidad, Comprador, Persona, capacidad, no_negativo, plazo, tope};
 use super::rules::*;
@@ -45,10 +45,9 @@ fn tasa_infonavit<N: Numero>(salario: Decimal) -> Option<N> {
 /// so its credit's terms and CAT depend on the term alone ([`Fijo::InfonavitTope`],
 /// [`Fijo::InfonavitPiso`]). The same rate as the table's: a `Decimal` quotient rounds
 /// monotonically, so `salario / uma` is on the same side of the band's edge, or on it. `None`
-/// inside the table. WebAssembly computes them as for any salary (the same figures: the tables
-/// would cost more than two kilobytes of its size budget).
+/// inside the table, and where the terms are not kept ([`fijos::INFONAVIT_EN_TABLA`]).
 fn tasa_fija(salario: Decimal) -> Option<Fijo> {
-    if cfg!(target_arch = "wasm32") {
+    if !fijos::INFONAVIT_EN_TABLA {
         None
     } else if Orden(salario) > Orden(INFONAVIT_SALARIO_TASA_TOPE) {
         Some(Fijo::InfonavitTope)
