@@ -25,18 +25,32 @@ const SLACK: f64 = 1.0 + 1e-9;
 /// Largest magnitude whose doubles still resolve halves (2^52).
 const HALVES_LIMIT: f64 = 4_503_599_627_370_496.0;
 
-use crate::money::POW10;
+use crate::pow10::{EXACT_POW10, POW10};
 
-/// Powers of five that fit 64 bits, 5^0 ..= 5^27 (a table, not a loop per conversion).
-const POW5: [u64; 28] = {
-    let mut table = [1u64; 28];
+/// What decides, without a division, whether 5^k divides a 64-bit `m` (k = 0 ..= 27, the
+/// powers that fit 64 bits): `m × 5^-k mod 2^64 <= (2^64 - 1) / 5^k`, with `5^-k` the inverse
+/// of 5^k modulo 2^64 (Granlund and Montgomery 1994, §9; a 64-bit division is a dozen cycles
+/// or more, at each conversion of an inexact decimal).
+const DIVISIBLE_BY_POW5: [(u64, u64); 28] = {
+    // 5 × 0xCCCC…CD = 1 (mod 2^64).
+    const INVERSE_OF_5: u64 = 0xCCCC_CCCC_CCCC_CCCD;
+    let mut table = [(1u64, u64::MAX); 28];
+    let (mut power, mut inverse) = (1u64, 1u64);
     let mut i = 1;
     while i < table.len() {
-        table[i] = table[i - 1] * 5;
+        power *= 5;
+        inverse = inverse.wrapping_mul(INVERSE_OF_5);
+        table[i] = (inverse, u64::MAX / power);
         i += 1;
     }
     table
 };
+
+/// Whether 5^k divides `m` (`k` <= 27).
+const fn divisible_by_pow5(m: u64, k: usize) -> bool {
+    let (inverse, most) = DIVISIBLE_BY_POW5[k];
+    m.wrapping_mul(inverse) <= most
+}
 
 /// A double `v` with `|exact - v| <= e`; `e == 0` means `v` is the exact value.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -67,7 +81,8 @@ impl Approx {
         let parts = d.unpack();
         let low = ((parts.mid as u64) << 32) | parts.lo as u64;
         // A 64-bit conversion is a few instructions; i128 -> f64 is a library call.
-        let unsigned = if parts.hi == 0 { low as f64 } else { d.mantissa().unsigned_abs() as f64 };
+        // Through `i64`: one instruction on x86-64, where `u64` to `f64` is a branch and six.
+        let unsigned = if parts.hi == 0 && low >> 63 == 0 { low as i64 as f64 } else { d.mantissa().unsigned_abs() as f64 };
         let signed = if parts.negative { -unsigned } else { unsigned };
         let small = parts.hi == 0 && low < (1 << 53);
         let scale = d.scale();
@@ -77,7 +92,7 @@ impl Approx {
         } else {
             let places = scale - shift;
             // m / 10^k is a double exactly when 5^k divides m (it is then (m / 5^k) / 2^k).
-            (signed / POW10[places as usize], small && places <= 22 && low % POW5[places as usize] == 0)
+            (signed / POW10[places as usize], small && places <= 22 && divisible_by_pow5(low, places as usize))
         };
         Approx { v, e: if exact { 0.0 } else { v.abs() * 2.0 * ULP } }
     }
@@ -248,14 +263,6 @@ const fn product_is_exact(a: f64, b: f64, p: f64) -> bool {
     ((a_high * b_high - p) + a_high * b_low + a_low * b_high) + a_low * b_low == 0.0
 }
 
-/// `|x|` split into whole and fractional parts, exactly, for `|x| < 2^52`.
-fn whole_and_fraction(magnitude: f64) -> (f64, f64) {
-    // The conversion truncates in one instruction; libm's floor and round are calls.
-    #[allow(clippy::cast_possible_truncation, clippy::cast_precision_loss)]
-    let whole = magnitude as i64 as f64;
-    (whole, magnitude - whole)
-}
-
 /// Certified `a < b`: `None` when the bounds cannot tell.
 pub(crate) fn less(a: Approx, b: Approx) -> Option<bool> {
     if a.is_exact() && b.is_exact() {
@@ -280,29 +287,29 @@ pub(crate) fn is_zero(a: Approx) -> Option<bool> {
     if a.v.abs() > a.decision_bound() { Some(false) } else { None }
 }
 
-/// Certified rounding half away from zero to a whole number (`crate::money::round(_, 0)`).
-fn round_whole(x: Approx) -> Option<i64> {
-    whole_within(x.v, x.decision_bound())
-}
-
-/// `v` rounded half away from zero to a whole number, certified for every value within `bound`
-/// of it (0: `v` is exact): `None` when the bound reaches the nearest half, is a quarter or
-/// more, or `v` is too large (NaN and infinities fail the first test).
+/// `|v|` rounded half away from zero to a whole number (`v`'s sign is the caller's), certified
+/// for every value within `bound` of `v` (0: `v` is exact): `None` when the bound reaches the
+/// nearest half, is a quarter or more, or `v` is too large (NaN and infinities fail the first
+/// test). A magnitude, not a `Decimal`: see [`round_dp`].
+///
+/// Adding 2^52 to a magnitude below it rounds the magnitude to the nearest whole number (ties
+/// to even) and leaves that number in the sum's low 52 bits: one addition, where a conversion
+/// to an integer and back is a dozen instructions with Rust's saturating casts. The distance
+/// to that whole number is exact (at most a half, a multiple of the magnitude's unit), and the
+/// rounding boundary nearest `v` lies half a unit from it.
 #[inline(always)]
-fn whole_within(v: f64, bound: f64) -> Option<i64> {
+fn whole_within(v: f64, bound: f64) -> Option<u64> {
     let magnitude = v.abs();
     if !(magnitude < HALVES_LIMIT && bound < 0.25) {
         return None;
     }
-    let (whole, fraction) = whole_and_fraction(magnitude);
-    // The nearest rounding boundary is whole + 0.5: it must lie outside the bound, or `v` be
-    // exact (an exact half rounds away from zero).
-    if (fraction - 0.5).abs() <= bound && bound != 0.0 {
+    let shifted = magnitude + HALVES_LIMIT;
+    let distance = magnitude - (shifted - HALVES_LIMIT);
+    if 0.5 - distance.abs() <= bound && bound != 0.0 {
         return None;
     }
-    #[allow(clippy::cast_possible_truncation)]
-    let rounded = whole as i64 + i64::from(fraction >= 0.5);
-    Some(if v < 0.0 { -rounded } else { rounded })
+    // An exact half rounds away from zero, where ties to even went down.
+    Some(shifted.to_bits() - HALVES_LIMIT.to_bits() + u64::from(distance == 0.5))
 }
 
 /// Certified `crate::money::round(x, dp)`, in the canonical form (scale exactly `dp`).
@@ -310,8 +317,9 @@ fn whole_within(v: f64, bound: f64) -> Option<i64> {
 /// Inlined natively: returned from a call, an `Option<Decimal>` goes through memory, written
 /// in pieces and read back whole, which stalls the read (a failed store-to-load forwarding, a
 /// dozen cycles at each of a report's thirty-odd roundings: the largest cost `perf annotate`
-/// showed in the offers). The rare path near a tie stays out of line. In WebAssembly, one copy
-/// (its size budget).
+/// showed in the offers). So is one merged with another path's answer through memory: the rare
+/// path near a tie stays out of line and answers a magnitude, in registers, and the decimal
+/// is built once, at the end. In WebAssembly, one copy (its size budget).
 #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
 #[cfg_attr(target_arch = "wasm32", inline(never))]
 pub(crate) fn round_dp(x: Approx, dp: u32) -> Option<Decimal> {
@@ -322,28 +330,56 @@ pub(crate) fn round_dp(x: Approx, dp: u32) -> Option<Decimal> {
     let v = x.v * power;
     let magnitude = v.abs();
     let bound = (x.e * power + magnitude * ULP) * SLACK + magnitude * ULP;
-    match whole_within(v, bound) {
-        Some(whole) => Some(Decimal::new(whole, dp)),
-        None => round_dp_near_tie(x, dp),
-    }
+    let whole = match whole_within(v, bound) {
+        Some(whole) => whole,
+        None => round_dp_near_tie(x, dp)?,
+    };
+    Some(crate::money::decimal(whole, v.is_sign_negative(), dp))
 }
 
 /// [`round_dp`] where the inexact bound does not decide: an exact `x` scaled exactly
 /// (`Approx::mul` proves the product exact, or bounds it), `None` otherwise.
 #[cfg_attr(not(target_arch = "wasm32"), inline(never))]
-fn round_dp_near_tie(x: Approx, dp: u32) -> Option<Decimal> {
+fn round_dp_near_tie(x: Approx, dp: u32) -> Option<u64> {
     if !x.is_exact() {
         return None;
     }
-    Some(Decimal::new(round_whole(x.mul(Approx::exact(POW10[dp as usize])))?, dp))
+    let scaled = x.mul(Approx::exact(POW10[dp as usize]));
+    whole_within(scaled.v, scaled.decision_bound())
 }
 
-/// `crate::money::round(num / den, dp)` (`den` not 0): certified from one filtered quotient,
-/// divided in `Decimal` only near a rounding tie. A `Decimal` quotient is some hundreds of
-/// instructions; it differs from the exact one by less than the filtered bound, so wherever
-/// the filtered rounding is certified the two round alike.
+/// `crate::money::round(num / den, dp)` (`den` not 0): certified from one division of the
+/// mantissas in doubles, divided in `Decimal` only near a rounding tie (a `Decimal` quotient
+/// is some hundreds of instructions). `num / den × 10^dp` is `(m_num / m_den) × 10^(s_den −
+/// s_num + dp)`: with both mantissas exact doubles and that power of ten exact, the double
+/// is two roundings from the exact value, within `4u` of it relatively (the bound used), and
+/// wherever that bound certifies the rounding, `Decimal`'s quotient (within 1e-28 relatively
+/// of the exact one) rounds alike. Three divisions in a row (each decimal to a double, then
+/// the quotient) were most of a report's capacity block.
 pub(crate) fn round_quotient(num: Decimal, den: Decimal, dp: u32) -> Decimal {
-    round_dp(Approx::of(num).div(Approx::of(den)), dp).unwrap_or_else(|| crate::money::round(num / den, dp))
+    match quotient_scaled(num, den, dp).and_then(|v| Some((whole_within(v, v.abs() * 2.0 * ULP)?, v.is_sign_negative()))) {
+        Some((whole, negative)) => crate::money::decimal(whole, negative, dp),
+        None => crate::money::round(num / den, dp),
+    }
+}
+
+/// `num / den × 10^dp` in doubles, two roundings from the exact value; `None` where a mantissa
+/// is not an exact double, the divisor is 0, or the power of ten is not exact.
+fn quotient_scaled(num: Decimal, den: Decimal, dp: u32) -> Option<f64> {
+    let mantissa = |d: Decimal| {
+        let (magnitude, scale) = crate::money::small_parts(d)?;
+        #[allow(clippy::cast_precision_loss, clippy::cast_possible_wrap)] // below 2^53: exact
+        let v = magnitude as i64 as f64;
+        (magnitude < 1 << 53).then_some((if d.is_sign_negative() { -v } else { v }, scale))
+    };
+    let ((n, num_scale), (d, den_scale)) = (mantissa(num)?, mantissa(den)?);
+    if d == 0.0 {
+        return None;
+    }
+    let q = n / d;
+    let (up, down) = ((den_scale + dp) as usize, num_scale as usize);
+    let exact_power = |k: usize| (k < EXACT_POW10).then(|| POW10[k]);
+    if up >= down { Some(q * exact_power(up - down)?) } else { Some(q / exact_power(down - up)?) }
 }
 
 #[cfg(test)]
@@ -363,6 +399,42 @@ mod tests {
     }
 
     #[test]
+    fn divisibility_by_powers_of_five_is_the_remainders() {
+        let mut m: u64 = 1;
+        for k in 0..28 {
+            let power = 5u64.pow(k as u32);
+            let multiples = [0, 1, 2, 3, 7, (u64::MAX / power).saturating_sub(1), u64::MAX / power].map(|q| q.wrapping_mul(power));
+            let mut samples = Vec::from(multiples);
+            samples.extend(multiples.iter().flat_map(|&x| [x.wrapping_add(1), x.wrapping_sub(1), x.wrapping_add(power / 2)]));
+            for _ in 0..2_000 {
+                m = m.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                samples.push(m >> (m % 64));
+            }
+            for x in samples {
+                assert_eq!(divisible_by_pow5(x, k), x % power == 0, "{x} by 5^{k}");
+            }
+        }
+    }
+
+    #[test]
+    fn halves_round_away_from_zero_through_the_whole_range() {
+        // Every half and its neighbours, exact, at each binade up to 2^52 (whose halves are
+        // the last a double holds), both signs, against Decimal's rounding.
+        for exponent in 0..52 {
+            let base = f64::from(1u32 << (exponent % 31)) * f64::from(1u32 << (exponent - exponent % 31));
+            for v in [base - 0.5, base + 0.5, base + 1.5, base + 0.25, base - 0.25, base, base + 0.75] {
+                for v in [v, -v] {
+                    let expected = crate::money::round(Decimal::from_f64_retain(v).expect("finite"), 0);
+                    assert_eq!(round_dp(Approx::exact(v), 0), Some(expected), "{v}");
+                }
+            }
+        }
+        assert_eq!(round_dp(Approx::exact(4_503_599_627_370_495.5), 0), Some(d("4503599627370496")));
+        assert_eq!(round_dp(Approx::exact(4_503_599_627_370_496.0), 0), None);
+        assert_eq!(round_dp(Approx::exact(-0.4), 0).map(|r| r.is_sign_negative()), Some(false));
+    }
+
+    #[test]
     fn exact_halves_round_away_from_zero() {
         assert_eq!(round_dp(Approx::exact(177.5), 0), Some(Decimal::from(178)));
         assert_eq!(round_dp(Approx::exact(-0.125), 2), Some(d("-0.13")));
@@ -371,7 +443,46 @@ mod tests {
 
     #[test]
     fn quotients_round_as_decimal_division_does() {
-        for (num, den, dp) in [("1", "3", 2), ("2", "3", 4), ("1", "8", 2), ("5", "4", 1), ("3000000", "4210.55", 2), ("1", "0.0003", 0)] {
+        let cases = [
+            ("1", "3", 2),
+            ("2", "3", 4),
+            ("1", "8", 2),
+            ("5", "4", 1),
+            ("3000000", "4210.55", 2),
+            ("1", "0.0003", 0),
+            // Exact halves (decided in `Decimal`), scales on either side, signs, large mantissas.
+            ("0.125", "1", 2),
+            ("-0.125", "1", 2),
+            ("1", "-8", 2),
+            ("2625000.00", "2916666.67", 4),
+            ("145833.3335", "12", 2),
+            ("123456789.123456789", "7", 4),
+            ("9007199254740993", "3", 2),
+            ("0.0000000000000000000001", "3", 2),
+            ("1", "0.0000000000000000000000001", 2),
+        ];
+        let mut x: u64 = 11;
+        let mut next = |bits: u32| {
+            x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            x >> (64 - bits)
+        };
+        let mut sweep = Vec::new();
+        for _ in 0..20_000 {
+            let (num, num_scale, den, den_scale) = (next(40), next(3) as u32, next(24) + 1, next(2) as u32);
+            // Many quotients land on halves: a numerator of the denominator's multiples.
+            let num = if next(1) == 1 { num } else { (num % 100_000) * den / 8 };
+            let dp = if next(1) == 1 { 2 } else { 4 };
+            sweep.push((Decimal::new(num as i64, num_scale), Decimal::new(den as i64, den_scale), dp));
+        }
+        // Quotients a hair from a half, closer than their doubles resolve: near 2^51 a
+        // double's unit is a half, and n × 10^4 / d is 1/(2d) from one (found by search).
+        for (n, den) in [(224_954_801_387_581u64, 999u64), (225_405_161_350_319, 1_001), (922_562_383_668_472, 4_097)] {
+            sweep.push((Decimal::from(n), Decimal::from(den), 4));
+        }
+        for (num, den, dp) in sweep {
+            assert_eq!(round_quotient(num, den, dp), crate::money::round(num / den, dp), "{num} / {den}");
+        }
+        for (num, den, dp) in cases {
             let (num, den) = (d(num), d(den));
             assert_eq!(round_quotient(num, den, dp), crate::money::round(num / den, dp), "{num} / {den}");
         }

@@ -7,7 +7,8 @@
 //! general operator is kept for anything larger. Each is tested against `rust_decimal` bit for
 //! bit.
 
-use crate::money::{POW10_U64, small_parts};
+use crate::money::small_parts;
+use crate::pow10::POW10_U64;
 use rust_decimal::Decimal;
 use std::cmp::Ordering;
 
@@ -50,20 +51,27 @@ pub(crate) fn por(a: Decimal, b: Decimal) -> Decimal {
 pub(crate) struct Orden(pub Decimal);
 
 impl Ord for Orden {
-    // As `por`: inlined natively, one copy in WebAssembly.
+    // Inlined natively (as `crate::money::round`, for the stall of reading back through
+    // memory a decimal just computed); one copy in WebAssembly.
+    #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
     #[cfg_attr(target_arch = "wasm32", inline(never))]
     fn cmp(&self, other: &Self) -> Ordering {
-        let (a, b) = (self.0, other.0);
-        if let (Some((ma, sa)), Some((mb, sb))) = (small_parts(a), small_parts(b)) {
+        let (a, b) = (self.0.unpack(), other.0.unpack());
+        if a.hi | b.hi == 0 {
+            let (ma, mb) = ((u64::from(a.mid) << 32) | u64::from(a.lo), (u64::from(b.mid) << 32) | u64::from(b.lo));
+            // Two non-negative amounts at one scale, most of the model's: their mantissas.
+            if !a.negative && !b.negative && a.scale == b.scale {
+                return ma.cmp(&mb);
+            }
             // Both magnitudes at the larger scale: at most (2^64 - 1) x 10^19 < 2^128.
-            if let Some(&factor) = POW10_U64.get(sa.abs_diff(sb) as usize) {
-                let (ma, mb) = if sa < sb {
+            if let Some(&factor) = POW10_U64.get(a.scale.abs_diff(b.scale) as usize) {
+                let (ma, mb) = if a.scale < b.scale {
                     (u128::from(ma) * u128::from(factor), u128::from(mb))
                 } else {
                     (u128::from(ma), u128::from(mb) * u128::from(factor))
                 };
                 // A negative zero is zero.
-                return match (a.is_sign_negative() && ma != 0, b.is_sign_negative() && mb != 0) {
+                return match (a.negative && ma != 0, b.negative && mb != 0) {
                     (false, false) => ma.cmp(&mb),
                     (true, true) => mb.cmp(&ma),
                     (false, true) => Ordering::Greater,
@@ -71,11 +79,13 @@ impl Ord for Orden {
                 };
             }
         }
-        a.cmp(&b)
+        self.0.cmp(&other.0)
     }
 }
 
 impl PartialOrd for Orden {
+    // As `cmp`, which it is.
+    #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
     fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
         Some(self.cmp(other))
     }

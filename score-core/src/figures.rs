@@ -302,7 +302,7 @@ fn ceil_ratio(a: Decimal, b: Decimal) -> Decimal {
 /// The figures of a report that involve a division or a 28-digit constant, as shown (rounded),
 /// with the decisions taken on them. Computed in `Decimal` here and in filtered arithmetic by
 /// [`crate::filtered::figures`], which must give the same value whenever it gives one.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Default)]
 pub(crate) struct Figures {
     pub score: u16,
     /// Shown value and shown points of each component, in the spec's order.

@@ -22,20 +22,23 @@ const DOCE: Approx = Approx::exact(12.0);
 
 // The model's constants as filtered doubles, converted once at compile time.
 const DEUDAS_NO_DECLARADAS: Approx = Approx::of(PUNTOS_DEUDAS_NO_DECLARADAS);
-/// [`Figures`] certified equal to [`crate::figures::figures_exact`], or `None`.
-pub(crate) fn figures(profile: &Profile, exact: &Exact) -> Option<Figures> {
+/// [`Figures`] certified equal to [`crate::figures::figures_exact`], written over `figures`;
+/// `None` (and `figures` partly written) where a certificate fails. Written in place: returned
+/// through an `Option`, the figures were copied twice on their way to the report.
+pub(crate) fn figures(profile: &Profile, exact: &Exact, figures: &mut Figures) -> Option<()> {
     let entradas = Entradas::de(profile, exact);
     let mut shown = [Decimal::ZERO; 6];
     for (i, valor) in shown.iter_mut().enumerate() {
         *valor = entradas.shown(profile, exact, i)?;
     }
     let (score, puntos) = score_and_points(&shown);
-    Some(Figures {
-        score,
-        componentes: std::array::from_fn(|i| (shown[i], puntos[i])),
-        ratio: round_dp(entradas.ratio, crate::money::RATIO_DP)?,
-        debiles: debiles_shown(profile, &shown),
-    })
+    figures.score = score;
+    for ((componente, valor), puntos) in figures.componentes.iter_mut().zip(shown).zip(puntos) {
+        *componente = (valor, puntos);
+    }
+    figures.ratio = round_dp(entradas.ratio, crate::money::RATIO_DP)?;
+    figures.debiles = debiles_shown(profile, &shown);
+    Some(())
 }
 
 /// The score alone of a profile (what a what-if shows) whose shown component values are
@@ -146,8 +149,9 @@ mod tests {
         let state = profile.estado.info();
         let exact = exact(profile, state);
         let decimal = figures_exact(profile, &exact);
-        match figures(profile, &exact) {
-            Some(filtered) => {
+        let mut filtered = Figures::default();
+        match figures(profile, &exact, &mut filtered) {
+            Some(()) => {
                 assert_eq!(format!("{filtered:?}"), format!("{decimal:?}"), "{profile:?}");
                 true
             }

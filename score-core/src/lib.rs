@@ -28,6 +28,7 @@ mod fast_decimal;
 mod capacity;
 mod figures;
 mod json_text;
+mod pow10;
 mod filtered;
 pub mod host;
 pub mod input;

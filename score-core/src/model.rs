@@ -15,23 +15,23 @@ use crate::states::StateInfo;
 pub(crate) fn report(profile: &Profile, opciones: crate::Opciones) -> ScoreReport {
     let state = profile.estado.info();
     let exact = exact(profile, state);
-    let figures = figures(profile, &exact);
+    let mut figures = Figures::default();
+    figures_en(profile, &exact, &mut figures);
     // The products are always evaluated: capacity describes the recommended one.
     let solicitud = solicitud(profile, &exact);
-    if !opciones.productos && !opciones.simulaciones {
-        // Neither the list nor the what-ifs (a frame's columns): the described offer alone.
-        return assemble(profile, state, &exact, figures, &crate::products::evaluar_descrita(&solicitud));
-    }
     let mut evaluadas = crate::products::Evaluadas::default();
-    let ofertas = crate::products::evaluar_guardando(&solicitud, &mut evaluadas);
-    let mut report = assemble(profile, state, &exact, figures, &ofertas);
-    if opciones.productos {
-        report.productos = ofertas.productos;
-        report.producto_recomendado = ofertas.producto_recomendado;
+    let ofertas = if opciones.productos || opciones.simulaciones {
+        crate::products::evaluar_guardando(&solicitud, &mut evaluadas)
+    } else {
+        // Neither the list nor the what-ifs (a frame's columns): the described offer alone.
+        crate::products::evaluar_descrita(&solicitud)
+    };
+    if !opciones.simulaciones {
+        // Built where the caller keeps it: a report held here and returned was copied whole.
+        return assemble(profile, state, &exact, &figures, ofertas, opciones.productos);
     }
-    if opciones.simulaciones {
-        report.simulaciones = crate::simulations::simulaciones(profile, &exact, &report, &evaluadas);
-    }
+    let mut report = assemble(profile, state, &exact, &figures, ofertas, opciones.productos);
+    report.simulaciones = crate::simulations::simulaciones(profile, &exact, &report, &evaluadas);
     report
 }
 
@@ -40,16 +40,20 @@ pub(crate) fn solicitud(profile: &Profile, exact: &Exact) -> crate::products::So
     crate::products::Solicitud::del_perfil(profile, exact.deudas, exact.subcuenta_titular)
 }
 
-fn assemble(profile: &Profile, state: &StateInfo, exact: &Exact, figures: Figures, ofertas: &crate::products::Productos) -> ScoreReport {
-    let capacidad = crate::capacity::capacidad(profile, state, exact, ofertas);
-    let plazo_max = crate::capacity::oferta_descrita(ofertas).map_or(0, |o| o.producto.plazo_max());
+/// The report from its figures and its products' offers, which it lists when `listar` (moved
+/// into the report as it is built: a report is most of a kilobyte, and one built first and
+/// filled in after was copied whole).
+fn assemble(profile: &Profile, state: &StateInfo, exact: &Exact, figures: &Figures, ofertas: crate::products::Productos, listar: bool) -> ScoreReport {
+    let capacidad = crate::capacity::capacidad(profile, state, exact, &ofertas);
+    let plazo_max = crate::capacity::oferta_descrita(&ofertas).map_or(0, |o| o.producto.plazo_max());
     let motivos_banco = ofertas
         .productos
         .iter()
         .find(|o| o.producto == crate::products::Producto::HipotecaBancaria)
         .map_or(&[][..], |o| &o.motivos[..]);
-    let [ingreso, tipo_ingreso, antiguedad, deudas, ahorro, salud_financiera] =
-        std::array::from_fn(|i| Componente { valor: figures.componentes[i].0, peso: PESOS[i], puntos: figures.componentes[i].1 });
+    // Built one by one in the report (an array of the six, taken apart, was one more copy).
+    let componente = |i: usize| Componente { valor: figures.componentes[i].0, peso: PESOS[i], puntos: figures.componentes[i].1 };
+    let salud_financiera = componente(5);
     let salud = SaludFinanciera {
         score: salud_financiera.valor,
         costo_vida_digno: money(exact.costo_vida_digno),
@@ -74,21 +78,30 @@ fn assemble(profile: &Profile, state: &StateInfo, exact: &Exact, figures: Figure
         modelo_version: crate::MODEL_VERSION.into(),
         calibracion: crate::CALIBRATION.into(),
         estado: EstadoReporte { clave: state.clave.into(), codigo: state.iso.into(), nombre: state.nombre.into() },
-        componentes: Componentes { ingreso, tipo_ingreso, antiguedad, deudas, ahorro, salud_financiera },
+        componentes: Componentes {
+            ingreso: componente(0),
+            tipo_ingreso: componente(1),
+            antiguedad: componente(2),
+            deudas: componente(3),
+            ahorro: componente(4),
+            salud_financiera,
+        },
         recomendaciones_detalle,
         dictamen,
         simulaciones: Vec::new(),
-        productos: Vec::new(),
-        producto_recomendado: None,
+        productos: if listar { ofertas.productos } else { Vec::new() },
+        producto_recomendado: if listar { ofertas.producto_recomendado } else { None },
     }
 }
 
-/// The figures of a report: filtered where that certifies every one, else decimal. One copy,
-/// not inlined, shared by the report and its simulations (each simulation scores a changed
-/// profile): the WebAssembly build then carries the model's arithmetic once.
+/// The figures of a report, written over `figures`: filtered where that certifies every one,
+/// else decimal. Written where the report keeps them: returned, they were copied on their way.
+/// Not inlined: the WebAssembly build then carries the model's arithmetic once.
 #[inline(never)]
-pub(crate) fn figures(profile: &Profile, exact: &Exact) -> Figures {
-    crate::filtered::figures(profile, exact).unwrap_or_else(|| figures_exact(profile, exact))
+fn figures_en(profile: &Profile, exact: &Exact, figures: &mut Figures) {
+    if crate::filtered::figures(profile, exact, figures).is_none() {
+        *figures = figures_exact(profile, exact);
+    }
 }
 
 /// The disclaimer every report carries.

@@ -16,6 +16,8 @@ use serde::{Deserializer, Serializer};
 use std::fmt::Write as _;
 use std::str::FromStr;
 
+use crate::pow10::{EXACT_POW10, POW10, POW10_U64, div_pow10};
+
 /// Decimal places of money amounts and of m².
 pub const MONEY_DP: u32 = 2;
 /// Decimal places of ratios (DTI, financial-health ratio).
@@ -24,44 +26,39 @@ pub const RATIO_DP: u32 = 4;
 /// Rounds half away from zero to `dp` decimal places.
 ///
 /// One division of the mantissa, instead of `rust_decimal`'s digit-by-digit loop (which was a
-/// quarter of a report's cost): a native 64-bit one for every shown figure, a 128-bit one
-/// otherwise. The test `fast_rounding_matches_rust_decimal` checks it against
+/// quarter of a report's cost): a 64-bit one for every shown figure (natively a multiplication
+/// by the reciprocal, [`div_pow10`]), a 128-bit one otherwise. The test `fast_rounding_matches_rust_decimal` checks it against
 /// `round_dp_with_strategy(MidpointAwayFromZero)`.
 ///
 /// The result always has exactly `dp` decimal places (30000 becomes 30000.00), so the same
 /// figure has one representation whichever way it was computed (see [`crate::approx`]).
-// Not inlined: about twenty call sites per report, and the WebAssembly size budget.
-#[inline(never)]
+// Inlined natively: a decimal just computed by the caller, passed through memory, is read
+// back as one 64-bit word from its 32-bit halves, which stalls the read (a failed
+// store-to-load forwarding, the most `perf annotate` showed here). The 128-bit path stays out
+// of line. In WebAssembly, one copy (its size budget: about twenty call sites).
+#[cfg_attr(not(target_arch = "wasm32"), inline(always))]
+#[cfg_attr(target_arch = "wasm32", inline(never))]
 pub fn round(value: Decimal, dp: u32) -> Decimal {
-    round_small(value, dp).unwrap_or_else(|| round_wide(value, dp))
+    // A magnitude from the fast path, the decimal built once (see `approx::round_dp`).
+    match round_small(value, dp) {
+        Some(rounded) => decimal(rounded, value.is_sign_negative(), dp),
+        None => round_wide(value, dp),
+    }
 }
 
-/// Powers of ten as doubles, 10^0 ..= 10^28 (every scale of a `Decimal`): exact up to 10^22,
-/// correctly rounded above. The one table of powers of ten; [`POW10_U64`] is its view.
-pub(crate) const POW10: [f64; 29] = [
-    1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19,
-    1e20, 1e21, 1e22, 1e23, 1e24, 1e25, 1e26, 1e27, 1e28,
-];
+/// The decimal `±magnitude × 10^-dp` (`dp` <= 28); a zero is positive, as `Decimal::new`
+/// makes it.
+#[inline(always)]
+pub(crate) fn decimal(magnitude: u64, negative: bool, dp: u32) -> Decimal {
+    #[allow(clippy::cast_possible_truncation)] // the two 32-bit halves
+    Decimal::from_parts(magnitude as u32, (magnitude >> 32) as u32, 0, negative, dp)
+}
 
-/// The powers of ten that fit 64 bits, as integers: [`POW10`]'s exact entries.
-pub(crate) const POW10_U64: [u64; 20] = {
-    let mut table = [1u64; 20];
-    let mut i = 1;
-    while i < table.len() {
-        // Exact: 10^19 < 2^64, and 10^i is an exact double for i <= 22.
-        table[i] = POW10[i] as u64;
-        i += 1;
-    }
-    table
-};
-
-/// Scales whose power of ten is an exact double.
-const EXACT_POW10: usize = 23;
-
-/// [`round`] in 64-bit arithmetic, when the mantissa, the power of ten and the result fit 64
-/// bits (WebAssembly has no 128-bit arithmetic: `round_wide` calls library routines there).
+/// [`round`]'s magnitude in 64-bit arithmetic, when the mantissa, the power of ten and the
+/// result fit 64 bits (WebAssembly has no 128-bit arithmetic: `round_wide` calls library
+/// routines there).
 #[inline]
-fn round_small(value: Decimal, dp: u32) -> Option<Decimal> {
+fn round_small(value: Decimal, dp: u32) -> Option<u64> {
     let (magnitude, scale) = small_parts(value)?;
     if dp > Decimal::MAX_SCALE {
         return None;
@@ -69,16 +66,14 @@ fn round_small(value: Decimal, dp: u32) -> Option<Decimal> {
     let rounded = if scale <= dp {
         magnitude.checked_mul(*POW10_U64.get((dp - scale) as usize)?)?
     } else {
-        let divisor = *POW10_U64.get((scale - dp) as usize)?;
-        let (quotient, remainder) = (magnitude / divisor, magnitude % divisor);
+        let (quotient, remainder, divisor) = div_pow10(magnitude, (scale - dp) as usize)?;
         quotient + u64::from(remainder >= divisor - remainder)
     };
-    // `from_parts` makes a zero positive, as the 128-bit path does.
-    #[allow(clippy::cast_possible_truncation)] // the two 32-bit halves
-    Some(Decimal::from_parts(rounded as u32, (rounded >> 32) as u32, 0, value.is_sign_negative(), dp))
+    Some(rounded)
 }
 
 /// [`round`] in 128-bit arithmetic: any mantissa.
+#[inline(never)]
 fn round_wide(value: Decimal, dp: u32) -> Decimal {
     let scale = value.scale();
     let mantissa = value.mantissa();
@@ -111,11 +106,15 @@ pub(crate) const fn div_round_half_away(numerator: i128, divisor: i128) -> i128 
 }
 
 /// Money amount as shown: 2 decimals.
+// As `round`, which it is.
+#[cfg_attr(not(target_arch = "wasm32"), inline(always))]
 pub fn money(value: Decimal) -> Decimal {
     round(value, MONEY_DP)
 }
 
 /// Ratio as shown: 4 decimals.
+// As `round`, which it is.
+#[cfg_attr(not(target_arch = "wasm32"), inline(always))]
 pub fn ratio(value: Decimal) -> Decimal {
     round(value, RATIO_DP)
 }
@@ -158,9 +157,10 @@ fn small_mantissa(value: Decimal) -> Option<(f64, usize)> {
 /// emulates.
 #[inline]
 pub(crate) fn small_parts(value: Decimal) -> Option<(u64, u32)> {
-    let bytes = value.serialize();
-    let part = |i: usize| u32::from_le_bytes([bytes[i], bytes[i + 1], bytes[i + 2], bytes[i + 3]]);
-    (part(12) == 0).then(|| ((u64::from(part(8)) << 32) | u64::from(part(4)), value.scale()))
+    // Field by field (`unpack`): through `serialize`'s bytes, a decimal just copied was read
+    // back across the pieces it was written in, which stalls the read.
+    let parts = value.unpack();
+    (parts.hi == 0).then(|| ((u64::from(parts.mid) << 32) | u64::from(parts.lo), parts.scale))
 }
 
 /// The binary double nearest to `value`.
@@ -521,8 +521,9 @@ pub(crate) mod tests {
             let mantissa = i128::from(m >> (step % 64));
             let value = Decimal::from_i128_with_scale(if step % 3 == 0 { -mantissa } else { mantissa }, (step % 29) as u32);
             for dp in [0, 2, 4, 28, 29] {
-                if let Some(rounded) = round_small(value, dp) {
-                    assert_eq!(rounded.serialize(), round_wide(value, dp).serialize(), "{value} to {dp}");
+                // `round` takes the 64-bit path wherever it answers.
+                if round_small(value, dp).is_some() {
+                    assert_eq!(round(value, dp).serialize(), round_wide(value, dp).serialize(), "{value} to {dp}");
                     small += 1;
                 }
             }

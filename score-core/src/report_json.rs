@@ -102,7 +102,7 @@ impl Writer<'_, '_> {
     /// writes a double of that magnitude (below 10^15, at least 10^-5) without an exponent, and
     /// a whole value as the integer. `false`, with nothing written, for any other value.
     fn plain_number(&mut self, value: Decimal) -> bool {
-        use money::POW10_U64 as POW10;
+        use crate::pow10::POW10_U64 as POW10;
         let Some((magnitude, scale)) = money::small_parts(value) else {
             return false;
         };

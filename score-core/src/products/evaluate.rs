@@ -69,6 +69,8 @@ pub(super) fn cuota<N: Numero>(tasa_anual: N, meses: u32, cargo_mensual: N) -> O
 }
 
 /// `Σ f(x)` over `items`.
+// Inlined natively, as `evaluada`, which sums its credits (one or two) with it.
+#[cfg_attr(not(target_arch = "wasm32"), inline(always))]
 pub(super) fn suma<T, N: Numero>(items: &[T], f: impl Fn(&T) -> N) -> N {
     items.iter().fold(N::entero(0), |total, x| total + f(x))
 }
@@ -144,7 +146,9 @@ impl<N: Numero> Tramo<N> {
 
     /// The credit a monthly payment `pago` supports (0 without a term), capped at `tope`. The
     /// payment is kept as given, not recomputed as `pago / cuota × cuota`, whose last digits
-    /// would break its ties either way.
+    /// would break its ties either way. Inlined natively: its terms are passed just written
+    /// (see [`evaluada`]).
+    #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
     pub fn para_pago(self, pago: Pago<N>, tope: Option<N>) -> Option<Tramo<N>> {
         let credito = self.credito_para(pago.valor())?;
         match tope {
@@ -444,6 +448,10 @@ fn cat_de<N: Numero>(base: &[Tramo<N>]) -> Option<Option<N>> {
 ///
 /// Written over `e`, storage the caller owns (see [`Evaluada::vacias`]): an offer is a quarter
 /// of a kilobyte, and five returned through `Option`s and arrays were copied four times each.
+/// Inlined into each product natively: `c`, passed through memory just after it was written,
+/// was read back across its pieces (a stalled read). WebAssembly decides for itself (its size
+/// budget).
+#[cfg_attr(not(target_arch = "wasm32"), inline(always))]
 pub(super) fn evaluada<N: Numero>(c: Credito<'_, N>, comprador: &Comprador<N>, e: &mut Evaluada<N>) -> Option<()> {
     let Credito { producto, motivos, tramos, pago, forma, plazo, valor, subcuenta_en_enganche, cat, por_deudas } = c;
     let credito = suma(tramos, |t| t.credito);
