@@ -25,6 +25,7 @@ const SLACK: f64 = 1.0 + 1e-9;
 /// Largest magnitude whose doubles still resolve halves (2^52).
 const HALVES_LIMIT: f64 = 4_503_599_627_370_496.0;
 
+use crate::money::small_mantissa;
 use crate::pow10::{EXACT_POW10, POW10};
 
 /// What decides, without a division, whether 5^k divides a 64-bit `m` (k = 0 ..= 27, the
@@ -88,11 +89,11 @@ impl Approx {
         let scale = d.scale();
         let (v, exact) = if scale <= shift {
             let v = signed * POW10[(shift - scale) as usize];
-            (v, small && shift - scale <= 22 && v.abs() < 9_007_199_254_740_992.0)
+            (v, small && ((shift - scale) as usize) < EXACT_POW10 && v.abs() < 9_007_199_254_740_992.0)
         } else {
             let places = scale - shift;
             // m / 10^k is a double exactly when 5^k divides m (it is then (m / 5^k) / 2^k).
-            (signed / POW10[places as usize], small && places <= 22 && divisible_by_pow5(low, places as usize))
+            (signed / POW10[places as usize], small && (places as usize) < EXACT_POW10 && divisible_by_pow5(low, places as usize))
         };
         Approx { v, e: if exact { 0.0 } else { v.abs() * 2.0 * ULP } }
     }
@@ -364,20 +365,14 @@ pub(crate) fn round_quotient(num: Decimal, den: Decimal, dp: u32) -> Decimal {
 }
 
 /// `num / den × 10^dp` in doubles, two roundings from the exact value; `None` where a mantissa
-/// is not an exact double, the divisor is 0, or the power of ten is not exact.
+/// is not an exact double, the divisor is 0, or a power of ten is not exact.
 fn quotient_scaled(num: Decimal, den: Decimal, dp: u32) -> Option<f64> {
-    let mantissa = |d: Decimal| {
-        let (magnitude, scale) = crate::money::small_parts(d)?;
-        #[allow(clippy::cast_precision_loss, clippy::cast_possible_wrap)] // below 2^53: exact
-        let v = magnitude as i64 as f64;
-        (magnitude < 1 << 53).then_some((if d.is_sign_negative() { -v } else { v }, scale))
-    };
-    let ((n, num_scale), (d, den_scale)) = (mantissa(num)?, mantissa(den)?);
+    let ((n, num_scale), (d, den_scale)) = (small_mantissa(num)?, small_mantissa(den)?);
     if d == 0.0 {
         return None;
     }
     let q = n / d;
-    let (up, down) = ((den_scale + dp) as usize, num_scale as usize);
+    let (up, down) = (den_scale + dp as usize, num_scale);
     let exact_power = |k: usize| (k < EXACT_POW10).then(|| POW10[k]);
     if up >= down { Some(q * exact_power(up - down)?) } else { Some(q / exact_power(down - up)?) }
 }

@@ -140,14 +140,15 @@ impl std::fmt::Write for StackText {
 /// The mantissa of `value` as a double when it is exact (under 2^53 in magnitude) and the
 /// scale has an exact power of ten: the case of every shown figure.
 #[inline]
-fn small_mantissa(value: Decimal) -> Option<(f64, usize)> {
+pub(crate) fn small_mantissa(value: Decimal) -> Option<(f64, usize)> {
     let (magnitude, scale) = small_parts(value)?;
     let scale = scale as usize;
     if magnitude >= 1 << 53 || scale >= EXACT_POW10 {
         return None;
     }
-    #[allow(clippy::cast_precision_loss)] // under 2^53: exact
-    let magnitude = magnitude as f64;
+    // Through `i64`: one instruction on x86-64, where `u64` to `f64` is a branch and six.
+    #[allow(clippy::cast_precision_loss, clippy::cast_possible_wrap)] // under 2^53: exact
+    let magnitude = magnitude as i64 as f64;
     // A negative zero (a tiny negative amount rounded) reads as 0, as its JSON text `0` does.
     Some((if value.is_sign_negative() && magnitude != 0.0 { -magnitude } else { magnitude }, scale))
 }
