@@ -14,7 +14,7 @@
 //!   range check reports it with the field, like any other too large amount.
 //! - Any other finite double is read as the decimal a person wrote ([`crate::money::from_f64`]).
 
-use crate::error::{ErrorCode, ScoreError};
+use crate::error::{Falla, ScoreError};
 use crate::input::Cell;
 use serde_json::{Map, Number, Value};
 
@@ -86,17 +86,14 @@ impl NotJson<'_> {
 /// INVALID_TYPE for a host value with no JSON form: at `field`, or as the whole profile.
 pub fn not_json(field: Option<&str>, value: NotJson<'_>) -> ScoreError {
     let what = value.describe();
-    let message = match field {
-        Some(f) => format!("El campo \"{f}\" tiene {what}, que no es un valor JSON."),
-        None => format!("El perfil debe ser un objeto con los campos del comprador, no {what}."),
-    };
-    ScoreError::new(ErrorCode::InvalidType, field, message)
+    let falla = if field.is_some() { Falla::ValorNoJson } else { Falla::PerfilNoJson };
+    falla.en(field, &[("recibido", &what)]).into()
 }
 
 /// INVALID_TYPE for a batch call (`function`: the host's name of it, such as `scoreMany`) given
 /// something that is not a list of profiles.
 pub fn not_a_list(function: &str) -> ScoreError {
-    ScoreError::new(ErrorCode::InvalidType, None, format!("{function} espera una lista de perfiles."))
+    Falla::NoEsLista.en(None, &[("funcion", &function)]).into()
 }
 
 /// The message of the exception a binding raises for `error`: `"<CODE>: <text>"`, prefixed
@@ -247,7 +244,7 @@ mod tests {
     #[test]
     fn binding_errors_are_spanish_invalid_type() {
         let e = not_json(Some("edad"), NotJson::HostType("set"));
-        assert_eq!(e.code, ErrorCode::InvalidType);
+        assert_eq!(e.code, crate::ErrorCode::InvalidType);
         assert_eq!(e.field.as_deref(), Some("edad"));
         assert_eq!(e.message, "El campo \"edad\" tiene un valor de tipo set, que no es un valor JSON.");
         let e = not_json(None, NotJson::Function);

@@ -349,7 +349,7 @@ mod tests {
                 let exact = |prefix: &str, key: &str| digits.as_ref()?.exact(prefix, key);
                 Profile::from_json_value_with_digits(&value, Some(&exact))
             }
-            Err(_) => Err(crate::ScoreError::new(crate::ErrorCode::InvalidJson, None, String::new())),
+            Err(e) => Err(crate::Falla::JsonInvalido.en(None, &[("detalle", &e)]).into()),
         }
     }
 

@@ -20,6 +20,7 @@
 #![forbid(unsafe_code)]
 
 mod approx;
+mod checks;
 #[cfg(feature = "batch")]
 pub mod batch;
 pub mod curve;
@@ -38,6 +39,7 @@ pub mod params;
 pub mod products;
 mod profile;
 mod profile_json;
+mod profile_read;
 mod read;
 mod recommendations;
 mod verdict;
@@ -49,7 +51,7 @@ pub mod states;
 pub mod tree;
 pub mod walk;
 
-pub use error::{ErrorCode, ScoreError};
+pub use error::{ErrorCode, ErrorDetail, Falla, ScoreError};
 pub use model::DISCLAIMER;
 pub use profile::{COACREDITADO_FIELDS, Coacreditado, FIELDS, IncomeType, Institucion, Profile};
 pub use read::ValidProfile;
@@ -70,7 +72,8 @@ pub const CALIBRATION: &str = "mx-2026.11-6";
 /// Version of this crate.
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");
 
-/// Scores a profile: validates it and returns the full report, or the first validation error.
+/// Scores a profile: validates it and returns the full report, or every validation error (the first one
+/// in front: [`ScoreError`]).
 /// (A [`ValidProfile`], from [`Profile::validated`] or its readers, scores without checking
 /// again.)
 pub fn score(profile: &Profile) -> Result<ScoreReport, ScoreError> {

@@ -4,7 +4,7 @@
 //! once, and a [`ValidProfile`] scores without checking again. Both read a text's numbers
 //! from the digits written, never through a binary double (MODEL.md section 1).
 
-use crate::error::{ErrorCode, ScoreError};
+use crate::error::{Falla, ScoreError};
 use crate::profile::Profile;
 use crate::report::ScoreReport;
 use serde_json::Value;
@@ -21,9 +21,8 @@ impl ValidProfile {
         if let Some(profile) = crate::input::cells_of_json(text).and_then(|cells| cells.profile()) {
             return profile.validated();
         }
-        let value: Value = serde_json::from_str(text).map_err(|e| {
-            ScoreError::new(ErrorCode::InvalidJson, None, format!("El perfil no es JSON válido: {e}."))
-        })?;
+        let value: Value =
+            serde_json::from_str(text).map_err(|e| ScoreError::from(Falla::JsonInvalido.en(None, &[("detalle", &e)])))?;
         // The same digits the fast reader reads, so that an error depends on them alone.
         let digits = crate::input::digits_of_json(text);
         let exact = |prefix: &str, key: &str| digits.as_ref()?.exact(prefix, key);

@@ -5,7 +5,7 @@
 //! `fixtures/manifest.json`; review the diff before committing, since the fixtures are the
 //! contract every surface (Python, Node, WASM, HTTP) is tested against.
 
-use score_core::{ErrorCode, IncomeType, ScoreReport};
+use score_core::{ErrorCode, ErrorDetail, IncomeType, ScoreReport};
 use serde::Serialize;
 use serde_json::{Value, json};
 use std::collections::BTreeSet;
@@ -26,10 +26,11 @@ fn case_files() -> Vec<PathBuf> {
     files
 }
 
-/// What the model returns for a case: the report or the error (code and field).
+/// What the model returns for a case: the report or the error (code and field of the first
+/// mistake, and every mistake).
 enum Outcome {
     Report(Box<ScoreReport>),
-    Error { code: ErrorCode, field: Option<String>, message: String },
+    Error { code: ErrorCode, field: Option<String>, message: String, errores: Vec<ErrorDetail> },
 }
 
 fn run_case(case: &Value) -> Outcome {
@@ -56,7 +57,7 @@ fn run_case(case: &Value) -> Outcome {
     };
     match result {
         Ok(report) => Outcome::Report(Box::new(report)),
-        Err(e) => Outcome::Error { code: e.code, field: e.field, message: e.message },
+        Err(e) => Outcome::Error { code: e.code, field: e.field, message: e.message, errores: e.errors },
     }
 }
 
@@ -79,7 +80,9 @@ struct BlessedCase<'a> {
 fn bless(path: &Path, case: &Value, outcome: &Outcome) {
     let (expected, error) = match outcome {
         Outcome::Report(r) => (Some(r.as_ref()), None),
-        Outcome::Error { code, field, .. } => (None, Some(json!({"code": code, "field": field}))),
+        Outcome::Error { code, field, errores, .. } => {
+            (None, Some(json!({"code": code, "field": field, "errores": errores})))
+        }
     };
     let blessed = BlessedCase {
         description: &case["description"],
@@ -131,8 +134,10 @@ fn every_fixture_matches_the_model() {
                     failures.push(format!("{name}: report differs\n  expected {expected}\n  actual   {actual}"));
                 }
             }
-            (Outcome::Error { code, field, message }, None, Some(expected)) => {
-                let actual = json!({"code": code, "field": field});
+            (Outcome::Error { code, field, message, errores }, None, Some(expected)) => {
+                let actual = json!({"code": code, "field": field, "errores": errores});
+                let first = &errores[0];
+                assert_eq!((first.codigo, &first.campo, &first.mensaje), (*code, field, message), "{name}");
                 if &actual != expected {
                     failures.push(format!("{name}: expected error {expected}, got {actual} ({message})"));
                 }

@@ -2,7 +2,7 @@
 //! recommendation text. A wording change shows up as a snapshot diff (insta), so it is a
 //! deliberate, reviewed change; surfaces assert on codes, people read these texts.
 
-use score_core::{AccionSimulacion, CodigoDictamen, CodigoRecomendacion, ErrorCode};
+use score_core::{AccionSimulacion, CodigoDictamen, CodigoRecomendacion, ErrorCode, Falla};
 use std::path::Path;
 
 #[test]
@@ -23,7 +23,10 @@ fn error_messages() {
         };
         let err = result.expect_err("error case");
         let name = path.file_stem().and_then(|s| s.to_str()).unwrap_or_default().to_owned();
-        lines.push(format!("{name}\n  {}: {}", err.code, err.message));
+        lines.push(name);
+        for e in &err.errors {
+            lines.push(format!("  {} {}: {}", e.codigo, e.campo.as_deref().unwrap_or("-"), e.mensaje));
+        }
     }
     insta::assert_snapshot!(lines.join("\n"));
 }
@@ -50,6 +53,23 @@ fn verdict_texts() {
 fn simulation_texts() {
     let lines: Vec<String> =
         AccionSimulacion::ALL.iter().map(|a| format!("{}\n  {}", a.as_str(), a.descripcion())).collect();
+    insta::assert_snapshot!(lines.join("\n"));
+}
+
+/// The one table of messages: every kind of mistake, its code and its template; every code
+/// has at least one.
+#[test]
+fn error_templates() {
+    let lines: Vec<String> = Falla::ALL
+        .iter()
+        .map(|f| {
+            let (code, plantilla) = f.plantilla();
+            format!("{code} {f:?}\n  {plantilla}")
+        })
+        .collect();
+    for code in ErrorCode::ALL {
+        assert!(Falla::ALL.iter().any(|f| f.codigo() == code), "{code} has no template");
+    }
     insta::assert_snapshot!(lines.join("\n"));
 }
 

@@ -158,9 +158,10 @@ mod tests {
 
     #[test]
     fn error_cells_carry_code_field_and_message() {
-        let e = ScoreError::new(ErrorCode::UnknownState, Some("estado"), "El estado no existe.".to_owned());
+        let e = ScoreError::from(crate::Falla::EstadoDesconocido.en(Some("estado"), &[("valor", &"XX")]));
+        let message = e.message.clone();
         let errors = [(4, e)];
         let cells: Vec<_> = error_cells(&errors).collect();
-        assert_eq!(cells, [(4, 4, Some("estado"), "El estado no existe.")]);
+        assert_eq!(cells, [(4, 4, Some("estado"), message.as_str())]);
     }
 }
