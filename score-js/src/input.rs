@@ -6,7 +6,7 @@
 
 use score_core::host::number_cell;
 use score_core::input::{Cell, Cells};
-use score_core::{ErrorCode, FIELDS, IncomeType, Profile, ScoreError};
+use score_core::{Falla, FIELDS, IncomeType, Profile, ScoreError};
 
 /// Deepest nesting read from a profile (a profile is flat; deeper values only reach score-core
 /// to be rejected with their field).
@@ -43,30 +43,24 @@ pub enum OptionValue<'a> {
 /// another type is INVALID_TYPE, a text other than `"throw"` or `"return"` VALUE_OUT_OF_RANGE
 /// (no profile field is at fault: `field` is null). The same in both bindings.
 pub fn errors_option(function: &str, value: OptionValue<'_>) -> Result<Errors, ScoreError> {
-    let bad = |code, what: String| {
-        let texts: Vec<String> = Errors::ALL.iter().map(|(text, _)| format!("\"{text}\"")).collect();
-        let message = format!("La opción \"errors\" de {function} debe ser {}, no {what}.", texts.join(" o "));
-        ScoreError { code, field: None, message }
-    };
+    let texts: Vec<String> = Errors::ALL.iter().map(|(text, _)| format!("\"{text}\"")).collect();
+    let validos = texts.join(" o ");
+    let context: [(&str, &dyn std::fmt::Display); 3] = [("funcion", &function), ("opcion", &"errors"), ("validos", &validos)];
     match value {
         OptionValue::Absent => Ok(Errors::Throw),
-        OptionValue::Text(text) => Errors::ALL
-            .iter()
-            .find(|(name, _)| *name == text)
-            .map(|&(_, errors)| errors)
-            .ok_or_else(|| bad(ErrorCode::ValueOutOfRange, format!("\"{text}\""))),
-        OptionValue::Other => Err(bad(ErrorCode::InvalidType, "un valor de otro tipo".to_owned())),
+        OptionValue::Text(text) => Errors::ALL.iter().find(|(name, _)| *name == text).map(|&(_, errors)| errors).ok_or_else(|| {
+            let valor = format!("\"{text}\"");
+            let [a, b, c] = context;
+            Falla::OpcionValor.en(None, &[a, b, c, ("valor", &valor)]).into()
+        }),
+        OptionValue::Other => Err(Falla::OpcionTipo.en(None, &context).into()),
     }
 }
 
 /// INVALID_TYPE (no field) for the options of a batch call named `function` that are neither
 /// an object nor `undefined`/`null`.
 pub fn options_not_an_object(function: &str) -> ScoreError {
-    ScoreError {
-        code: ErrorCode::InvalidType,
-        field: None,
-        message: format!("Las opciones de {function} deben ser un objeto como {{ errors: \"return\" }}."),
-    }
+    Falla::OpcionesNoObjeto.en(None, &[("funcion", &function)]).into()
 }
 
 /// The `simulations` option of a batch call as the binding found it.
@@ -88,17 +82,15 @@ pub fn simulations_option(function: &str, value: FlagValue) -> Result<bool, Scor
     match value {
         FlagValue::Absent => Ok(true),
         FlagValue::Bool(b) => Ok(b),
-        FlagValue::Other => Err(ScoreError {
-            code: ErrorCode::InvalidType,
-            field: None,
-            message: format!("La opción \"simulations\" de {function} debe ser true o false."),
-        }),
+        FlagValue::Other => {
+            Err(Falla::OpcionTipo.en(None, &[("funcion", &function), ("opcion", &"simulations"), ("validos", &"true o false")]).into())
+        }
     }
 }
 
 /// INVALID_TYPE (no field) for `scoreJson` given something other than a text.
 pub fn not_a_text() -> ScoreError {
-    ScoreError { code: ErrorCode::InvalidType, field: None, message: "scoreJson espera el perfil como texto JSON.".to_owned() }
+    Falla::NoEsTexto.en(None, &[("funcion", &"scoreJson")]).into()
 }
 
 /// Doubles the gather function writes: per profile field a tag, a number and a byte length.
@@ -145,6 +137,7 @@ pub fn gathered(f: &[f64], bytes: &[u8]) -> Option<Profile> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use score_core::ErrorCode;
 
     /// The `errors` option: absent and "throw" throw, "return" returns, anything else is a
     /// ScoreError with a stable code, no field and a Spanish message naming the call.

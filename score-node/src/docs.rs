@@ -13,7 +13,7 @@ use score_docs::{Date, DocError};
 
 /// A thrown `ScoreError` with this code, field and message (`"<CODE>: <text>"`).
 fn thrown(env: &Env, code: &str, field: Option<&str>, text: &str) -> Error {
-    match crate::realm::new_error(env, &format!("{code}: {text}"), code, field, None) {
+    match crate::realm::new_error(env, &format!("{code}: {text}"), code, field, None, None) {
         // SAFETY: the error was made in this env during this call.
         Ok(value) => Error::from(unsafe { Unknown::from_raw_unchecked(env.raw(), value) }),
         Err(err) => err,

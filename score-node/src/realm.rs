@@ -157,17 +157,20 @@ fn text(env: sys::napi_env, s: &str) -> Result<sys::napi_value> {
 /// batch: the message is score-core's (`host::error_message`).
 pub(crate) fn score_error(env: &Env, error: &ScoreError, index: Option<usize>) -> Result<sys::napi_value> {
     let message = score_core::host::error_message(error, index);
-    new_error(env, &message, error.code.as_str(), error.field.as_deref(), index)
+    let errors = serde_json::to_string(&error.errors).ok();
+    new_error(env, &message, error.code.as_str(), error.field.as_deref(), index, errors.as_deref())
 }
 
-/// A new `ScoreError` with these `message`, `code`, `field` (null when `None`) and `index`
-/// (absent when `None`).
+/// A new `ScoreError` with these `message`, `code`, `field` (null when `None`), `index`
+/// (absent when `None`) and `errors`, every mistake as score-core's JSON text (`None`: the one
+/// mistake of `code` and `field`).
 pub(crate) fn new_error(
     env: &Env,
     message: &str,
     code: &str,
     field: Option<&str>,
     index: Option<usize>,
+    errors: Option<&str>,
 ) -> Result<sys::napi_value> {
     let class = realm(env)?.error_class;
     let raw = env.raw();
@@ -187,7 +190,15 @@ pub(crate) fn new_error(
             missing
         }
     };
-    let args = [text(raw, message)?, text(raw, code)?, field, index];
+    let errors = match errors {
+        Some(json) => text(raw, json)?,
+        None => {
+            let mut undefined = std::ptr::null_mut();
+            napi_call!(sys::napi_get_undefined(raw, &mut undefined))?;
+            undefined
+        }
+    };
+    let args = [text(raw, message)?, text(raw, code)?, field, index, errors];
     let mut out = std::ptr::null_mut();
     napi_call!(sys::napi_new_instance(raw, deref(raw, class)?, args.len(), args.as_ptr(), &mut out))?;
     Ok(out)

@@ -29,10 +29,12 @@ const manifest = JSON.parse(readFileSync(join(fixtures, 'manifest.json'), 'utf8'
 const cases = manifest.cases.map((path) => ({ path, ...JSON.parse(readFileSync(join(fixtures, path), 'utf8')) }));
 const valid = cases.filter((c) => 'expected' in c && 'input' in c);
 
-/** Asserts that `fn` throws a score error with the fixture's code and field. */
-function assertScoreError(fn, { code, field }, extra = {}) {
+/** Asserts that `fn` throws a score error with the fixture's code and field (and, given the
+ * fixture's `errores`, every mistake in the same order). */
+function assertScoreError(fn, { code, field, errores }, extra = {}) {
   assert.throws(fn, (err) => {
     assertScoreErrorShape(err, { code, field });
+    if (errores) assert.deepStrictEqual(err.errors, errores, err.message);
     for (const [k, v] of Object.entries(extra)) assert.equal(err[k], v);
     return true;
   });

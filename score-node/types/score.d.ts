@@ -236,6 +236,19 @@ export declare class ScoreError extends Error {
   field: keyof Profile | (string & {}) | null;
   /** Position of the failing profile (batches only). */
   index?: number;
+  /** Every mistake of the profile at once, in score-core's stable order (unknown keys, then
+   * each field as read, then the ranges); the first one is `code` and `field`. */
+  errors: ErrorDetail[];
+}
+
+/** One mistake of a profile. */
+export interface ErrorDetail {
+  /** Stable UPPER_SNAKE_CASE code. */
+  codigo: ErrorCode | DocumentErrorCode;
+  /** The field's path (`coacreditado.edad`), or null when the whole input is at fault. */
+  campo: string | null;
+  /** Spanish message, from score-core's one table of messages. */
+  mensaje: string;
 }
 
 /** Options of `scoreMany` and `scoreManyAsync`. */

@@ -15,7 +15,7 @@ use score_docs::{BankLayout, Date, DocError, DocErrorCode, DocumentKind};
 /// The `platform_score.ScoreError` for a document error (`.index` is None: a receipt of a
 /// batch is named by `.field`, `receipts[i]`).
 fn py_doc_error(py: Python<'_>, e: &DocError) -> PyErr {
-    new_error(py, format!("{}: {}", e.code, e.message), e.code.as_str(), e.field.as_deref(), None)
+    new_error(py, format!("{}: {}", e.code, e.message), e.code.as_str(), e.field.as_deref(), None, None)
 }
 
 fn json_loads<'py>(py: Python<'py>, text: &str) -> PyResult<Bound<'py, PyAny>> {

@@ -14,21 +14,23 @@ use score_core::batch::{self, Column, Extra, Frame, HostColumn, HostRowError, Ta
 /// A column of the published schema: (name, kind, categories).
 type SchemaColumn = (String, &'static str, Option<Vec<&'static str>>);
 
-/// _plan(names, keep, extra, return_errors) -> (read, schema)
+/// _plan(names, keep, extra, return_errors, error_list=False) -> (read, schema)
 ///
 /// score-core's [`TableSpec`] for a table whose columns are `names`: which columns the profiles
 /// are read from (one bool per name) and the output schema, (name, kind, categories) with kind
 /// "i64" | "f64" | "cat" | "str" | "kept". ValueError (Spanish message) for a bad `keep` or
 /// `extra`.
 #[pyfunction]
+#[pyo3(signature = (names, keep, extra, return_errors, error_list = false))]
 pub(crate) fn _plan(
     names: Vec<String>,
     keep: Vec<String>,
     extra: &str,
     return_errors: bool,
+    error_list: bool,
 ) -> PyResult<(Vec<bool>, Vec<SchemaColumn>)> {
     let extra = Extra::from_name(extra).map_err(PyValueError::new_err)?;
-    let spec = TableSpec { keep, extra, return_errors };
+    let spec = TableSpec { keep, extra, return_errors, error_list };
     let names: Vec<&str> = names.iter().map(String::as_str).collect();
     let read = spec.read_columns(&names).map_err(PyValueError::new_err)?;
     let schema = spec.schema().into_iter().map(|c| (c.name, c.kind.host_name(), c.categories)).collect();
@@ -40,8 +42,8 @@ pub(crate) fn _plan(
 /// `columns`: list of (name, kind, data, categories) with kind "f64" | "i64" | "cat" | "bool"
 /// (data: little-endian bytes) or "obj" (data: a sequence of Python values).
 /// Returns a uint8 mask of scored rows, a list of (name, kind, data, categories) output columns
-/// (the report's, in schema order) and a list of (row, code index, field, message) for the
-/// rows that failed.
+/// (the report's, in schema order) and a list of (row, code index, field, message, every
+/// mistake as JSON text) for the rows that failed.
 #[pyfunction]
 #[allow(clippy::type_complexity)]
 pub(crate) fn _score_columns<'py>(

@@ -28,18 +28,38 @@ fn error_class(py: Python<'_>) -> PyResult<&Bound<'_, PyType>> {
     CLASS.import(py, "platform_score._errors", "ScoreError")
 }
 
-/// A `platform_score.ScoreError` with its `.code`, `.field` and `.index` (the one constructor
-/// of the module's errors: score-core's and score-docs').
-pub(crate) fn new_error(py: Python<'_>, message: String, code: &str, field: Option<&str>, index: Option<usize>) -> PyErr {
-    match error_class(py).and_then(|class| class.call1((message, code, field, index))) {
+/// A `platform_score.ScoreError` with its `.code`, `.field`, `.index` and `.errors` (the one
+/// constructor of the module's errors: score-core's and score-docs'). `errors` `None`: the
+/// one mistake of `code` and `field`.
+pub(crate) fn new_error(
+    py: Python<'_>,
+    message: String,
+    code: &str,
+    field: Option<&str>,
+    index: Option<usize>,
+    errors: Option<Bound<'_, PyList>>,
+) -> PyErr {
+    match error_class(py).and_then(|class| class.call1((message, code, field, index, errors))) {
         Ok(error) => PyErr::from_value(error),
         Err(failed) => failed,
     }
 }
 
-/// The `platform_score.ScoreError` for a score-core error (`index` for batches).
+/// The `platform_score.ScoreError` for a score-core error (`index` for batches), with every
+/// mistake in `.errors` as dicts `{"codigo", "campo", "mensaje"}`.
 fn py_error(py: Python<'_>, e: &CoreError, index: Option<usize>) -> PyErr {
-    new_error(py, score_core::host::error_message(e, index), e.code.as_str(), e.field.as_deref(), index)
+    let listed = e.errors.iter().map(|d| {
+        let item = pyo3::types::PyDict::new(py);
+        item.set_item("codigo", d.codigo.as_str())?;
+        item.set_item("campo", d.campo.as_deref())?;
+        item.set_item("mensaje", &d.mensaje)?;
+        Ok(item)
+    });
+    let errors = match listed.collect::<PyResult<Vec<_>>>().and_then(|items| PyList::new(py, items)) {
+        Ok(list) => list,
+        Err(failed) => return failed,
+    };
+    new_error(py, score_core::host::error_message(e, index), e.code.as_str(), e.field.as_deref(), index, Some(errors))
 }
 
 /// The interpreter as score-core's batch host: its lock is the GIL.
@@ -135,5 +155,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("PROFILE_FIELDS", PyTuple::new(py, score_core::FIELDS)?)?;
     m.add("ERROR_CODES", PyTuple::new(py, ErrorCode::ALL.iter().map(|c| c.as_str()))?)?;
     m.add("ERROR_COLUMNS", PyTuple::new(py, batch::ERROR_COLUMNS)?)?;
+    m.add("ERROR_LIST_COLUMN", batch::ERROR_LIST_COLUMN)?;
     Ok(())
 }

@@ -36,6 +36,8 @@ def test_score(case: Dict[str, Any]) -> None:
             call()
         assert info.value.code == case["error"]["code"]
         assert info.value.field == case["error"]["field"]
+        # Every mistake at once, as score-core lists them (the four-mistake case too).
+        assert info.value.errors == case["error"]["errores"]
         assert info.value.index is None
         assert isinstance(info.value, ValueError)
         if info.value.field is not None:
@@ -51,6 +53,7 @@ def test_score_json_agrees_with_score(case: Dict[str, Any]) -> None:
         with pytest.raises(platform_score.ScoreError) as info:
             platform_score.score_json(text)
         assert (info.value.code, info.value.field) == (case["error"]["code"], case["error"]["field"])
+        assert info.value.errors == case["error"]["errores"]
 
 
 @pytest.mark.parametrize("case", VALID, ids=[c["id"] for c in VALID])

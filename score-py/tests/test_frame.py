@@ -3,6 +3,7 @@ numbers as score() row by row (other libraries, keep and extra: test_tables.py).
 
 from __future__ import annotations
 
+import json
 from typing import Any, Dict, List
 
 import pytest
@@ -118,6 +119,26 @@ def test_errors_return_keeps_the_good_rows() -> None:
     assert table.column("error_field").to_pylist() == [None, None, "estado", None]
     assert table.column("score").null_count == 1
     check_rows([{k: v for k, v in r.items() if not k.startswith("error_")} for r in table.to_pylist()][:2], profiles[:2])
+
+
+def test_errors_all_adds_every_mistake_as_json() -> None:
+    """errors="all": the first mistake in error_message, every mistake in the errors column."""
+    four = next(c for c in load_cases() if c["id"] == "143-error-four-mistakes")
+    rows = [VALID[0]["input"], four["input"]]
+    keys = sorted({k for r in rows for k in r})
+    df = pd.DataFrame({k: pd.Series([r.get(k) for r in rows], dtype=object) for k in keys})
+    out = platform_score.score_frame(df, errors="all")
+    assert list(out.columns[-4:]) == [*platform_score.ERROR_COLUMNS, "errors"]
+    assert out["error_code"].tolist()[1] == four["error"]["code"]
+    assert out["error_message"].tolist()[1] == four["error"]["errores"][0]["mensaje"]
+    assert json.loads(out["errors"].tolist()[1]) == four["error"]["errores"]
+    assert out["errors"].isna().tolist() == [True, False]
+    table = platform_score.score_frame(pa.Table.from_pandas(df), errors="all")
+    assert json.loads(table.column("errors").to_pylist()[1]) == four["error"]["errores"]
+    assert platform_score.output_schema(errors="all")[-1] == ("errors", "str", None)
+    with pytest.raises(platform_score.ScoreError) as info:
+        platform_score.score_frame(df)
+    assert info.value.errors == four["error"]["errores"]
 
 
 def test_other_inputs_are_rejected() -> None:

@@ -50,16 +50,18 @@ extern "C" {
     #[wasm_bindgen(extends = Error)]
     type ScoreErrorClass;
     #[wasm_bindgen(constructor, js_class = "ScoreError")]
-    fn new(message: &str, code: &str, field: &JsValue, index: &JsValue) -> ScoreErrorClass;
+    fn new(message: &str, code: &str, field: &JsValue, index: &JsValue, errors: &str) -> ScoreErrorClass;
 }
 
-/// A `ScoreError` with `code`, `field` (null when the whole input is at fault) and, for
-/// batches, `index`: the same shape score-node throws.
+/// A `ScoreError` with `code`, `field` (null when the whole input is at fault), for batches
+/// `index`, and `errors`, every mistake (passed as score-core's JSON text of them): the same
+/// shape score-node throws.
 fn js_error(e: &ScoreError, index: Option<usize>) -> JsValue {
     let field = e.field.as_deref().map_or(JsValue::NULL, JsValue::from_str);
     #[allow(clippy::cast_precision_loss)] // an array index (< 2^32)
     let at = index.map_or(JsValue::UNDEFINED, |i| JsValue::from_f64(i as f64));
-    ScoreErrorClass::new(&error_message(e, index), e.code.as_str(), &field, &at).into()
+    let errors = serde_json::to_string(&e.errors).unwrap_or_default();
+    ScoreErrorClass::new(&error_message(e, index), e.code.as_str(), &field, &at, &errors).into()
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -23,9 +23,9 @@ pub fn byte_column<'a>(kind: &str, data: &'a [u8], categories: Option<Vec<String
 /// categories of a categorical column.
 pub type HostColumn<B> = (String, &'static str, B, Option<Vec<String>>);
 
-/// A failed row as a host returns it: (row, index of the code in `ErrorCode::ALL`, field,
-/// message).
-pub type HostRowError = (usize, usize, Option<String>, String);
+/// A failed row as a host returns it: (row, index of the first mistake's code in
+/// `ErrorCode::ALL`, its field, its message, every mistake as JSON text).
+pub type HostRowError = (usize, usize, Option<String>, String, String);
 
 /// The output of [`score_host_frame`].
 #[derive(Debug)]
@@ -77,7 +77,7 @@ pub fn score_host_frame<H: Host, B, E>(
         columns.push((column.name, column.kind.host_name(), codes, Some(names)));
     }
     let errors = error_cells(&errors)
-        .map(|(row, code, field, message)| (row, code, field.map(str::to_owned), message.to_owned()))
+        .map(|(row, code, field, message, list)| (row, code, field.map(str::to_owned), message.to_owned(), list))
         .collect();
     Ok(Some(HostFrame { ok, columns, errors }))
 }

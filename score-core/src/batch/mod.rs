@@ -20,7 +20,7 @@ pub use columns_out::{CODES_FAILED, CODES_LONG, Kind, OutColumn, layout, pack_co
 pub use frame::{FrameExtras, ends_with_codes, output_lengths, recommendation_categories, score_frame};
 pub use host_frame::{HostColumn, HostFrame, HostRowError, byte_column, score_host_frame};
 pub use pipeline::{BLOCK, CHUNK, IN_FLIGHT, pipeline};
-pub use table::{ERROR_COLUMNS, Extra, TableSpec, error_cells};
+pub use table::{ERROR_COLUMNS, ERROR_LIST_COLUMN, Extra, TableSpec, error_cells};
 
 use crate::{Profile, ScoreError, ScoreReport};
 

@@ -38,6 +38,10 @@ impl Extra {
 /// field at fault and the Spanish message.
 pub const ERROR_COLUMNS: [&str; 3] = ["error_code", "error_field", "error_message"];
 
+/// The column of every mistake of a failed row (when asked, after [`ERROR_COLUMNS`]): a JSON
+/// list of `{codigo, campo, mensaje}`, as [`ScoreError::errors`] serializes.
+pub const ERROR_LIST_COLUMN: &str = "errors";
+
 /// The error columns as output columns.
 fn error_columns() -> [OutColumn; 3] {
     let [code, field, message] = ERROR_COLUMNS;
@@ -62,6 +66,8 @@ pub struct TableSpec {
     pub extra: Extra,
     /// True when failed rows stay in the output with the error columns filled.
     pub return_errors: bool,
+    /// With `return_errors`, also the [`ERROR_LIST_COLUMN`] of every mistake of each row.
+    pub error_list: bool,
 }
 
 impl TableSpec {
@@ -70,7 +76,10 @@ impl TableSpec {
     /// with these options, whether or not any row fails.
     pub fn schema(&self) -> Vec<OutColumn> {
         let kept = self.keep.iter().map(|name| OutColumn { name: name.clone(), kind: Kind::Kept, categories: None });
-        let errors = if self.return_errors { error_columns().to_vec() } else { Vec::new() };
+        let mut errors = if self.return_errors { error_columns().to_vec() } else { Vec::new() };
+        if self.return_errors && self.error_list {
+            errors.push(OutColumn { name: ERROR_LIST_COLUMN.to_owned(), kind: Kind::Text, categories: None });
+        }
         kept.chain(layout()).chain(errors).collect()
     }
 
@@ -106,12 +115,14 @@ impl TableSpec {
     }
 }
 
-/// The error columns' values of the failed rows, for a host to place: (row, index of the code
-/// in [`ErrorCode::ALL`], field, message), in row order.
-pub fn error_cells(errors: &[(usize, ScoreError)]) -> impl Iterator<Item = (usize, usize, Option<&str>, &str)> {
+/// The error columns' values of the failed rows, for a host to place: (row, index of the first
+/// mistake's code in [`ErrorCode::ALL`], its field, its message, every mistake as the JSON
+/// text of [`ERROR_LIST_COLUMN`]), in row order.
+pub fn error_cells(errors: &[(usize, ScoreError)]) -> impl Iterator<Item = (usize, usize, Option<&str>, &str, String)> {
     errors.iter().map(|(row, e)| {
         let code = ErrorCode::ALL.iter().position(|c| *c == e.code).unwrap_or(0);
-        (*row, code, e.field.as_deref(), e.message.as_str())
+        let list = serde_json::to_string(&e.errors).unwrap_or_default();
+        (*row, code, e.field.as_deref(), e.message.as_str(), list)
     })
 }
 
@@ -120,7 +131,7 @@ mod tests {
     use super::*;
 
     fn spec(keep: &[&str], extra: Extra, return_errors: bool) -> TableSpec {
-        TableSpec { keep: keep.iter().map(|s| (*s).to_owned()).collect(), extra, return_errors }
+        TableSpec { keep: keep.iter().map(|s| (*s).to_owned()).collect(), extra, return_errors, error_list: false }
     }
 
     #[test]
@@ -133,6 +144,9 @@ mod tests {
         let tail: Vec<&str> = schema[report.len() + 1..].iter().map(|c| c.name.as_str()).collect();
         assert_eq!(tail, ERROR_COLUMNS);
         assert_eq!(spec(&[], Extra::Error, false).schema(), report);
+        let all = TableSpec { error_list: true, ..spec(&[], Extra::Error, true) }.schema();
+        assert_eq!(all.last().map(|c| (c.name.as_str(), c.kind)), Some((ERROR_LIST_COLUMN, Kind::Text)));
+        assert_eq!(TableSpec { error_list: true, ..spec(&[], Extra::Error, false) }.schema(), report);
     }
 
     #[test]
@@ -160,8 +174,9 @@ mod tests {
     fn error_cells_carry_code_field_and_message() {
         let e = ScoreError::from(crate::Falla::EstadoDesconocido.en(Some("estado"), &[("valor", &"XX")]));
         let message = e.message.clone();
+        let list = format!(r#"[{{"codigo":"UNKNOWN_STATE","campo":"estado","mensaje":{}}}]"#, serde_json::Value::from(message.as_str()));
         let errors = [(4, e)];
         let cells: Vec<_> = error_cells(&errors).collect();
-        assert_eq!(cells, [(4, 4, Some("estado"), message.as_str())]);
+        assert_eq!(cells, [(4, 4, Some("estado"), message.as_str(), list)]);
     }
 }

@@ -167,7 +167,7 @@ def _at_row(err: Any, offset: int) -> Any:
     """The ScoreError of a batch, with the row counted from the start of the input."""
     row = (err.index or 0) + offset
     out = _core.ScoreError(f"rows[{row}]: {err.code}: {str(err).split(': ', 2)[-1]}")
-    out.code, out.field, out.index = err.code, err.field, row
+    out.code, out.field, out.index, out.errors = err.code, err.field, row, err.errors
     return out
 
 

@@ -38,6 +38,7 @@ __all__ = [
     "PROFILE_FIELDS",
     "ERROR_CODES",
     "ERROR_COLUMNS",
+    "ERROR_LIST_COLUMN",
 ]
 
 __version__: str
@@ -45,6 +46,7 @@ CORE_VERSION: str
 MODEL_VERSION: str
 ERROR_CODES: Tuple[str, ...]
 ERROR_COLUMNS: Tuple[str, ...]
+ERROR_LIST_COLUMN: str
 PROFILE_FIELDS: Tuple[str, ...]
 
 from ._errors import ScoreError as ScoreError
@@ -97,9 +99,9 @@ _Column = Tuple[str, str, Any, Optional[List[str]]]
 
 def _score_columns(
     n_rows: int, columns: Sequence[_Column]
-) -> Tuple[bytes, List[Tuple[str, str, bytes, Optional[List[str]]]], List[Tuple[int, int, Optional[str], str]]]: ...
+) -> Tuple[bytes, List[Tuple[str, str, bytes, Optional[List[str]]]], List[Tuple[int, int, Optional[str], str, str]]]: ...
 def _plan(
-    names: Sequence[str], keep: Sequence[str], extra: str, return_errors: bool
+    names: Sequence[str], keep: Sequence[str], extra: str, return_errors: bool, error_list: bool = False
 ) -> Tuple[List[bool], List[Tuple[str, str, Optional[List[str]]]]]: ...
 
 # Payroll receipts (CFDI with the Nómina 1.2 complement), from score-docs: the facts and the

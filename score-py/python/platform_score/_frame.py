@@ -7,6 +7,7 @@ passed. Which columns are read, kept or ignored, and the output schema, are scor
 
 from __future__ import annotations
 
+import json
 from abc import ABC, abstractmethod
 from typing import Any, Callable, Iterable, List, Literal, Optional, Sequence, Tuple, Union
 
@@ -21,7 +22,7 @@ def score_frame(
     *,
     keep: Union[str, Sequence[str]] = (),
     extra: Literal["error", "ignore"] = "error",
-    errors: Literal["raise", "return"] = "raise",
+    errors: Literal["raise", "return", "all"] = "raise",
 ) -> Any:
     """Score every row of a table: a pandas DataFrame, or any object with the Arrow PyCapsule
     interface (a pyarrow Table or RecordBatch, a polars DataFrame, a DuckDB relation, ...).
@@ -38,9 +39,11 @@ def score_frame(
       ``recomendaciones_codigos`` (the recommendation codes joined by ``|``), then
       ``dictamen_precalifica`` (1 or 0) and ``dictamen_condicion``. Text columns are
       categorical (the credit products are not computed for columns);
-    - with ``errors="return"``: ``error_code``, ``error_field`` and ``error_message``, always
-      present, null for the rows that scored (the report columns are null for the rows that
-      failed).
+    - with ``errors="return"``: ``error_code``, ``error_field`` and ``error_message`` (the
+      row's first mistake), always present, null for the rows that scored (the report columns
+      are null for the rows that failed); ``errors="all"`` adds ``errors``, every mistake of
+      the row as JSON text (a list of ``{"codigo", "campo", "mensaje"}``, as
+      ``ScoreError.errors``).
 
     The other columns are profile fields (``PROFILE_FIELDS``); a missing value (None, NaN, NA)
     is an absent field. A column that is neither a field nor kept fails every row with
@@ -52,30 +55,30 @@ def score_frame(
     return_errors = _errors_flag(errors)
     keep = [keep] if isinstance(keep, str) else list(keep)
     table = _Table.of(data)
-    read, schema = _core._plan(table.names, keep, extra, return_errors)
+    read, schema = _core._plan(table.names, keep, extra, return_errors, errors == "all")
     columns = [table.column(name) for name, wanted in zip(table.names, read) if wanted]
     ok, report_columns, failed = _core._score_columns(table.n_rows, columns)
     if failed and not return_errors:
-        row, code, field, message = failed[0]
-        err = _core.ScoreError(f"rows[{row}]: {_core.ERROR_CODES[code]}: {message}")
-        err.code, err.field, err.index = _core.ERROR_CODES[code], field, row
-        raise err
+        row, code, field, message, listed = failed[0]
+        raise _core.ScoreError(
+            f"rows[{row}]: {_core.ERROR_CODES[code]}: {message}", _core.ERROR_CODES[code], field, row, json.loads(listed)
+        )
     return table.result(schema, ok, iter(report_columns), failed, return_errors)
 
 
 def output_schema(
-    keep: Union[str, Sequence[str]] = (), *, errors: Literal["raise", "return"] = "raise"
+    keep: Union[str, Sequence[str]] = (), *, errors: Literal["raise", "return", "all"] = "raise"
 ) -> List[Tuple[str, str, Optional[List[str]]]]:
     """The columns ``score_frame`` returns, in order, as (name, kind, categories): kind is
     ``"i64"`` (64-bit integers), ``"f64"`` (doubles), ``"cat"`` (text from ``categories``, or
     from the rows when None), ``"str"`` (text) or ``"kept"`` (a ``keep`` column, of the input's
     type). It depends only on the options, never on the rows."""
     keep = [keep] if isinstance(keep, str) else list(keep)
-    return _core._plan(keep, keep, "error", _errors_flag(errors))[1]
+    return _core._plan(keep, keep, "error", _errors_flag(errors), errors == "all")[1]
 
 
 def arrow_schema(
-    keep_fields: Iterable[Any] = (), *, errors: Literal["raise", "return"] = "raise", dictionary: bool = True
+    keep_fields: Iterable[Any] = (), *, errors: Literal["raise", "return", "all"] = "raise", dictionary: bool = True
 ) -> Any:
     """``output_schema`` as a ``pyarrow.Schema``; ``keep_fields``: the kept columns'
     ``pyarrow.Field``s. ``dictionary=False`` gives plain strings for the categorical columns
@@ -105,9 +108,9 @@ def _arrow_type(kind: str, dictionary: bool) -> Any:
 
 
 def _errors_flag(errors: str) -> bool:
-    if errors not in ("raise", "return"):
-        raise ValueError(f'errors must be "raise" or "return", not {errors!r}')
-    return errors == "return"
+    if errors not in ("raise", "return", "all"):
+        raise ValueError(f'errors must be "raise", "return" or "all", not {errors!r}')
+    return errors != "raise"
 
 
 class _Table(ABC):
@@ -139,13 +142,17 @@ class _Table(ABC):
         returned, so the integer columns are nullable."""
 
 
-def _error_values(failed: List[Tuple[int, int, Optional[str], str]], n_rows: int) -> Callable[[str], List[Any]]:
+#: The names of the error columns (the first mistake's three, and the list of all).
+_ERROR_NAMES = (*_core.ERROR_COLUMNS, _core.ERROR_LIST_COLUMN)
+
+
+def _error_values(failed: List[Tuple[int, int, Optional[str], str, str]], n_rows: int) -> Callable[[str], List[Any]]:
     """The error columns' values, row by row (None for the rows that scored)."""
 
     def values(name: str) -> List[Any]:
         cells: List[Any] = [None] * n_rows
-        for row, code, field, message in failed:
-            cells[row] = {"error_code": code, "error_field": field, "error_message": message}[name]
+        for row, code, field, message, listed in failed:
+            cells[row] = {"error_code": code, "error_field": field, "error_message": message, "errors": listed}[name]
         return cells
 
     return values
@@ -208,7 +215,7 @@ class _PandasTable(_Table):
             if kind == "kept":
                 result[name] = self.data[name].array
                 continue
-            if name in _core.ERROR_COLUMNS:
+            if name in _ERROR_NAMES:
                 values = errors(name)
                 if kind == "cat":
                     codes = np.array([-1 if v is None else v for v in values], dtype=np.int32)
@@ -296,10 +303,10 @@ class _ArrowTable(_Table):
         for name, kind, categories in schema:
             if kind == "kept":
                 array = self.table.column(name)
-            elif name in _core.ERROR_COLUMNS and kind == "cat":
+            elif name in _ERROR_NAMES and kind == "cat":
                 codes = np.array([-1 if v is None else v for v in errors(name)], dtype=np.int32)
                 array = pa.DictionaryArray.from_arrays(pa.array(codes, mask=codes < 0), pa.array(categories, type=pa.string()))
-            elif name in _core.ERROR_COLUMNS:
+            elif name in _ERROR_NAMES:
                 array = pa.array(errors(name), type=pa.string())
             else:
                 _, _, data, row_categories = next(report)

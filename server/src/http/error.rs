@@ -36,6 +36,44 @@ pub struct ErrorBody {
     pub extra: Map<String, Value>,
 }
 
+/// Body of a score-core error (a profile the model cannot score): [`ErrorBody`]'s keys, the
+/// first mistake's `code`, `message` and `field`, and every mistake of the profile in
+/// `errores`, in score-core's stable order (unknown keys sorted, then each field as read, then
+/// the ranges), the first one repeating `code`, `field` and `message`.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ScoreErrorBody {
+    /// Always `"error"`.
+    #[schema(example = "error")]
+    pub status: &'static str,
+    /// Always `false`.
+    #[schema(example = false)]
+    pub success: bool,
+    /// The first mistake's stable code.
+    #[schema(example = "UNKNOWN_STATE")]
+    pub code: String,
+    /// The first mistake's Spanish message.
+    pub message: String,
+    /// The first mistake's field (its path, such as `coacreditado.edad`), null for the whole input.
+    #[schema(example = "estado")]
+    pub field: Option<String>,
+    /// Every mistake of the profile, at once.
+    pub errores: Vec<ScoreErrorItem>,
+}
+
+/// One mistake of a profile.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ScoreErrorItem {
+    /// Stable code (UPPER_SNAKE_CASE).
+    #[schema(example = "NOT_AN_INTEGER")]
+    pub codigo: String,
+    /// The field's path (`coacreditado.edad`), null for the whole input.
+    #[schema(example = "antiguedad_meses")]
+    pub campo: Option<String>,
+    /// Spanish message, from score-core's table of messages.
+    #[schema(example = "El campo \"antiguedad_meses\" debe ser un número entero, no 1.5.")]
+    pub mensaje: String,
+}
+
 /// An API error: HTTP status, stable code, message and optional extra top-level fields.
 #[derive(Debug)]
 pub struct ApiError {
@@ -224,8 +262,9 @@ impl From<sqlx::Error> for ApiError {
     }
 }
 
-/// A score-core error in the common envelope, with the field at fault. Malformed input (bad
-/// types, missing or unknown fields) is 400; well-formed values the model rejects are 422.
+/// A score-core error in the common envelope ([`ScoreErrorBody`]): the first mistake's code,
+/// message and field, and every mistake in `errores`. Malformed input (the first mistake a bad
+/// type, a missing or unknown field) is 400; well-formed values the model rejects are 422.
 impl From<score_core::ScoreError> for ApiError {
     fn from(e: score_core::ScoreError) -> Self {
         use score_core::ErrorCode::*;
@@ -233,7 +272,8 @@ impl From<score_core::ScoreError> for ApiError {
             InvalidJson | InvalidType | MissingField | UnknownField => StatusCode::BAD_REQUEST,
             _ => StatusCode::UNPROCESSABLE_ENTITY,
         };
-        ApiError::new(status, e.code.as_str(), e.message).with("field", e.field)
+        let errores = serde_json::to_value(&e.errors).unwrap_or_default();
+        ApiError::new(status, e.code.as_str(), e.message).with("field", e.field).with("errores", errores)
     }
 }
 

@@ -178,8 +178,8 @@ pub struct CreatedProfile {
     request_body(content = ScoreProfile, description = "A score-core profile (contact fields are not accepted here: it stores nothing).", example = crate::routes::examples::score_profile),
     responses(
         (status = 200, description = "The score", body = DataResponse<ScoreData>),
-        (status = 400, description = "Malformed profile (`INVALID_JSON`, `INVALID_TYPE`, `MISSING_FIELD`, `UNKNOWN_FIELD`)", body = ErrorBody),
-        (status = 422, description = "Values the model rejects (`UNKNOWN_STATE`, `UNKNOWN_INCOME_TYPE`, `UNKNOWN_INSTITUTION`, `NEGATIVE_AMOUNT`, `AMOUNT_TOO_LARGE`, `NOT_AN_INTEGER`, `VALUE_OUT_OF_RANGE`)", body = ErrorBody),
+        (status = 400, description = "Malformed profile (`INVALID_JSON`, `INVALID_TYPE`, `MISSING_FIELD`, `UNKNOWN_FIELD`)", body = crate::http::error::ScoreErrorBody),
+        (status = 422, description = "Values the model rejects (`UNKNOWN_STATE`, `UNKNOWN_INCOME_TYPE`, `UNKNOWN_INSTITUTION`, `NEGATIVE_AMOUNT`, `AMOUNT_TOO_LARGE`, `NOT_AN_INTEGER`, `VALUE_OUT_OF_RANGE`)", body = crate::http::error::ScoreErrorBody),
         (status = 429, description = "Rate limited", body = ErrorBody),
     ))]
 pub async fn score_stateless(
@@ -332,8 +332,8 @@ async fn create(state: &AppState, client: &ScoreClient, body: &RawValue, phase: 
     request_body(content = ProfileInput, description = "The profile and optional contact fields.", example = crate::routes::examples::profile_with_contact),
     responses(
         (status = 201, description = "Created; use `id` in the next phases", body = DataResponse<CreatedProfile>),
-        (status = 400, description = "Malformed profile", body = ErrorBody),
-        (status = 422, description = "Values the model rejects, or an invalid contact field (`VALIDATION_ERROR`)", body = ErrorBody),
+        (status = 400, description = "Malformed profile", body = crate::http::error::ScoreErrorBody),
+        (status = 422, description = "Values the model rejects (with `errores`), or an invalid contact field (`VALIDATION_ERROR`)", body = crate::http::error::ScoreErrorBody),
         (status = 429, description = "Rate limited", body = ErrorBody),
     ))]
 pub async fn create_profile(
@@ -361,9 +361,9 @@ pub async fn create_profile(
     request_body(content = ProfileInput, description = "Any subset of the profile and contact fields; `null` clears an optional field.", example = crate::routes::examples::profile_changes),
     responses(
         (status = 200, description = "The refined profile with `platform_score`", body = DataResponse<VerifiedProfileView>),
-        (status = 400, description = "Malformed profile", body = ErrorBody),
+        (status = 400, description = "Malformed profile", body = crate::http::error::ScoreErrorBody),
         (status = 404, description = "Unknown profile (`PROFILE_NOT_FOUND`)", body = ErrorBody),
-        (status = 422, description = "Values the model rejects", body = ErrorBody),
+        (status = 422, description = "Values the model rejects", body = crate::http::error::ScoreErrorBody),
         (status = 429, description = "Rate limited", body = ErrorBody),
     ))]
 pub async fn refine_profile(
@@ -384,8 +384,8 @@ pub async fn refine_profile(
     request_body(content = ProfileInput, description = "The full profile and optional contact fields.", example = crate::routes::examples::profile_with_contact),
     responses(
         (status = 201, description = "Created, with `id` and `platform_score`", body = DataResponse<ProfileView>),
-        (status = 400, description = "Malformed profile", body = ErrorBody),
-        (status = 422, description = "Values the model rejects, or an invalid contact field", body = ErrorBody),
+        (status = 400, description = "Malformed profile", body = crate::http::error::ScoreErrorBody),
+        (status = 422, description = "Values the model rejects (with `errores`), or an invalid contact field", body = crate::http::error::ScoreErrorBody),
         (status = 429, description = "Rate limited", body = ErrorBody),
     ))]
 pub async fn onboarding(

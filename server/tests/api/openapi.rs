@@ -142,6 +142,11 @@ async fn router_and_openapi_document_agree() {
     }
     // Error responses reference the shared envelope schema.
     assert!(doc["components"]["schemas"]["ErrorBody"].is_object());
+    // A score error documents every mistake at once beside the first one's keys.
+    let score_error = &doc["components"]["schemas"]["ScoreErrorBody"];
+    assert!(score_error["properties"]["errores"].is_object(), "{score_error}");
+    let calculator = &doc["paths"]["/api/v1/score"]["post"]["responses"]["422"];
+    assert!(calculator.to_string().contains("ScoreErrorBody"), "{calculator}");
     assert!(doc["components"]["securitySchemes"]["bearer"].is_object());
 }
 

@@ -40,7 +40,7 @@ async fn post_raw(app: &TestApp, path: &str, body: &str) -> reqwest::Response {
         .unwrap()
 }
 
-/// Every fixture gives exactly its report (or its error code and field) through
+/// Every fixture gives exactly its report (or its error code, field and every mistake) through
 /// `POST /api/v1/score` and `POST /api/v1/onboarding/perfil`.
 #[tokio::test]
 async fn every_fixture_through_the_calculator_and_onboarding() {
@@ -67,6 +67,8 @@ async fn every_fixture_through_the_calculator_and_onboarding() {
                 let body = assert_error(resp, status, code).await;
                 if case.get("input").is_some() {
                     assert_eq!(body["field"], case["error"]["field"], "{name} {path}: {body}");
+                    // Every mistake at once, as score-core lists them (the four-mistake case too).
+                    assert_eq!(body["errores"], case["error"]["errores"], "{name} {path}: {body}");
                 }
             }
         }
