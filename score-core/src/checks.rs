@@ -35,7 +35,6 @@ impl Fallidos {
 
     /// Runs `check` on the field of `bit` unless it has a mistake; a mistake found is listed
     /// and marks the field.
-    #[inline(always)]
     fn run(&mut self, bit: usize, out: &mut Vec<ErrorDetail>, check: impl FnOnce() -> Result<(), ErrorDetail>) {
         if self.has(bit) {
             return;

@@ -102,13 +102,16 @@ impl<'v> Campos<'v> {
         self.first_bit + self.fields.iter().position(|f| *f == key).unwrap_or(0)
     }
 
-    /// Lists every unknown key, in sorted order (so the same input always names the same).
+    /// Lists every unknown key, in sorted order (so the same input always names the same): the
+    /// least after the one before, rather than a sort, whose code the WebAssembly build would
+    /// carry for the few keys of a mistyped profile.
     fn known(&self, l: &mut Lectura) {
-        let mut unknown: Vec<&String> = self.map.keys().filter(|k| !self.fields.contains(&k.as_str())).collect();
-        unknown.sort();
+        let unknown = || self.map.keys().filter(|k| !self.fields.contains(&k.as_str()));
         let donde = if self.prefix.is_empty() { "el perfil" } else { "el coacreditado" };
         let validos = self.fields.join(", ");
-        for key in unknown {
+        let mut last: Option<&String> = None;
+        while let Some(key) = unknown().filter(|k| last.is_none_or(|last| *k > last)).min() {
+            last = Some(key);
             let path = format!("{}{key}", self.prefix);
             l.errores.push(Falla::CampoDesconocido.en(Some(&path), &[("donde", &donde), ("validos", &validos)]));
         }

@@ -226,7 +226,7 @@ pub const JSON_ASSEMBLER: &str = "export function makeJsonAssembler(memory, S) {
 /// with): an `Error` with the stable `code`, the `field` at fault (null when the whole input
 /// is), `index` for an item of a batch, and `errors`, every mistake of the profile
 /// (`{codigo, campo, mensaje}`, the first one repeating `code` and `field`), which the bindings
-/// pass as score-core's JSON text of them. Defined once here, so that `instanceof` works with
+/// pass as score-core's JSON text of them (Node) or as the objects (WebAssembly). Defined once here, so that `instanceof` works with
 /// the class each package exports; the bindings construct it with the message score-core
 /// writes (`host::error_message`).
 pub const SCORE_ERROR: &str = "export class ScoreError extends Error {
@@ -235,7 +235,7 @@ pub const SCORE_ERROR: &str = "export class ScoreError extends Error {
     this.code = code;
     this.field = field ?? null;
     if (index !== undefined && index !== null) this.index = index;
-    this.errors = typeof errors === 'string' ? JSON.parse(errors) : [{ codigo: code, campo: this.field, mensaje: message }];
+    this.errors = typeof errors === 'string' ? JSON.parse(errors) : errors ?? [{ codigo: code, campo: this.field, mensaje: message }];
   }
 }
 Object.defineProperty(ScoreError.prototype, 'name', { value: 'ScoreError', writable: true, configurable: true });";

@@ -72,5 +72,7 @@ echo "score_wasm_bg.wasm: $size bytes ($gz gzip -9)"
 # 452 KiB until the report's speed work (issue 17: what-ifs that reuse the report's values
 # and re-rank its offers, products that read each input once) added 11 KB (5 KB gzip), and
 # 464 KiB until more of it (INFONAVIT's payment band in filtered arithmetic, the co-borrower
-# what-if's early stop) added 3.5 KB (1.3 KB gzip).
-[ "$size" -lt 479232 ] || { echo "score_wasm_bg.wasm is over the 468 KiB budget" >&2; exit 1; }
+# what-if's early stop) added 3.5 KB (1.3 KB gzip), and 468 KiB until every mistake of a profile at
+# once (issue 44: reading on after a mistake, the one table of messages, the errors handed to
+# JavaScript as objects) added 5.8 KB.
+[ "$size" -lt 483328 ] || { echo "score_wasm_bg.wasm is over the 472 KiB budget" >&2; exit 1; }

@@ -50,17 +50,29 @@ extern "C" {
     #[wasm_bindgen(extends = Error)]
     type ScoreErrorClass;
     #[wasm_bindgen(constructor, js_class = "ScoreError")]
-    fn new(message: &str, code: &str, field: &JsValue, index: &JsValue, errors: &str) -> ScoreErrorClass;
+    fn new(message: &str, code: &str, field: &JsValue, index: &JsValue, errors: &Array) -> ScoreErrorClass;
 }
 
 /// A `ScoreError` with `code`, `field` (null when the whole input is at fault), for batches
-/// `index`, and `errors`, every mistake (passed as score-core's JSON text of them): the same
+/// `index`, and `errors`, every mistake as `{codigo, campo, mensaje}` objects (made here rather
+/// than through serde's writer, which the WebAssembly build would carry for them): the same
 /// shape score-node throws.
 fn js_error(e: &ScoreError, index: Option<usize>) -> JsValue {
     let field = e.field.as_deref().map_or(JsValue::NULL, JsValue::from_str);
     #[allow(clippy::cast_precision_loss)] // an array index (< 2^32)
     let at = index.map_or(JsValue::UNDEFINED, |i| JsValue::from_f64(i as f64));
-    let errors = serde_json::to_string(&e.errors).unwrap_or_default();
+    let errors: Array = e
+        .errors
+        .iter()
+        .map(|d| {
+            let item = Object::new();
+            let campo = d.campo.as_deref().map_or(JsValue::NULL, JsValue::from_str);
+            let _ = Reflect::set(&item, &"codigo".into(), &d.codigo.as_str().into());
+            let _ = Reflect::set(&item, &"campo".into(), &campo);
+            let _ = Reflect::set(&item, &"mensaje".into(), &d.mensaje.as_str().into());
+            JsValue::from(item)
+        })
+        .collect();
     ScoreErrorClass::new(&error_message(e, index), e.code.as_str(), &field, &at, &errors).into()
 }
 
