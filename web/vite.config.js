@@ -7,6 +7,8 @@ import preact from '@preact/preset-vite';
 
 const wasmPkg = fileURLToPath(new URL('../score-wasm/pkg-web/', import.meta.url));
 const docsPkg = fileURLToPath(new URL('../score-docs/wasm/pkg-web/', import.meta.url));
+// The profile schema (the calculator's fields) and the report's words shared with score-wasm's page.
+const shared = [fileURLToPath(new URL('../fixtures/', import.meta.url)), fileURLToPath(new URL('../score-wasm/www/labels.js', import.meta.url))];
 
 export default defineConfig({
   plugins: [preact()],
@@ -25,7 +27,7 @@ export default defineConfig({
     modulePreload: { polyfill: false },
   },
   server: {
-    fs: { allow: ['.', wasmPkg, docsPkg] },
+    fs: { allow: ['.', wasmPkg, docsPkg, ...shared] },
     proxy: { '/api': process.env.API_URL ?? 'http://127.0.0.1:8080' },
   },
 });

@@ -1,38 +1,11 @@
 // The buyer's page: reads the form, scores it with score-wasm in the browser on every change,
 // and renders the report. No framework, no network after the first load (see sw.js).
 import init, { score, scoreJson, scoreMany, scoreAsync, MODEL_VERSION, VERSION } from './pkg/score_wasm.js';
+import { COMPONENTES, capacityRows, decimal, pesos } from './labels.js';
 
 const FIELDS = ['estado', 'ingreso_mensual', 'tipo_ingreso', 'antiguedad_meses', 'deudas_mensuales', 'ahorro', 'edad', 'personas_hogar', 'subcuenta_fondo'];
 
-const COMPONENTES = {
-  ingreso: 'Ingreso',
-  tipo_ingreso: 'Tipo de ingreso',
-  antiguedad: 'Antigüedad',
-  deudas: 'Deudas',
-  ahorro: 'Ahorro',
-  salud_financiera: 'Salud financiera',
-};
-
-const EVALUACION_M2 = {
-  INSUFICIENTE: 'menos que una vivienda núcleo',
-  NUCLEO_BASICO: 'vivienda núcleo básica',
-  ADECUADO: 'adecuada para tu hogar',
-  HOLGADO: 'holgada para tu hogar',
-};
-
-const ESTATUS_ENGANCHE = {
-  NO_APLICA: 'No aplica',
-  SIN_ENGANCHE: 'Sin enganche',
-  INSUFICIENTE: 'Insuficiente',
-  PARCIAL: 'Parcial',
-  CUBIERTO_SIN_GASTOS: 'Cubierto (faltan gastos de escrituración)',
-  CUBIERTO: 'Cubierto, con gastos de escrituración',
-};
-
 const $ = (id) => document.getElementById(id);
-const pesos = new Intl.NumberFormat('es-MX', { style: 'currency', currency: 'MXN', maximumFractionDigits: 0 });
-const decimal = new Intl.NumberFormat('es-MX', { maximumFractionDigits: 2 });
-const percent = new Intl.NumberFormat('es-MX', { style: 'percent', maximumFractionDigits: 2 });
 
 /** The profile the form describes: empty optional fields are left out (absent, not zero). */
 export function readProfile(form) {
@@ -54,17 +27,24 @@ function labelOf(field) {
   return label ? label.textContent.replace(/\s*\*$/, '') : null;
 }
 
+/** Every mistake of the profile at once (score-core's `errors`), each marked on its field. */
 function showError(err) {
   for (const name of FIELDS) $(name)?.removeAttribute('aria-invalid');
+  const errors = err.errors ?? [{ codigo: err.code, campo: err.field ?? null, mensaje: String(err.message ?? err) }];
   const box = $('error');
-  const message = String(err.message ?? err).replace(/^[A-Z_]+: /, '');
-  const label = labelOf(err.field);
-  if (err.field && $(err.field)) $(err.field).setAttribute('aria-invalid', 'true');
-  box.textContent = label ? `Revisa «${label}»: ${message}` : message;
-  box.dataset.code = err.code ?? '';
+  box.replaceChildren(...errors.map((e) => {
+    const p = document.createElement('p');
+    const label = labelOf(e.campo);
+    if (e.campo && $(e.campo)) $(e.campo).setAttribute('aria-invalid', 'true');
+    p.textContent = label ? `Revisa «${label}»: ${e.mensaje}` : e.mensaje;
+    return p;
+  }));
+  box.dataset.code = errors[0].codigo ?? '';
   box.hidden = false;
   $('reporte').hidden = true;
-  $('estado-calculo').textContent = 'No se pudo calcular el puntaje: corrige el dato señalado.';
+  $('estado-calculo').textContent = errors.length === 1
+    ? 'No se pudo calcular el puntaje: corrige el dato señalado.'
+    : `No se pudo calcular el puntaje: corrige los ${errors.length} datos señalados.`;
 }
 
 function renderBars(componentes) {
@@ -97,19 +77,7 @@ function renderBars(componentes) {
 }
 
 function renderCapacity(cap, salud) {
-  const rows = [
-    ['Valor de vivienda recomendado', pesos.format(cap.valor_realista), 'valor_realista'],
-    ['Valor máximo que financia un banco', pesos.format(cap.valor_bancario), 'valor_bancario'],
-    ['Crédito máximo', pesos.format(cap.credito_max), 'credito_max'],
-    ['Pago mensual estimado', pesos.format(cap.pago_mensual_estimado), 'pago_mensual_estimado'],
-    ['Plazo y tasa', `${cap.plazo_anios} años al ${percent.format(cap.tasa_anual)} anual`, 'plazo'],
-    ['Enganche requerido', pesos.format(cap.enganche_requerido), 'enganche_requerido'],
-    ['Enganche disponible (ahorro + subcuenta)', pesos.format(cap.enganche_disponible), 'enganche_disponible'],
-    ['Estatus del enganche', ESTATUS_ENGANCHE[cap.estatus_enganche] ?? cap.estatus_enganche, 'estatus_enganche'],
-    ['Metros cuadrados alcanzables', `${decimal.format(cap.m2_alcanzables)} m² (${EVALUACION_M2[cap.evaluacion_m2] ?? cap.evaluacion_m2}; núcleo: ${decimal.format(cap.m2_minimo_nucleo)} m²)`, 'm2'],
-    ['Renta equivalente', pesos.format(cap.renta_equivalente), 'renta_equivalente'],
-    ['Ingreso disponible tras costo de vida', pesos.format(salud.ingreso_disponible), 'ingreso_disponible'],
-  ];
+  const rows = capacityRows(cap, salud).map(([key, term, value]) => [term, value, key]);
   const dl = $('capacidad');
   dl.replaceChildren();
   for (const [term, value, key] of rows) {

@@ -1,7 +1,7 @@
 // Offline support: every file of the page is cached on install; requests go to the network
 // first (so a new build shows up at once) and fall back to the cache when offline.
-const CACHE = 'platform-score-v1';
-const FILES = ['./', 'index.html', 'main.js', 'style.css', 'pkg/score_wasm.js', 'pkg/score_helpers.mjs',
+const CACHE = 'platform-score-v2';
+const FILES = ['./', 'index.html', 'main.js', 'labels.js', 'style.css', 'pkg/score_wasm.js', 'pkg/score_helpers.mjs',
   'pkg/score_wasm_bg.wasm'];
 
 self.addEventListener('install', (event) => {

@@ -1,6 +1,6 @@
 // One way to call the server: JSON in and out, the bearer token when signed in, and the
-// server's error envelope ({code, message, field}) turned into an ApiError whose message is
-// already the Spanish text to show.
+// server's error envelope ({code, message, field}, and a profile's every mistake in `errores`)
+// turned into an ApiError whose message is already the Spanish text to show.
 
 export class ApiError extends Error {
   constructor(status, body) {
@@ -8,6 +8,7 @@ export class ApiError extends Error {
     this.status = status;
     this.code = body?.code ?? 'NETWORK_ERROR';
     this.field = body?.field ?? null;
+    this.errores = body?.errores ?? [];
     this.body = body ?? {};
   }
 }

@@ -1,35 +1,9 @@
 // The score report (score-core's `platform_score`): gauge, components, purchasing capacity,
 // recommendations, and the verdict, credit products and what-if blocks when the report has
 // them (later model calibrations add `dictamen`, `productos`, `simulaciones`).
-import { decimal, pesos, percent } from './ui.jsx';
+// The report's words are score-wasm's page's too: defined once, in its labels module.
+import { COMPONENTES, NIVELES, capacityRows, decimal, percent, pesos } from '../../../score-wasm/www/labels.js';
 import { TIPOS_INGRESO } from '../profile-fields.js';
-
-const NIVELES = { bajo: 'Bajo', medio: 'Medio', alto: 'Alto', excelente: 'Excelente' };
-
-const COMPONENTES = [
-  ['ingreso', 'Ingreso'],
-  ['tipo_ingreso', 'Tipo de ingreso'],
-  ['antiguedad', 'Antigüedad'],
-  ['deudas', 'Deudas'],
-  ['ahorro', 'Ahorro'],
-  ['salud_financiera', 'Salud financiera'],
-];
-
-const EVALUACION_M2 = {
-  INSUFICIENTE: 'menos que una vivienda núcleo',
-  NUCLEO_BASICO: 'vivienda núcleo básica',
-  ADECUADO: 'adecuada para tu hogar',
-  HOLGADO: 'holgada para tu hogar',
-};
-
-const ESTATUS_ENGANCHE = {
-  NO_APLICA: 'No aplica',
-  SIN_ENGANCHE: 'Sin enganche',
-  INSUFICIENTE: 'Insuficiente',
-  PARCIAL: 'Parcial',
-  CUBIERTO_SIN_GASTOS: 'Cubierto (faltan gastos de escrituración)',
-  CUBIERTO: 'Cubierto, con gastos de escrituración',
-};
 
 const PRODUCTOS = {
   INFONAVIT: 'Crédito Infonavit',
@@ -84,7 +58,7 @@ export function Gauge({ score, nivel }) {
 function Bars({ componentes }) {
   return (
     <ul class="bars" aria-label="Componentes del puntaje">
-      {COMPONENTES.map(([key, name]) => {
+      {Object.entries(COMPONENTES).map(([key, name]) => {
         const c = componentes[key];
         if (!c) return null;
         const v = Math.max(0, Math.min(100, c.valor));
@@ -109,23 +83,10 @@ function Bars({ componentes }) {
 }
 
 function Capacity({ cap, salud }) {
-  const rows = [
-    ['Valor de vivienda recomendado', pesos.format(cap.valor_realista)],
-    ['Valor máximo que financia un banco', pesos.format(cap.valor_bancario)],
-    ['Crédito máximo', pesos.format(cap.credito_max)],
-    ['Pago mensual estimado', pesos.format(cap.pago_mensual_estimado)],
-    cap.plazo_anios != null && ['Plazo y tasa', `${cap.plazo_anios} años al ${percent.format(cap.tasa_anual)} anual`],
-    ['Enganche requerido', pesos.format(cap.enganche_requerido)],
-    ['Enganche disponible (ahorro + subcuenta)', pesos.format(cap.enganche_disponible)],
-    ['Estatus del enganche', ESTATUS_ENGANCHE[cap.estatus_enganche] ?? cap.estatus_enganche],
-    ['Metros cuadrados alcanzables', `${decimal.format(cap.m2_alcanzables)} m² (${EVALUACION_M2[cap.evaluacion_m2] ?? cap.evaluacion_m2}; núcleo: ${decimal.format(cap.m2_minimo_nucleo)} m²)`],
-    ['Renta equivalente', pesos.format(cap.renta_equivalente)],
-    salud && ['Ingreso disponible tras costo de vida', pesos.format(salud.ingreso_disponible)],
-  ].filter(Boolean);
   return (
     <dl class="capacity">
-      {rows.map(([t, d]) => (
-        <div>
+      {capacityRows(cap, salud).map(([key, t, d]) => (
+        <div data-key={key}>
           <dt>{t}</dt>
           <dd>{d}</dd>
         </div>
@@ -149,43 +110,91 @@ function Verdict({ dictamen }) {
   );
 }
 
+/** Why a product is not available, in words. */
+function motivos(p) {
+  return (p.motivos ?? []).map((m) => m.texto ?? MOTIVOS_PRODUCTO[m] ?? m).join('; ');
+}
+
+/** A figure of a product, or a dash when the product gives none. */
+const figure = (value, format) => (value != null ? format.format(value) : '—');
+
+/** The product's figures, in the order a buyer compares them (as CONDUSEF's comparison does:
+ * the payment first, then what it buys, then its cost). */
+function productFigures(p) {
+  return [
+    ['pago', 'Pago mensual', figure(p.pago_mensual, pesos)],
+    ['credito', 'Crédito máximo', figure(p.credito_max, pesos)],
+    ['vivienda', 'Vivienda de hasta', figure(p.valor_vivienda_max, pesos)],
+    ['tasa', 'Tasa anual', figure(p.tasa_anual, percent)],
+    ['cat', 'CAT', figure(p.cat, percent)],
+  ];
+}
+
+/**
+ * The credit products: a card each where the result is narrow (the recommended one first and
+ * marked), a table where there is room for its columns (CSS container query on `.report`).
+ */
 function Products({ productos, recomendado }) {
+  const cards = [...productos].sort((a, b) => (b.producto === recomendado) - (a.producto === recomendado));
   return (
-    <div class="table-scroll" tabIndex={0} role="region" aria-label="Productos de crédito">
-      <table class="products">
-        <thead>
-          <tr>
-            <th scope="col">Producto</th>
-            <th scope="col">¿Elegible?</th>
-            <th scope="col">Tasa</th>
-            <th scope="col">CAT</th>
-            <th scope="col">Pago mensual</th>
-            <th scope="col">Crédito máximo</th>
-            <th scope="col">Vivienda de hasta</th>
-          </tr>
-        </thead>
-        <tbody>
-          {productos.map((p) => (
-            <tr class={p.producto === recomendado ? 'recommended' : undefined}>
-              <th scope="row">
-                {PRODUCTOS[p.producto] ?? p.producto}
-                {p.producto === recomendado && <span class="badge">Recomendado</span>}
-              </th>
-              <td>
-                {p.elegible ? 'Sí' : 'No'}
-                {!p.elegible && p.motivos?.length > 0 && (
-                  <span class="muted"> ({p.motivos.map((m) => m.texto ?? MOTIVOS_PRODUCTO[m] ?? m).join('; ')})</span>
-                )}
-              </td>
-              <td>{p.tasa_anual != null ? percent.format(p.tasa_anual) : '—'}</td>
-              <td>{p.cat != null ? percent.format(p.cat) : '—'}</td>
-              <td>{p.pago_mensual != null ? pesos.format(p.pago_mensual) : '—'}</td>
-              <td>{p.credito_max != null ? pesos.format(p.credito_max) : '—'}</td>
-              <td>{p.valor_vivienda_max != null ? pesos.format(p.valor_vivienda_max) : '—'}</td>
+    <div class="products-block" role="region" aria-label="Productos de crédito">
+      <ol class="product-cards" data-testid="product-cards">
+        {cards.map((p) => (
+          <li class={`product-card${p.producto === recomendado ? ' recommended' : ''}`} data-producto={p.producto}>
+            <h4>
+              {PRODUCTOS[p.producto] ?? p.producto}
+              {p.producto === recomendado && <span class="badge">Recomendado</span>}
+            </h4>
+            <p class={p.elegible ? 'eligible' : 'not-eligible'}>
+              {p.elegible ? 'Puedes solicitarlo.' : `No disponible: ${motivos(p) || 'no cumples sus requisitos'}.`}
+            </p>
+            {p.elegible && (
+              <dl class="product-figures">
+                {productFigures(p).map(([key, t, d]) => (
+                  <div data-key={key}>
+                    <dt>{t}</dt>
+                    <dd>{d}</dd>
+                  </div>
+                ))}
+              </dl>
+            )}
+          </li>
+        ))}
+      </ol>
+      <div class="table-scroll" tabIndex={0} role="group" aria-label="Tabla de productos">
+        <table class="products">
+          <thead>
+            <tr>
+              <th scope="col">Producto</th>
+              <th scope="col">¿Elegible?</th>
+              {productFigures({}).map(([key, t]) => (
+                <th scope="col" class="num" data-key={key}>
+                  {t}
+                </th>
+              ))}
             </tr>
-          ))}
-        </tbody>
-      </table>
+          </thead>
+          <tbody>
+            {productos.map((p) => (
+              <tr class={p.producto === recomendado ? 'recommended' : undefined}>
+                <th scope="row">
+                  {PRODUCTOS[p.producto] ?? p.producto}
+                  {p.producto === recomendado && <span class="badge">Recomendado</span>}
+                </th>
+                <td>
+                  {p.elegible ? 'Sí' : 'No'}
+                  {!p.elegible && motivos(p) && <span class="muted"> ({motivos(p)})</span>}
+                </td>
+                {productFigures(p).map(([key, , d]) => (
+                  <td class="num" data-key={key}>
+                    {d}
+                  </td>
+                ))}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
     </div>
   );
 }
@@ -237,17 +246,18 @@ export function Report({ report }) {
     <div class="report" data-testid="report">
       <Gauge score={report.score} nivel={report.nivel} />
       {report.dictamen && <Verdict dictamen={report.dictamen} />}
-      <h3>Componentes del puntaje</h3>
-      <p class="help">Cada barra es el valor del componente (0 a 100); entre paréntesis, los puntos que aporta.</p>
-      {report.componentes && <Bars componentes={report.componentes} />}
-      <h3>Capacidad de compra estimada</h3>
-      <Capacity cap={report.capacidad_compra_estimada} salud={report.salud_financiera} />
+      {/* The credit first, as the lenders' simulators show it: which product, its payment. */}
       {Array.isArray(report.productos) && report.productos.length > 0 && (
         <>
           <h3>Productos de crédito</h3>
           <Products productos={report.productos} recomendado={report.producto_recomendado?.producto ?? report.producto_recomendado} />
         </>
       )}
+      <h3>Componentes del puntaje</h3>
+      <p class="help">Cada barra es el valor del componente (0 a 100); entre paréntesis, los puntos que aporta.</p>
+      {report.componentes && <Bars componentes={report.componentes} />}
+      <h3>Capacidad de compra estimada</h3>
+      <Capacity cap={report.capacidad_compra_estimada} salud={report.salud_financiera} />
       <h3>Recomendaciones</h3>
       <ol class="recs">
         {recs.map((r) => (

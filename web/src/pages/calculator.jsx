@@ -115,7 +115,7 @@ export function Calculator() {
       }
       route(`/profile/${saved.id}`);
     } catch (err) {
-      const message = err.field ? `${buyerMessage(err.message)}` : err.message;
+      const message = err.errores?.length ? err.errores.map(buyerMessage).join(' ') : err.message;
       if (saved) {
         setSavedId(saved.id);
         setSaveError(`Tu perfil se guardó, pero tus recibos no se enviaron: ${message}`);
