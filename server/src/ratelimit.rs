@@ -1,104 +1,214 @@
-//! Fixed-window rate limiter for the authentication endpoints, per client IP and per account.
+//! Fixed-window rate limits: per client address and per account on the authentication
+//! endpoints, per client address or per partner key on the score endpoints (a batch costs one
+//! unit per profile). Exceeding a limit gives 429 with the error envelope and `Retry-After`.
 //!
-//! The limit is `AUTH_RATE_LIMIT_PER_MINUTE` requests per key per minute. Keys are
-//! `scope:kind:value`, for example `login:ip:203.0.113.7` and `login:acct:ana@example.com`.
-//! Exceeding the limit gives 429 with the error envelope and `Retry-After`.
+//! Keys are `scope:kind:value`, for example `login:ip:203.0.113.7`, `login:acct:ana@example.com`
+//! or `score:key:<key id>`; every window lasts a minute from the key's first request in it.
+//!
+//! Where the counts live decides whether the configured budget holds for the deployment:
+//! - **PostgreSQL** (one or several instances on one database): in the database, table
+//!   `rate_limits`, one atomic upsert per check (the row lock orders concurrent checks of one
+//!   key, whichever instance makes them), so N instances share one budget, not N budgets.
+//! - **SQLite**: in this process's memory. That is the same thing: one process serves a
+//!   SQLite file (the server holds an exclusive lock beside it while it runs,
+//!   [`crate::db::InstanceLock`]), so no other process spends from the same budget.
 
 use std::{
     collections::HashMap,
-    sync::Mutex,
+    sync::{
+        Mutex,
+        atomic::{AtomicI64, Ordering},
+    },
     time::{Duration, Instant},
 };
 
-use crate::http::error::ApiError;
+use crate::{
+    db::{Backend, Db},
+    http::error::ApiError,
+};
+
+/// The length of every window.
+const WINDOW: Duration = Duration::from_secs(60);
 
 #[derive(Debug)]
 pub struct RateLimiter {
     limit: u32,
-    window: Duration,
-    buckets: Mutex<HashMap<String, (Instant, u32)>>,
+    store: Store,
+}
+
+#[derive(Debug)]
+enum Store {
+    /// Windows in this process's memory (SQLite: one process).
+    Memory(Mutex<HashMap<String, (Instant, u32)>>),
+    /// Windows in the `rate_limits` table (PostgreSQL: every instance).
+    Database { db: Db, next_purge_ms: AtomicI64 },
+}
+
+/// The outcome of one count: spent, or refused with the time left in the window.
+enum Count {
+    Spent,
+    Refused { remaining: Duration },
 }
 
 impl RateLimiter {
-    pub fn new(limit_per_minute: u32) -> Self {
-        Self {
-            limit: limit_per_minute,
-            window: Duration::from_secs(60),
-            buckets: Mutex::default(),
+    /// A limiter of `limit_per_minute` requests per key whose counts live where `backend`
+    /// keeps them for the whole deployment (see the module's documentation).
+    pub fn for_backend(backend: Backend, db: Db, limit_per_minute: u32) -> Self {
+        match backend {
+            Backend::Sqlite => Self::in_memory(limit_per_minute),
+            Backend::Postgres => Self::in_database(db, limit_per_minute),
         }
     }
 
+    /// Counts in this process's memory.
+    pub fn in_memory(limit_per_minute: u32) -> Self {
+        Self { limit: limit_per_minute, store: Store::Memory(Mutex::default()) }
+    }
+
+    /// Counts in the PostgreSQL table `rate_limits`, shared by every instance.
+    pub fn in_database(db: Db, limit_per_minute: u32) -> Self {
+        Self { limit: limit_per_minute, store: Store::Database { db, next_purge_ms: AtomicI64::new(0) } }
+    }
+
     /// Counts one request for `key`; fails with 429 once the window's budget is spent.
-    pub fn check(&self, key: &str) -> Result<(), ApiError> {
-        self.take(key, 1, self.limit)
+    pub async fn check(&self, key: &str) -> Result<(), ApiError> {
+        self.take(key, 1, self.limit).await
     }
 
     /// Counts `cost` units for `key` against a budget of `limit` per window (a partner key's own
     /// limit; a batch costs one unit per profile). A request that does not fit is refused
     /// whole and spends nothing.
-    pub fn take(&self, key: &str, cost: u32, limit: u32) -> Result<(), ApiError> {
-        let now = Instant::now();
-        let mut buckets = match self.buckets.lock() {
-            Ok(g) => g,
-            Err(poisoned) => poisoned.into_inner(),
+    pub async fn take(&self, key: &str, cost: u32, limit: u32) -> Result<(), ApiError> {
+        let count = match &self.store {
+            Store::Memory(buckets) => count_in_memory(buckets, key, cost, limit),
+            Store::Database { db, next_purge_ms } => {
+                purge_now_and_then(db, next_purge_ms);
+                count_in_database(db, key, cost, limit).await?
+            }
         };
-        if buckets.len() > 50_000 {
-            let window = self.window;
-            buckets.retain(|_, (start, _)| now.duration_since(*start) < window);
+        match count {
+            Count::Spent => Ok(()),
+            Count::Refused { remaining } => {
+                let secs = remaining.as_secs() + u64::from(remaining.subsec_nanos() > 0);
+                tracing::warn!(scope = key.split(':').next().unwrap_or(""), "rate limit exceeded");
+                Err(ApiError::rate_limited(secs.max(1)))
+            }
         }
-        let entry = buckets.entry(key.to_string()).or_insert((now, 0));
-        if now.duration_since(entry.0) >= self.window {
-            *entry = (now, 0);
-        }
-        if entry.1.saturating_add(cost) > limit {
-            let remaining = self.window.saturating_sub(now.duration_since(entry.0));
-            let secs = remaining.as_secs() + u64::from(remaining.subsec_nanos() > 0);
-            tracing::warn!(
-                scope = key.split(':').next().unwrap_or(""),
-                "rate limit exceeded"
-            );
-            return Err(ApiError::rate_limited(secs.max(1)));
-        }
-        entry.1 += cost;
-        Ok(())
     }
 
     /// Checks the per-IP key and, when given, the per-account key of one scope.
-    pub fn check_scope(
-        &self,
-        scope: &str,
-        ip: &str,
-        account: Option<&str>,
-    ) -> Result<(), ApiError> {
-        self.check(&format!("{scope}:ip:{ip}"))?;
+    pub async fn check_scope(&self, scope: &str, ip: &str, account: Option<&str>) -> Result<(), ApiError> {
+        self.check(&format!("{scope}:ip:{ip}")).await?;
         if let Some(a) = account {
-            self.check(&format!("{scope}:acct:{}", a.trim().to_lowercase()))?;
+            self.check(&format!("{scope}:acct:{}", a.trim().to_lowercase())).await?;
         }
         Ok(())
     }
+}
+
+fn count_in_memory(buckets: &Mutex<HashMap<String, (Instant, u32)>>, key: &str, cost: u32, limit: u32) -> Count {
+    let now = Instant::now();
+    let mut buckets = match buckets.lock() {
+        Ok(g) => g,
+        Err(poisoned) => poisoned.into_inner(),
+    };
+    if buckets.len() > 50_000 {
+        buckets.retain(|_, (start, _)| now.duration_since(*start) < WINDOW);
+    }
+    let entry = buckets.entry(key.to_string()).or_insert((now, 0));
+    if now.duration_since(entry.0) >= WINDOW {
+        *entry = (now, 0);
+    }
+    if entry.1.saturating_add(cost) > limit {
+        return Count::Refused { remaining: WINDOW.saturating_sub(now.duration_since(entry.0)) };
+    }
+    entry.1 += cost;
+    Count::Spent
+}
+
+/// One statement, atomic: a new key starts a window; a key whose window ended starts a new
+/// one; otherwise the cost is added when it fits. `granted` records whether it did, and the
+/// milliseconds left in the window come back for `Retry-After`. The clock is the database's,
+/// so instances whose clocks differ still agree on every window.
+const COUNT_SQL: &str = "\
+INSERT INTO rate_limits AS r (bucket, window_start_ms, used, granted) \
+VALUES ($1, (EXTRACT(EPOCH FROM clock_timestamp()) * 1000)::BIGINT, \
+        CASE WHEN $2 <= $3 THEN $2 ELSE 0 END, CASE WHEN $2 <= $3 THEN 1 ELSE 0 END) \
+ON CONFLICT (bucket) DO UPDATE SET \
+  window_start_ms = CASE WHEN r.window_start_ms + $4 <= EXCLUDED.window_start_ms \
+                         THEN EXCLUDED.window_start_ms ELSE r.window_start_ms END, \
+  used = CASE WHEN r.window_start_ms + $4 <= EXCLUDED.window_start_ms THEN EXCLUDED.used \
+              WHEN r.used + $2 <= $3 THEN r.used + $2 ELSE r.used END, \
+  granted = CASE WHEN r.window_start_ms + $4 <= EXCLUDED.window_start_ms THEN EXCLUDED.granted \
+                 WHEN r.used + $2 <= $3 THEN 1 ELSE 0 END \
+RETURNING granted, window_start_ms + $4 - (EXTRACT(EPOCH FROM clock_timestamp()) * 1000)::BIGINT";
+
+async fn count_in_database(db: &Db, key: &str, cost: u32, limit: u32) -> Result<Count, ApiError> {
+    let (granted, remaining_ms): (i64, i64) = sqlx::query_as(COUNT_SQL)
+        .bind(key)
+        .bind(i64::from(cost))
+        .bind(i64::from(limit))
+        .bind(window_ms())
+        .fetch_one(db)
+        .await?;
+    Ok(if granted == 1 {
+        Count::Spent
+    } else {
+        Count::Refused { remaining: Duration::from_millis(u64::try_from(remaining_ms).unwrap_or(0)) }
+    })
+}
+
+fn window_ms() -> i64 {
+    i64::try_from(WINDOW.as_millis()).unwrap_or(i64::MAX)
+}
+
+/// At most once a window per instance, deletes the rows whose window has ended (off the
+/// request's path: a task of its own).
+fn purge_now_and_then(db: &Db, next_purge_ms: &AtomicI64) {
+    let now = crate::mail::outbox::now_ms();
+    let due = next_purge_ms.load(Ordering::Relaxed);
+    if now < due
+        || next_purge_ms.compare_exchange(due, now + window_ms(), Ordering::Relaxed, Ordering::Relaxed).is_err()
+    {
+        return;
+    }
+    let db = db.clone();
+    tokio::spawn(async move {
+        let deleted = sqlx::query(
+            "DELETE FROM rate_limits \
+             WHERE window_start_ms < (EXTRACT(EPOCH FROM clock_timestamp()) * 1000)::BIGINT - $1",
+        )
+        .bind(window_ms())
+        .execute(&db)
+        .await;
+        if let Err(e) = deleted {
+            tracing::warn!(error = %e, "could not delete ended rate-limit windows");
+        }
+    });
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    #[test]
-    fn counts_per_key_and_reports_retry_after() {
-        let rl = RateLimiter::new(2);
-        assert!(rl.check_scope("login", "1.1.1.1", Some("A@x.co")).is_ok());
-        assert!(rl.check_scope("login", "2.2.2.2", Some("a@x.co")).is_ok());
+    #[tokio::test]
+    async fn counts_per_key_and_reports_retry_after() {
+        let rl = RateLimiter::in_memory(2);
+        assert!(rl.check_scope("login", "1.1.1.1", Some("A@x.co")).await.is_ok());
+        assert!(rl.check_scope("login", "2.2.2.2", Some("a@x.co")).await.is_ok());
         // Third request for the same account (case-insensitive) from a new IP.
         let e = rl
             .check_scope("login", "3.3.3.3", Some("a@X.co "))
+            .await
             .expect_err("the third request for the account is limited");
         assert_eq!(e.status, axum::http::StatusCode::TOO_MANY_REQUESTS);
         assert!(e.retry_after.is_some_and(|s| (1..=60).contains(&s)));
         // Other scopes are independent.
-        assert!(rl.check_scope("forgot", "1.1.1.1", Some("a@x.co")).is_ok());
+        assert!(rl.check_scope("forgot", "1.1.1.1", Some("a@x.co")).await.is_ok());
         // A cost that does not fit is refused whole and spends nothing.
-        assert!(rl.take("score:key:k", 7, 10).is_ok());
-        assert!(rl.take("score:key:k", 4, 10).is_err());
-        assert!(rl.take("score:key:k", 3, 10).is_ok());
-        assert!(rl.take("score:key:k", 1, 10).is_err());
+        assert!(rl.take("score:key:k", 7, 10).await.is_ok());
+        assert!(rl.take("score:key:k", 4, 10).await.is_err());
+        assert!(rl.take("score:key:k", 3, 10).await.is_ok());
+        assert!(rl.take("score:key:k", 1, 10).await.is_err());
     }
 }

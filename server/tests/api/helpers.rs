@@ -411,22 +411,27 @@ impl TestApp {
 
     /// Number of e-mails received so far to `to`.
     pub fn count_emails_to(&self, to: &str) -> usize {
-        self.mail_files()
-            .iter()
-            .filter(|p| {
-                let raw = std::fs::read(p).unwrap();
-                mail_parser::MessageParser::default()
-                    .parse(&raw)
-                    .and_then(|m| {
-                        m.to()
-                            .and_then(|a| a.first())
-                            .and_then(|a| a.address())
-                            .map(|s| s.to_lowercase())
-                    })
-                    .is_some_and(|a| a == to.to_lowercase())
-            })
-            .count()
+        count_emails_to(&self.mail_files(), to)
     }
+}
+
+/// Number of the e-mail `files` addressed to `to`.
+pub fn count_emails_to(files: &[PathBuf], to: &str) -> usize {
+    files
+        .iter()
+        .filter(|p| {
+            let raw = std::fs::read(p).unwrap();
+            mail_parser::MessageParser::default()
+                .parse(&raw)
+                .and_then(|m| {
+                    m.to()
+                        .and_then(|a| a.first())
+                        .and_then(|a| a.address())
+                        .map(|s| s.to_lowercase())
+                })
+                .is_some_and(|a| a == to.to_lowercase())
+        })
+        .count()
 }
 
 /// Asserts the error envelope and returns the body.
@@ -465,6 +470,13 @@ fn python_with_aiosmtpd() -> PathBuf {
 }
 
 impl SmtpSink {
+    /// The messages received so far.
+    pub fn files(&self) -> Vec<PathBuf> {
+        std::fs::read_dir(self.maildir.join("new"))
+            .map(|rd| rd.filter_map(|e| e.ok()).map(|e| e.path()).collect())
+            .unwrap_or_default()
+    }
+
     pub async fn start(dir: &Path) -> SmtpSink {
         let maildir = dir.join("maildir");
         for sub in ["cur", "new", "tmp"] {
@@ -555,6 +567,24 @@ impl ServerProcess {
     /// Starts the binary with a cleared environment plus `PATH`, `HOST=127.0.0.1`, `PORT=0`,
     /// `LOG_FORMAT=json` and `env`, and waits (up to 30 s) until it listens.
     pub async fn start(dir: &Path, env: &[(&str, String)]) -> ServerProcess {
+        let mut server = Self::spawn(dir, env);
+        let line = server.wait_for_log(&["\"message\":\"listening\""]).await;
+        let entry: Value = serde_json::from_str(&line).unwrap();
+        server.address = format!("http://{}", entry["fields"]["address"].as_str().unwrap());
+        server
+    }
+
+    /// Starts the binary as [`ServerProcess::start`] does and expects it to exit without ever
+    /// listening (up to 30 s): its exit status and log.
+    pub async fn start_and_fail(dir: &Path, env: &[(&str, String)]) -> (std::process::ExitStatus, String) {
+        let mut server = Self::spawn(dir, env);
+        let status = server.wait().await;
+        let log = std::fs::read_to_string(&server.log).unwrap_or_default();
+        assert!(!log.contains("\"message\":\"listening\""), "it listened:\n{log}");
+        (status, log)
+    }
+
+    fn spawn(dir: &Path, env: &[(&str, String)]) -> ServerProcess {
         let log = dir.join(format!("server-{}.log", uuid::Uuid::new_v4().simple()));
         let out = std::fs::File::create(&log).unwrap();
         let mut command = Command::new(env!("CARGO_BIN_EXE_server"));
@@ -572,11 +602,7 @@ impl ServerProcess {
             .stderr(out)
             .spawn()
             .expect("start the server binary");
-        let mut server = ServerProcess { address: String::new(), log, child };
-        let line = server.wait_for_log(&["\"message\":\"listening\""]).await;
-        let entry: Value = serde_json::from_str(&line).unwrap();
-        server.address = format!("http://{}", entry["fields"]["address"].as_str().unwrap());
-        server
+        ServerProcess { address: String::new(), log, child }
     }
 
     pub fn url(&self, path: &str) -> String {

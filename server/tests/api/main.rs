@@ -8,6 +8,8 @@ mod auth;
 mod documents;
 mod foundation;
 mod hygiene;
+mod instances;
+mod limits;
 mod mail;
 mod matching;
 mod oidc;

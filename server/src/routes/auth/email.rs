@@ -46,7 +46,7 @@ pub async fn verify_email(
     ClientIp(ip): ClientIp,
     ApiQuery(q): ApiQuery<VerifyQuery>,
 ) -> ApiResult<axum::response::Response> {
-    state.limiter.check_scope("verify", &ip, None)?;
+    state.limiter.check_scope("verify", &ip, None).await?;
     let token = q.token.map(|t| t.trim().to_string()).unwrap_or_default();
     if token.is_empty() {
         return Err(ApiError::bad_request(
@@ -99,7 +99,7 @@ pub async fn resend_verification(
     ClientIp(ip): ClientIp,
     ApiJson(req): ApiJson<EmailRequest>,
 ) -> ApiResult<axum::response::Response> {
-    state.limiter.check_scope("resend", &ip, Some(&req.email))?;
+    state.limiter.check_scope("resend", &ip, Some(&req.email)).await?;
     if accounts::is_valid_email(&req.email) {
         off_the_request_path("resend-verification", async move {
             if let Some(user) = UserRow::find_by_email(&state.db, &req.email).await?

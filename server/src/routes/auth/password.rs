@@ -32,7 +32,7 @@ pub async fn forgot_password(
     ClientIp(ip): ClientIp,
     ApiJson(req): ApiJson<EmailRequest>,
 ) -> ApiResult<axum::response::Response> {
-    state.limiter.check_scope("forgot", &ip, Some(&req.email))?;
+    state.limiter.check_scope("forgot", &ip, Some(&req.email)).await?;
     if accounts::is_valid_email(&req.email) {
         off_the_request_path("forgot-password", async move {
             if let Some(user) = UserRow::find_by_email(&state.db, &req.email).await?
@@ -86,7 +86,7 @@ pub async fn reset_password(
     ClientIp(ip): ClientIp,
     ApiJson(req): ApiJson<ResetPasswordRequest>,
 ) -> ApiResult<axum::response::Response> {
-    state.limiter.check_scope("reset", &ip, None)?;
+    state.limiter.check_scope("reset", &ip, None).await?;
     let invalid = || ApiError::bad_request("RESET_TOKEN_INVALID", MSG_RESET_INVALID);
     let token = req.token.trim();
     if token.is_empty() || token.len() > 256 {

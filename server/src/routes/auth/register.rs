@@ -71,7 +71,7 @@ pub async fn register(
 ) -> ApiResult<axum::response::Response> {
     state
         .limiter
-        .check_scope("register", &ip, req.email.as_deref())?;
+        .check_scope("register", &ip, req.email.as_deref()).await?;
     if req.accepted_terms != Some(true) {
         return Err(ApiError::new(
             StatusCode::UNPROCESSABLE_ENTITY,

@@ -1,0 +1,78 @@
+//! Rate limits hold one budget for the whole deployment (issue 45): on PostgreSQL the counts
+//! live in the database, one atomic upsert per check, shared by every instance; on SQLite one
+//! process serves the file (a second one refuses to start), so its memory is the deployment's.
+#![allow(clippy::unwrap_used)]
+
+use std::sync::Arc;
+
+use server::ratelimit::RateLimiter;
+
+use crate::helpers::{ServerProcess, fresh_database};
+
+#[tokio::test]
+async fn postgresql_keeps_one_budget_for_every_pool() {
+    let dir = tempfile::tempdir().unwrap();
+    let url = fresh_database(dir.path()).await;
+    if !url.starts_with("postgres") {
+        return; // SQLite: see a_second_process_on_one_sqlite_file_refuses_to_start
+    }
+    // Two pools, as two instances have: each limiter spends from the same rows.
+    let first = server::db::connect_and_migrate(&url, 5).await.unwrap();
+    let second = server::db::connect(&url, 5).await.unwrap();
+    let a = Arc::new(RateLimiter::in_database(first.clone(), 10));
+    let b = Arc::new(RateLimiter::in_database(second, 10));
+
+    // Forty concurrent checks of one key, half through each: exactly the budget passes.
+    let mut checks = tokio::task::JoinSet::new();
+    for i in 0..40 {
+        let limiter = if i % 2 == 0 { a.clone() } else { b.clone() };
+        checks.spawn(async move { limiter.check("login:ip:203.0.113.9").await });
+    }
+    let mut passed = 0;
+    while let Some(outcome) = checks.join_next().await {
+        match outcome.unwrap() {
+            Ok(()) => passed += 1,
+            Err(e) => {
+                assert_eq!(e.status, axum::http::StatusCode::TOO_MANY_REQUESTS);
+                assert!(e.retry_after.is_some_and(|s| (1..=60).contains(&s)), "{:?}", e.retry_after);
+            }
+        }
+    }
+    assert_eq!(passed, 10);
+
+    // A cost that does not fit is refused whole and spends nothing, on either side.
+    assert!(a.take("score:key:k", 7, 10).await.is_ok());
+    assert!(b.take("score:key:k", 4, 10).await.is_err());
+    assert!(a.take("score:key:k", 3, 10).await.is_ok());
+    assert!(b.take("score:key:k", 1, 10).await.is_err());
+    // More than the whole budget on a new key: refused, and the key's window is still whole.
+    assert!(a.take("score:key:new", 11, 10).await.is_err());
+    assert!(b.take("score:key:new", 10, 10).await.is_ok());
+    // Once its minute has passed, a window starts again.
+    sqlx::query("UPDATE rate_limits SET window_start_ms = window_start_ms - 60000 WHERE bucket = $1")
+        .bind("score:key:k")
+        .execute(&first)
+        .await
+        .unwrap();
+    assert!(b.take("score:key:k", 10, 10).await.is_ok());
+    assert!(a.take("score:key:k", 1, 10).await.is_err());
+}
+
+#[tokio::test]
+async fn a_second_process_on_one_sqlite_file_refuses_to_start() {
+    if std::env::var("TEST_DATABASE_URL").is_ok_and(|u| u.starts_with("postgres")) {
+        return; // several instances share PostgreSQL: tests/api/instances.rs
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let env = [("DATA_DIR", dir.path().join("data").display().to_string())];
+    let first = ServerProcess::start(dir.path(), &env).await;
+    let (status, log) = ServerProcess::start_and_fail(dir.path(), &env).await;
+    assert!(!status.success());
+    assert!(log.contains("another server process serves"), "{log}");
+    let client = reqwest::Client::new();
+    assert_eq!(client.get(first.url("/readyz")).send().await.unwrap().status(), 200);
+    // The lock goes with the process, even killed: the next one starts.
+    drop(first);
+    let next = ServerProcess::start(dir.path(), &env).await;
+    assert_eq!(client.get(next.url("/readyz")).send().await.unwrap().status(), 200);
+}
