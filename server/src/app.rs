@@ -54,12 +54,6 @@ pub async fn build_state(config: Config) -> Result<(AppState, WorkerHandle), Sta
     let passwords = PasswordService::new(&config.argon2, config.hash_concurrency)
         .map_err(StartupError::Other)?;
     let oidc = OidcState::new(config.oidc.clone()).map_err(StartupError::Other)?;
-    let interrupted = crate::domain::document_reads::interrupt_unfinished(&db)
-        .await
-        .map_err(|e| StartupError::Other(e.message))?;
-    if interrupted > 0 {
-        tracing::warn!(documents = interrupted, "printed documents left unread by the last stop marked DOCUMENT_READ_INTERRUPTED");
-    }
     let limits = score_ocr::Limits { timeout: config.ocr_timeout, ..score_ocr::Limits::default() };
     let reader = crate::reader::DocumentReader::start(db.clone(), config.ocr_workers, config.ocr_queue, limits);
     let backend = db::Backend::of_url(&config.database_url);

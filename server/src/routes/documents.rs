@@ -174,7 +174,7 @@ pub async fn attach_documents(
             tipo: Some(if f.field == STATEMENT_FIELD { "estado_cuenta" } else { "recibo_nomina" }),
         })
         .collect();
-    let lecturas = document_reads::start(&state.db, &profile.id, &new_reads).await?;
+    let lecturas = document_reads::start(&state.db, state.reader.instance(), &profile.id, &new_reads).await?;
     let jobs = lecturas
         .iter()
         .zip(new_reads)

@@ -33,7 +33,8 @@ use utoipa_axum::{router::OpenApiRouter, routes};
 use crate::{
     domain::{
         buyers::{self, ProfileView},
-        documents::{self, VerifiedProfileView},
+        document_reads::VerifiedProfileView,
+        documents,
         leads::{self, InterestInput, InterestRecorded},
         matching::{self, MatchPage},
     },

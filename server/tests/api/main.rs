@@ -9,6 +9,7 @@ mod documents;
 mod foundation;
 mod hygiene;
 mod instances;
+mod layout;
 mod limits;
 mod mail;
 mod matching;

@@ -14,7 +14,7 @@ use crate::{
 };
 
 use super::{
-    MSG_RESEND, MSG_USER_NOT_FOUND, MSG_VERIFY_INVALID, MSG_VERIFY_REQUIRED, off_the_request_path,
+    messages::{MSG_RESEND, MSG_USER_NOT_FOUND, MSG_VERIFY_INVALID, MSG_VERIFY_REQUIRED},
     register::send_verification,
 };
 
@@ -111,4 +111,18 @@ pub async fn resend_verification(
         });
     }
     Ok(json(StatusCode::OK, StatusMessage::new(MSG_RESEND)))
+}
+
+/// Runs the lookup and the e-mail of forgot-password and resend-verification after the answer:
+/// the request then takes the same time whether or not the address has an account (the body
+/// is the same too), so neither reveals which addresses are registered. A failure is logged.
+pub(super) fn off_the_request_path(
+    what: &'static str,
+    work: impl std::future::Future<Output = ApiResult<()>> + Send + 'static,
+) {
+    tokio::spawn(async move {
+        if let Err(e) = work.await {
+            tracing::error!(operation = what, error = %e, "background account e-mail failed");
+        }
+    });
 }

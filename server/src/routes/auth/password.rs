@@ -16,7 +16,8 @@ use crate::{
 };
 
 use super::{
-    MSG_FORGOT, MSG_RESET_INVALID, MSG_USER_NOT_FOUND, email::EmailRequest, off_the_request_path,
+    email::{EmailRequest, off_the_request_path},
+    messages::{MSG_FORGOT, MSG_RESET_INVALID, MSG_USER_NOT_FOUND},
 };
 
 /// Request a password-reset e-mail. The answer is the same whether or not the address exists.

@@ -16,8 +16,8 @@ use crate::{
 };
 
 use super::{
-    MSG_REGISTERED, MSG_TERMS,
     fields::{optional_text, required_text, valid_email},
+    messages::{MSG_REGISTERED, MSG_TERMS},
 };
 
 /// Registration body. Every field is checked by the server; `role` may not be `admin`, and

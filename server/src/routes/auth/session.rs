@@ -14,7 +14,7 @@ use crate::{
     state::AppState,
 };
 
-use super::{MSG_EMAIL_NOT_VERIFIED, MSG_INVALID_CREDENTIALS};
+use super::messages::{MSG_EMAIL_NOT_VERIFIED, MSG_INVALID_CREDENTIALS};
 
 #[derive(Debug, Deserialize, ToSchema)]
 pub struct LoginRequest {
