@@ -40,21 +40,11 @@ pub async fn forgot_password(
                 && user.status != "disabled"
             {
                 let ttl = state.config.reset_token_ttl;
-                let mut tx = state.db.begin().await?;
-                let token = accounts::issue_one_time_token_in(
-                    &mut tx,
-                    &user.id,
-                    TokenKind::ResetPassword,
-                    ttl,
-                )
+                accounts::issue_token_by_email(&state.db, &user.id, TokenKind::ResetPassword, ttl, |token| {
+                    let link = state.config.frontend_link(&state.config.frontend_reset_path, "token", token);
+                    mail::reset_email(&user.email, &user.first_name, &link, ttl)
+                })
                 .await?;
-                let link =
-                    state
-                        .config
-                        .frontend_link(&state.config.frontend_reset_path, "token", &token);
-                let email = mail::reset_email(&user.email, &user.first_name, &link, ttl);
-                mail::outbox::enqueue(&mut *tx, &email).await?;
-                tx.commit().await?;
                 state.mailer.wake();
             }
             Ok(())
