@@ -13,7 +13,10 @@ use server::domain::{
     users::Role,
 };
 
-use crate::helpers::{PASSWORD, ServerProcess, SmtpSink, count_emails_to, fresh_database};
+use crate::{
+    helpers::{PASSWORD, ServerProcess, SmtpSink, count_emails_to, fresh_database},
+    mail::start_server_with,
+};
 
 /// Two instances of the binary on one fresh PostgreSQL database, sharing `JWT_SECRET` and an
 /// SMTP sink, with a login limit of 5 per minute; `None` on SQLite.
@@ -36,23 +39,15 @@ async fn pair() -> Option<Pair> {
     let sink = SmtpSink::start(dir.path()).await;
     let mut instances = Vec::new();
     for name in ["a", "b"] {
-        // Each instance its own data folder: nothing on disk is shared but the database.
-        let env = [
-            ("DATABASE_URL", url.clone()),
-            ("DATA_DIR", dir.path().join(name).display().to_string()),
-            ("JWT_SECRET", "two-instances-secret-two-instances-secret-0123".into()),
-            ("SMTP_URL", format!("smtp://127.0.0.1:{}", sink.port)),
-            ("SMTP_TIMEOUT_SECONDS", "3".into()),
-            ("MAIL_POLL_INTERVAL_MS", "100".into()),
-            ("MAIL_RETRY_BASE_MS", "100".into()),
-            ("AUTH_RATE_LIMIT_PER_MINUTE", "5".into()),
+        // Each instance its own data folder: nothing on disk is shared but the database (and,
+        // set by start_server_with, JWT_SECRET).
+        let limits = [
+            ("AUTH_RATE_LIMIT_PER_MINUTE", "5".to_string()),
             ("SCORE_RATE_LIMIT_PER_MINUTE", "100000".into()),
             ("TRUST_X_FORWARDED_FOR", "true".into()),
-            ("ARGON2_MEMORY_KIB", "1024".into()),
-            ("ARGON2_ITERATIONS", "1".into()),
-            ("RUST_LOG", "warn,server::cli=info".into()),
         ];
-        instances.push(ServerProcess::start(dir.path(), &env).await);
+        let smtp = format!("smtp://127.0.0.1:{}", sink.port);
+        instances.push(start_server_with(dir.path(), name, &url, &smtp, &limits).await);
     }
     let b = instances.pop().unwrap();
     let a = instances.pop().unwrap();

@@ -188,24 +188,33 @@ async fn the_email_is_queued_in_the_transaction_of_the_account() {
     assert!(metrics.contains("mail_queue_depth 1\n"), "{metrics}");
 }
 
-/// The real `server` binary on `database_url`, delivering to `smtp_url`.
-pub async fn start_server(dir: &std::path::Path, database_url: &str, smtp_url: &str) -> ServerProcess {
-    ServerProcess::start(
-        dir,
-        &[
-            ("DATABASE_URL", database_url.to_string()),
-            ("DATA_DIR", dir.join("data").display().to_string()),
-            ("SMTP_URL", smtp_url.to_string()),
-            ("SMTP_TIMEOUT_SECONDS", "3".into()),
-            ("MAIL_RETRY_BASE_MS", "100".into()),
-            ("MAIL_POLL_INTERVAL_MS", "100".into()),
-            ("MAIL_MAX_ATTEMPTS", "50".into()),
-            ("ARGON2_MEMORY_KIB", "1024".into()),
-            ("ARGON2_ITERATIONS", "1".into()),
-            ("JWT_SECRET", "kill-test-secret-kill-test-secret-0123456789".into()),
-        ],
-    )
-    .await
+/// The real `server` binary on `database_url` with its own data folder under `dir`,
+/// delivering to `smtp_url` (cheap hashing, quick retries), plus `extra` settings.
+pub async fn start_server_with(
+    dir: &std::path::Path,
+    data: &str,
+    database_url: &str,
+    smtp_url: &str,
+    extra: &[(&'static str, String)],
+) -> ServerProcess {
+    let mut env = vec![
+        ("DATABASE_URL", database_url.to_string()),
+        ("DATA_DIR", dir.join(data).display().to_string()),
+        ("SMTP_URL", smtp_url.to_string()),
+        ("SMTP_TIMEOUT_SECONDS", "3".into()),
+        ("MAIL_RETRY_BASE_MS", "100".into()),
+        ("MAIL_POLL_INTERVAL_MS", "100".into()),
+        ("MAIL_MAX_ATTEMPTS", "50".into()),
+        ("ARGON2_MEMORY_KIB", "1024".into()),
+        ("ARGON2_ITERATIONS", "1".into()),
+        ("JWT_SECRET", "test-instances-secret-test-instances-secret-0123".into()),
+    ];
+    env.extend(extra.iter().cloned());
+    ServerProcess::start(dir, &env).await
+}
+
+async fn start_server(dir: &std::path::Path, database_url: &str, smtp_url: &str) -> ServerProcess {
+    start_server_with(dir, "data", database_url, smtp_url, &[]).await
 }
 
 #[tokio::test]
