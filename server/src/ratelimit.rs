@@ -9,6 +9,12 @@
 //! - **PostgreSQL** (one or several instances on one database): in the database, table
 //!   `rate_limits`, one atomic upsert per check (the row lock orders concurrent checks of one
 //!   key, whichever instance makes them), so N instances share one budget, not N budgets.
+//!   A large budget is leased in slices: an upsert takes 1/[`LEASE_SHARE`] of the limit at once
+//!   and this instance spends it from memory until the slice or the window runs out, so a
+//!   busy key costs one upsert per slice instead of one per request. A leased unit is spent
+//!   in the database whether used or not, so the budget still never stretches; at worst each
+//!   other instance holds an unspent slice and a request is refused that much early. Limits
+//!   under `LEASE_SHARE` (logins: 10 a minute) lease one unit at a time: exact.
 //! - **SQLite**: in this process's memory. That is the same thing: one process serves a
 //!   SQLite file (the server holds an exclusive lock beside it while it runs,
 //!   [`crate::db::InstanceLock`]), so no other process spends from the same budget.
@@ -30,6 +36,9 @@ use crate::{
 /// The length of every window.
 const WINDOW: Duration = Duration::from_secs(60);
 
+/// A lease from the database is this share of the limit (at least one unit).
+pub const LEASE_SHARE: u32 = 64;
+
 #[derive(Debug)]
 pub struct RateLimiter {
     limit: u32,
@@ -40,13 +49,21 @@ pub struct RateLimiter {
 enum Store {
     /// Windows in this process's memory (SQLite: one process).
     Memory(Mutex<HashMap<String, (Instant, u32)>>),
-    /// Windows in the `rate_limits` table (PostgreSQL: every instance).
-    Database { db: Db, next_purge_ms: AtomicI64 },
+    /// Windows in the `rate_limits` table (PostgreSQL: every instance), and the units this
+    /// instance leased from them and has not spent yet.
+    Database { db: Db, next_purge_ms: AtomicI64, leases: Mutex<HashMap<String, Lease>> },
 }
 
-/// The outcome of one count: spent, or refused with the time left in the window.
+/// Units leased from a key's window, spendable here until the window ends.
+#[derive(Debug)]
+struct Lease {
+    units: u32,
+    until: Instant,
+}
+
+/// The outcome of one count: spent, or refused; with the time left in the window.
 enum Count {
-    Spent,
+    Spent { remaining: Duration },
     Refused { remaining: Duration },
 }
 
@@ -67,7 +84,8 @@ impl RateLimiter {
 
     /// Counts in the PostgreSQL table `rate_limits`, shared by every instance.
     pub fn in_database(db: Db, limit_per_minute: u32) -> Self {
-        Self { limit: limit_per_minute, store: Store::Database { db, next_purge_ms: AtomicI64::new(0) } }
+        let store = Store::Database { db, next_purge_ms: AtomicI64::new(0), leases: Mutex::default() };
+        Self { limit: limit_per_minute, store }
     }
 
     /// Counts one request for `key`; fails with 429 once the window's budget is spent.
@@ -81,13 +99,16 @@ impl RateLimiter {
     pub async fn take(&self, key: &str, cost: u32, limit: u32) -> Result<(), ApiError> {
         let count = match &self.store {
             Store::Memory(buckets) => count_in_memory(buckets, key, cost, limit),
-            Store::Database { db, next_purge_ms } => {
+            Store::Database { db, next_purge_ms, leases } => {
+                if spend_leased(leases, key, cost) {
+                    return Ok(());
+                }
                 purge_now_and_then(db, next_purge_ms);
-                count_in_database(db, key, cost, limit).await?
+                lease(db, leases, key, cost, limit).await?
             }
         };
         match count {
-            Count::Spent => Ok(()),
+            Count::Spent { .. } => Ok(()),
             Count::Refused { remaining } => {
                 let secs = remaining.as_secs() + u64::from(remaining.subsec_nanos() > 0);
                 tracing::warn!(scope = key.split(':').next().unwrap_or(""), "rate limit exceeded");
@@ -108,10 +129,7 @@ impl RateLimiter {
 
 fn count_in_memory(buckets: &Mutex<HashMap<String, (Instant, u32)>>, key: &str, cost: u32, limit: u32) -> Count {
     let now = Instant::now();
-    let mut buckets = match buckets.lock() {
-        Ok(g) => g,
-        Err(poisoned) => poisoned.into_inner(),
-    };
+    let mut buckets = locked(buckets);
     if buckets.len() > 50_000 {
         buckets.retain(|_, (start, _)| now.duration_since(*start) < WINDOW);
     }
@@ -119,11 +137,62 @@ fn count_in_memory(buckets: &Mutex<HashMap<String, (Instant, u32)>>, key: &str, 
     if now.duration_since(entry.0) >= WINDOW {
         *entry = (now, 0);
     }
+    let remaining = WINDOW.saturating_sub(now.duration_since(entry.0));
     if entry.1.saturating_add(cost) > limit {
-        return Count::Refused { remaining: WINDOW.saturating_sub(now.duration_since(entry.0)) };
+        return Count::Refused { remaining };
     }
     entry.1 += cost;
-    Count::Spent
+    Count::Spent { remaining }
+}
+
+fn locked<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    match m.lock() {
+        Ok(g) => g,
+        Err(poisoned) => poisoned.into_inner(),
+    }
+}
+
+/// Spends `cost` units this instance leased for `key` in the current window, if it has them.
+fn spend_leased(leases: &Mutex<HashMap<String, Lease>>, key: &str, cost: u32) -> bool {
+    let mut leases = locked(leases);
+    match leases.get_mut(key) {
+        Some(lease) if lease.until > Instant::now() && lease.units >= cost => {
+            lease.units -= cost;
+            true
+        }
+        _ => false,
+    }
+}
+
+/// Leases `cost` units for `key` from the database, and a slice of the limit more when it
+/// fits (kept for the next requests); when the slice does not fit, `cost` alone is asked.
+async fn lease(db: &Db, leases: &Mutex<HashMap<String, Lease>>, key: &str, cost: u32, limit: u32) -> Result<Count, ApiError> {
+    let slice = (limit / LEASE_SHARE).max(1);
+    let ask = cost.max(slice).min(limit.max(cost));
+    let mut count = count_in_database(db, key, ask, limit).await?;
+    let mut leased = ask;
+    if ask > cost && matches!(count, Count::Refused { .. }) {
+        count = count_in_database(db, key, cost, limit).await?;
+        leased = cost;
+    }
+    if let Count::Spent { remaining } = count
+        && leased > cost
+    {
+        let until = Instant::now() + remaining;
+        let mut leases = locked(leases);
+        if leases.len() > 50_000 {
+            let now = Instant::now();
+            leases.retain(|_, l| l.until > now);
+        }
+        let lease = leases.entry(key.to_string()).or_insert(Lease { units: 0, until });
+        if lease.until <= Instant::now() {
+            *lease = Lease { units: 0, until };
+        }
+        // Units of two windows together expire with the earlier one: never spent late.
+        lease.units += leased - cost;
+        lease.until = lease.until.min(until);
+    }
+    Ok(count)
 }
 
 /// One statement, atomic: a new key starts a window; a key whose window ended starts a new
@@ -151,11 +220,8 @@ async fn count_in_database(db: &Db, key: &str, cost: u32, limit: u32) -> Result<
         .bind(window_ms())
         .fetch_one(db)
         .await?;
-    Ok(if granted == 1 {
-        Count::Spent
-    } else {
-        Count::Refused { remaining: Duration::from_millis(u64::try_from(remaining_ms).unwrap_or(0)) }
-    })
+    let remaining = Duration::from_millis(u64::try_from(remaining_ms).unwrap_or(0));
+    Ok(if granted == 1 { Count::Spent { remaining } } else { Count::Refused { remaining } })
 }
 
 fn window_ms() -> i64 {

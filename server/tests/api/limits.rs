@@ -59,6 +59,39 @@ async fn postgresql_keeps_one_budget_for_every_pool() {
 }
 
 #[tokio::test]
+async fn a_large_budget_leased_in_slices_never_stretches() {
+    let dir = tempfile::tempdir().unwrap();
+    let url = fresh_database(dir.path()).await;
+    if !url.starts_with("postgres") {
+        return;
+    }
+    let first = server::db::connect_and_migrate(&url, 5).await.unwrap();
+    let second = server::db::connect(&url, 5).await.unwrap();
+    // 640 a minute: each instance leases slices of 10 (640 / LEASE_SHARE).
+    assert_eq!(640 / server::ratelimit::LEASE_SHARE, 10);
+    let (a, b) = (RateLimiter::in_database(first.clone(), 640), RateLimiter::in_database(second, 640));
+    let (mut granted, mut refused_in_a_row) = (0, 0);
+    for i in 0..2000 {
+        let limiter = if i.is_multiple_of(3) { &b } else { &a };
+        if limiter.take("score:key:big", 1, 640).await.is_ok() {
+            granted += 1;
+            refused_in_a_row = 0;
+        } else {
+            refused_in_a_row += 1;
+            if refused_in_a_row == 4 {
+                break;
+            }
+        }
+    }
+    // Never more than the budget; at most one unspent slice per instance short of it.
+    assert!((620..=640).contains(&granted), "{granted} granted");
+    let (used,): (i64,) = sqlx::query_as("SELECT used FROM rate_limits WHERE bucket = 'score:key:big'").fetch_one(&first).await.unwrap();
+    assert!(used <= 640, "{used} units spent in the database");
+    // A request costing more than what is left leases exactly what it needs, or is refused whole.
+    assert!(a.take("score:key:big", 50, 640).await.is_err());
+}
+
+#[tokio::test]
 async fn a_second_process_on_one_sqlite_file_refuses_to_start() {
     if std::env::var("TEST_DATABASE_URL").is_ok_and(|u| u.starts_with("postgres")) {
         return; // several instances share PostgreSQL: tests/api/instances.rs
