@@ -71,7 +71,7 @@ async fn a_large_budget_leased_in_slices_never_stretches() {
     assert_eq!(640 / server::ratelimit::LEASE_SHARE, 10);
     let (a, b) = (RateLimiter::in_database(first.clone(), 640), RateLimiter::in_database(second, 640));
     let (mut granted, mut refused_in_a_row) = (0, 0);
-    for i in 0..2000 {
+    for i in 0..2000_u32 {
         let limiter = if i.is_multiple_of(3) { &b } else { &a };
         if limiter.take("score:key:big", 1, 640).await.is_ok() {
             granted += 1;
