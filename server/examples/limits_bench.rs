@@ -1,8 +1,9 @@
 //! The cost of a rate-limit check, side by side: the counts in this process's memory (what
 //! SQLite keeps, one process) against the counts in PostgreSQL's `rate_limits` table (what
-//! every instance on PostgreSQL shares, one upsert per check), on the two limited paths:
-//!   login  a per-address and a per-account check (`check_scope("login", ip, Some(email))`)
-//!   score  one per-address (or per-key) check (`take("score:ip:..", 1, limit)`)
+//! every instance on PostgreSQL shares), on the limited paths with the default limits:
+//!   login  a per-address and a per-account check, 10 a minute: two upserts
+//!   score  one per-address check, 120 a minute: one upsert
+//!   key    one check of a partner key, 6,000 a minute: leased in slices of 93, mostly memory
 //!
 //! The four series run in interleaved rounds (memory login, database login, memory score,
 //! database score, then again), each round `--checks` sequential checks over `--keys` distinct
@@ -54,19 +55,27 @@ fn parse_args() -> Options {
 enum Path {
     Login,
     Score,
+    Key,
 }
+
+/// The defaults of AUTH_RATE_LIMIT_PER_MINUTE, SCORE_RATE_LIMIT_PER_MINUTE and
+/// API_KEY_RATE_LIMIT_PER_MINUTE.
+const LOGIN_LIMIT: u32 = 10;
+const SCORE_LIMIT: u32 = 120;
+const KEY_LIMIT: u32 = 6000;
 
 /// Latencies in microseconds of `checks` sequential limited requests on `path`.
 async fn round(limiter: &RateLimiter, path: Path, checks: usize, keys: usize, round: usize) -> Vec<f64> {
     let mut micros = Vec::with_capacity(checks);
     for i in 0..checks {
-        // Distinct clients per round, so that no window fills (a limit far above the checks).
+        // Distinct clients per round, each making checks/keys requests: no window fills.
         let client = (i % keys) + round * keys;
         let ip = format!("10.{}.{}.{}", client >> 16 & 255, client >> 8 & 255, client & 255);
         let start = Instant::now();
         let outcome = match path {
             Path::Login => limiter.check_scope("login", &ip, Some(&format!("user{client}@example.test"))).await,
-            Path::Score => limiter.take(&format!("score:ip:{ip}"), 1, u32::MAX).await,
+            Path::Score => limiter.take(&format!("score:ip:{ip}"), 1, SCORE_LIMIT).await,
+            Path::Key => limiter.take(&format!("score:key:{}", client % 8), 1, KEY_LIMIT).await,
         };
         micros.push(start.elapsed().as_secs_f64() * 1e6);
         if let Err(e) = outcome {
@@ -93,13 +102,15 @@ async fn main() {
     let opts = parse_args();
     let db = server::db::connect_and_migrate(&opts.database_url, 4).await.unwrap_or_else(|e| usage(&format!("database: {e}")));
     sqlx::query("TRUNCATE rate_limits").execute(&db).await.unwrap_or_else(|e| usage(&format!("database: {e}")));
-    let memory = RateLimiter::in_memory(u32::MAX);
-    let database = RateLimiter::in_database(db, u32::MAX);
+    let memory = RateLimiter::in_memory(LOGIN_LIMIT);
+    let database = RateLimiter::in_database(db, LOGIN_LIMIT);
     let series = [
         ("login, memory (SQLite, one process)", &memory, Path::Login),
         ("login, PostgreSQL rate_limits", &database, Path::Login),
         ("score, memory (SQLite, one process)", &memory, Path::Score),
         ("score, PostgreSQL rate_limits", &database, Path::Score),
+        ("key, memory (SQLite, one process)", &memory, Path::Key),
+        ("key, PostgreSQL rate_limits (leased)", &database, Path::Key),
     ];
     // [series][round] = (p50, p90, p99)
     let mut results: Vec<Vec<(f64, f64, f64)>> = vec![Vec::new(); series.len()];
@@ -119,7 +130,7 @@ async fn main() {
         let pick = |f: fn(&(f64, f64, f64)) -> f64| median(results[s].iter().map(f).collect());
         println!("{name:40} {:>9.1} {:>9.1} {:>9.1}", pick(|r| r.0), pick(|r| r.1), pick(|r| r.2));
     }
-    for (path, memory_series, database_series) in [("login", 0, 1), ("score", 2, 3)] {
+    for (path, memory_series, database_series) in [("login", 0, 1), ("score", 2, 3), ("key", 4, 5)] {
         let extra: Vec<f64> = results[database_series].iter().zip(&results[memory_series]).map(|(d, m)| d.0 - m.0).collect();
         println!("{path}: the shared limits add {:.1} µs at p50 (median of the rounds' differences)", median(extra));
     }
