@@ -109,22 +109,38 @@ impl RateLimiter {
         };
         match count {
             Count::Spent { .. } => Ok(()),
-            Count::Refused { remaining } => {
-                let secs = remaining.as_secs() + u64::from(remaining.subsec_nanos() > 0);
-                tracing::warn!(scope = key.split(':').next().unwrap_or(""), "rate limit exceeded");
-                Err(ApiError::rate_limited(secs.max(1)))
-            }
+            Count::Refused { remaining } => Err(refusal(key.split(':').next().unwrap_or(""), remaining)),
         }
     }
 
     /// Checks the per-IP key and, when given, the per-account key of one scope.
     pub async fn check_scope(&self, scope: &str, ip: &str, account: Option<&str>) -> Result<(), ApiError> {
-        self.check(&format!("{scope}:ip:{ip}")).await?;
-        if let Some(a) = account {
-            self.check(&format!("{scope}:acct:{}", a.trim().to_lowercase())).await?;
+        let address = format!("{scope}:ip:{ip}");
+        let Some(account) = account.map(|a| format!("{scope}:acct:{}", a.trim().to_lowercase())) else {
+            return self.check(&address).await;
+        };
+        match &self.store {
+            // One round trip for both (a limit that leases one unit at a time: no slices).
+            Store::Database { db, next_purge_ms, .. } if self.limit < LEASE_SHARE => {
+                purge_now_and_then(db, next_purge_ms);
+                match count_pair_in_database(db, &address, &account, self.limit).await? {
+                    Count::Spent { .. } => Ok(()),
+                    Count::Refused { remaining } => Err(refusal(scope, remaining)),
+                }
+            }
+            _ => {
+                self.check(&address).await?;
+                self.check(&account).await
+            }
         }
-        Ok(())
     }
+}
+
+/// 429 with the seconds left in the window as `Retry-After`.
+fn refusal(scope: &str, remaining: Duration) -> ApiError {
+    let secs = remaining.as_secs() + u64::from(remaining.subsec_nanos() > 0);
+    tracing::warn!(scope, "rate limit exceeded");
+    ApiError::rate_limited(secs.max(1))
 }
 
 fn count_in_memory(buckets: &Mutex<HashMap<String, (Instant, u32)>>, key: &str, cost: u32, limit: u32) -> Count {
@@ -195,22 +211,70 @@ async fn lease(db: &Db, leases: &Mutex<HashMap<String, Lease>>, key: &str, cost:
     Ok(count)
 }
 
-/// One statement, atomic: a new key starts a window; a key whose window ended starts a new
-/// one; otherwise the cost is added when it fits. `granted` records whether it did, and the
-/// milliseconds left in the window come back for `Retry-After`. The clock is the database's,
-/// so instances whose clocks differ still agree on every window.
-const COUNT_SQL: &str = "\
-INSERT INTO rate_limits AS r (bucket, window_start_ms, used, granted) \
-VALUES ($1, (EXTRACT(EPOCH FROM clock_timestamp()) * 1000)::BIGINT, \
-        CASE WHEN $2 <= $3 THEN $2 ELSE 0 END, CASE WHEN $2 <= $3 THEN 1 ELSE 0 END) \
-ON CONFLICT (bucket) DO UPDATE SET \
-  window_start_ms = CASE WHEN r.window_start_ms + $4 <= EXCLUDED.window_start_ms \
-                         THEN EXCLUDED.window_start_ms ELSE r.window_start_ms END, \
-  used = CASE WHEN r.window_start_ms + $4 <= EXCLUDED.window_start_ms THEN EXCLUDED.used \
-              WHEN r.used + $2 <= $3 THEN r.used + $2 ELSE r.used END, \
-  granted = CASE WHEN r.window_start_ms + $4 <= EXCLUDED.window_start_ms THEN EXCLUDED.granted \
-                 WHEN r.used + $2 <= $3 THEN 1 ELSE 0 END \
-RETURNING granted, window_start_ms + $4 - (EXTRACT(EPOCH FROM clock_timestamp()) * 1000)::BIGINT";
+/// One upsert of `bucket` (`$1`, or as a `SELECT` from another step), atomic: a new key starts
+/// a window; a key whose window ended starts a new one; otherwise the cost (`$2`) is added when
+/// it fits the limit (`$3`). `granted` records whether it did, and the milliseconds left in the
+/// window (`$4` long) come back for `Retry-After`. The clock is the database's, so instances
+/// whose clocks differ still agree on every window.
+macro_rules! upsert {
+    ($source:literal) => {
+        concat!(
+            "INSERT INTO rate_limits AS r (bucket, window_start_ms, used, granted) ",
+            $source,
+            " ON CONFLICT (bucket) DO UPDATE SET \
+              window_start_ms = CASE WHEN r.window_start_ms + $4 <= EXCLUDED.window_start_ms \
+                                     THEN EXCLUDED.window_start_ms ELSE r.window_start_ms END, \
+              used = CASE WHEN r.window_start_ms + $4 <= EXCLUDED.window_start_ms THEN EXCLUDED.used \
+                          WHEN r.used + $2 <= $3 THEN r.used + $2 ELSE r.used END, \
+              granted = CASE WHEN r.window_start_ms + $4 <= EXCLUDED.window_start_ms THEN EXCLUDED.granted \
+                             WHEN r.used + $2 <= $3 THEN 1 ELSE 0 END \
+            RETURNING granted, window_start_ms + $4 - (EXTRACT(EPOCH FROM clock_timestamp()) * 1000)::BIGINT AS remaining_ms"
+        )
+    };
+}
+
+/// One count of the bucket `$1`.
+const COUNT_SQL: &str = upsert!(
+    "VALUES ($1, (EXTRACT(EPOCH FROM clock_timestamp()) * 1000)::BIGINT, \
+             CASE WHEN $2 <= $3 THEN $2 ELSE 0 END, CASE WHEN $2 <= $3 THEN 1 ELSE 0 END)"
+);
+
+/// The address's bucket `$1`, then, only when that fit, the account's `$5`: one round trip for
+/// a login's two checks, with the same outcome as two counts in a row.
+const PAIR_SQL: &str = concat!(
+    "WITH address AS (",
+    upsert!(
+        "VALUES ($1, (EXTRACT(EPOCH FROM clock_timestamp()) * 1000)::BIGINT, \
+                 CASE WHEN $2 <= $3 THEN $2 ELSE 0 END, CASE WHEN $2 <= $3 THEN 1 ELSE 0 END)"
+    ),
+    "), account AS (",
+    upsert!(
+        "SELECT $5, (EXTRACT(EPOCH FROM clock_timestamp()) * 1000)::BIGINT, \
+                CASE WHEN $2 <= $3 THEN $2 ELSE 0 END, CASE WHEN $2 <= $3 THEN 1 ELSE 0 END \
+         FROM address WHERE address.granted = 1"
+    ),
+    ") SELECT address.granted, address.remaining_ms, account.granted, account.remaining_ms \
+       FROM address LEFT JOIN account ON TRUE"
+);
+
+/// The address's and then the account's count of one request in one round trip (limits under
+/// [`LEASE_SHARE`], which lease one unit at a time): the first refusal, or both spent.
+async fn count_pair_in_database(db: &Db, address: &str, account: &str, limit: u32) -> Result<Count, ApiError> {
+    let row: (i64, i64, Option<i64>, Option<i64>) = sqlx::query_as(PAIR_SQL)
+        .bind(address)
+        .bind(1_i64)
+        .bind(i64::from(limit))
+        .bind(window_ms())
+        .bind(account)
+        .fetch_one(db)
+        .await?;
+    let remaining = |ms: i64| Duration::from_millis(u64::try_from(ms).unwrap_or(0));
+    Ok(match row {
+        (0, ms, _, _) => Count::Refused { remaining: remaining(ms) },
+        (_, _, Some(1), Some(ms)) => Count::Spent { remaining: remaining(ms) },
+        (_, ms, _, account_ms) => Count::Refused { remaining: remaining(account_ms.unwrap_or(ms)) },
+    })
+}
 
 async fn count_in_database(db: &Db, key: &str, cost: u32, limit: u32) -> Result<Count, ApiError> {
     let (granted, remaining_ms): (i64, i64) = sqlx::query_as(COUNT_SQL)

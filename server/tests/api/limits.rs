@@ -58,6 +58,42 @@ async fn postgresql_keeps_one_budget_for_every_pool() {
     assert!(a.take("score:key:k", 1, 10).await.is_err());
 }
 
+/// A login's two checks (address, then account) in one round trip count exactly what the
+/// memory store counts with two: the same sequence gives the same answers on both.
+#[tokio::test]
+async fn a_logins_two_checks_count_as_in_memory() {
+    let dir = tempfile::tempdir().unwrap();
+    let url = fresh_database(dir.path()).await;
+    if !url.starts_with("postgres") {
+        return;
+    }
+    let db = server::db::connect_and_migrate(&url, 5).await.unwrap();
+    let (memory, database) = (RateLimiter::in_memory(3), RateLimiter::in_database(db.clone(), 3));
+    let attempts = [
+        ("1.1.1.1", "ana@x.co"),
+        ("1.1.1.1", "ANA@x.co "),
+        ("2.2.2.2", "ana@x.co"),
+        ("2.2.2.2", "ana@x.co"), // the account's fourth: refused, the address counted
+        ("1.1.1.1", "luis@x.co"),
+        ("1.1.1.1", "eva@x.co"), // the address's fourth: refused, eva not counted
+        ("3.3.3.3", "eva@x.co"),
+        ("3.3.3.3", "eva@x.co"),
+        ("3.3.3.3", "eva@x.co"), // eva's third: granted, since the refusal above spent none
+        ("4.4.4.4", "eva@x.co"), // eva's fourth: refused
+    ];
+    for (i, (ip, account)) in attempts.iter().enumerate() {
+        let m = memory.check_scope("login", ip, Some(account)).await.map_err(|e| e.status);
+        let d = database.check_scope("login", ip, Some(account)).await.map_err(|e| e.status);
+        assert_eq!(m, d, "attempt {i} ({ip}, {account})");
+    }
+    let (eva,): (i64,) = sqlx::query_as("SELECT used FROM rate_limits WHERE bucket = 'login:acct:eva@x.co'")
+        .fetch_one(&db)
+        .await
+        .unwrap();
+    assert_eq!(eva, 3, "a refused address spends nothing of the account");
+    assert!(database.check_scope("login", "5.5.5.5", Some("eva@x.co")).await.is_err());
+}
+
 #[tokio::test]
 async fn a_large_budget_leased_in_slices_never_stretches() {
     let dir = tempfile::tempdir().unwrap();
