@@ -27,8 +27,8 @@ cleanup() {
 }
 trap cleanup EXIT
 
-PORT="$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
-export DATA_DIR="$WORK/data" HOST=127.0.0.1 PORT RUST_LOG=warn \
+# PORT=0: the kernel picks a free port and the server logs it (no port guessed as free).
+export DATA_DIR="$WORK/data" HOST=127.0.0.1 PORT=0 RUST_LOG=warn,server::cli=info LOG_FORMAT=json \
   AUTH_RATE_LIMIT_PER_MINUTE=100000 SCORE_RATE_LIMIT_PER_MINUTE=100000 \
   ARGON2_MEMORY_KIB=1024 ARGON2_ITERATIONS=1
 ADMIN_EMAIL="schemathesis-admin@example.test"
@@ -36,8 +36,19 @@ ADMIN_PASSWORD="schemathesis $(python3 -c 'import secrets; print(secrets.token_u
 "$SERVER" create-admin --email "$ADMIN_EMAIL" --password "$ADMIN_PASSWORD" >/dev/null
 "$SERVER" >"$WORK/server.log" 2>&1 &
 SERVER_PID=$!
-BASE="http://127.0.0.1:$PORT"
-for _ in $(seq 1 100); do curl -fsS "$BASE/readyz" >/dev/null 2>&1 && break; sleep 0.1; done
+ADDRESS=""
+for _ in $(seq 1 300); do
+  ADDRESS="$(python3 -c 'import json,sys
+for line in open(sys.argv[1]):
+    try: f = json.loads(line).get("fields", {})
+    except ValueError: continue
+    if f.get("message") == "listening": print(f["address"]); break' "$WORK/server.log")"
+  [ -n "$ADDRESS" ] && break
+  kill -0 "$SERVER_PID" 2>/dev/null || { echo "the server exited:"; cat "$WORK/server.log"; exit 1; }
+  sleep 0.1
+done
+[ -n "$ADDRESS" ] || { echo "the server did not listen:"; cat "$WORK/server.log"; exit 1; }
+BASE="http://$ADDRESS"
 TOKEN="$(curl -fsS -H 'content-type: application/json' \
   -d "{\"email\":\"$ADMIN_EMAIL\",\"password\":\"$ADMIN_PASSWORD\"}" "$BASE/api/auth/login" \
   | python3 -c 'import json,sys; print(json.load(sys.stdin)["data"]["token"])')"

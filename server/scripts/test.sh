@@ -39,7 +39,7 @@ bash "$ROOT/score-ocr/scripts/install-tools.sh"
 # --- throwaway PostgreSQL cluster ----------------------------------------------------------
 PGBIN="$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -1)"
 PGROOT="$(mktemp -d)"
-PGPORT="$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
+PGPORT=""
 PG_STARTED=0
 
 as_pg() {
@@ -55,11 +55,19 @@ cleanup() {
 trap cleanup EXIT
 
 if [ "$(id -u)" -eq 0 ]; then chown postgres:postgres "$PGROOT"; fi
-log "starting PostgreSQL ($("$PGBIN/postgres" --version)) on 127.0.0.1:$PGPORT"
 as_pg "$PGBIN/initdb" -D "$PGROOT/data" -U postgres -A trust -E UTF8 --no-sync >/dev/null
-as_pg "$PGBIN/pg_ctl" -D "$PGROOT/data" -l "$PGROOT/log" -w \
-  -o "-c listen_addresses=127.0.0.1 -p $PGPORT -k $PGROOT -c fsync=off -c max_connections=300" start >/dev/null
-PG_STARTED=1
+# PostgreSQL cannot take port 0: a port that was free a moment ago may be taken by another
+# program before the server binds it, so a start that fails is tried again on another port.
+for attempt in 1 2 3 4 5; do
+  PGPORT="$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
+  log "starting PostgreSQL ($("$PGBIN/postgres" --version)) on 127.0.0.1:$PGPORT (attempt $attempt)"
+  if as_pg "$PGBIN/pg_ctl" -D "$PGROOT/data" -l "$PGROOT/log" -w \
+    -o "-c listen_addresses=127.0.0.1 -p $PGPORT -k $PGROOT -c fsync=off -c max_connections=300" start >/dev/null; then
+    PG_STARTED=1
+    break
+  fi
+done
+[ "$PG_STARTED" -eq 1 ] || { cat "$PGROOT/log"; exit 1; }
 
 # --- tests ---------------------------------------------------------------------------------
 status=0

@@ -54,20 +54,15 @@ pub async fn build_state(config: Config) -> Result<(AppState, WorkerHandle), Sta
     let passwords = PasswordService::new(&config.argon2, config.hash_concurrency)
         .map_err(StartupError::Other)?;
     let oidc = OidcState::new(config.oidc.clone()).map_err(StartupError::Other)?;
-    let interrupted = crate::domain::document_reads::interrupt_unfinished(&db)
-        .await
-        .map_err(|e| StartupError::Other(e.message))?;
-    if interrupted > 0 {
-        tracing::warn!(documents = interrupted, "printed documents left unread by the last stop marked DOCUMENT_READ_INTERRUPTED");
-    }
     let limits = score_ocr::Limits { timeout: config.ocr_timeout, ..score_ocr::Limits::default() };
     let reader = crate::reader::DocumentReader::start(db.clone(), config.ocr_workers, config.ocr_queue, limits);
+    let backend = db::Backend::of_url(&config.database_url);
     let state = AppState::new(crate::state::Services {
         profile_writer: crate::domain::buyers::ProfileWriter::start(db.clone()),
+        limiter: Arc::new(RateLimiter::for_backend(backend, db.clone(), config.auth_rate_limit_per_minute)),
+        score_limiter: Arc::new(RateLimiter::for_backend(backend, db.clone(), config.score_rate_limit_per_minute)),
         db,
         jwt: Arc::new(JwtService::new(&secret, &config)),
-        limiter: Arc::new(RateLimiter::new(config.auth_rate_limit_per_minute)),
-        score_limiter: Arc::new(RateLimiter::new(config.score_rate_limit_per_minute)),
         config: Arc::new(config),
         mailer,
         passwords,
@@ -212,14 +207,20 @@ pub struct Application {
     listener: TcpListener,
     router: Router,
     mail_worker: WorkerHandle,
+    /// Held while serving a SQLite file (one process per file; [`db::InstanceLock`]).
+    instance_lock: Option<db::InstanceLock>,
     pub state: AppState,
 }
 
 impl Application {
     /// Binds `HOST:PORT` from the configuration and builds everything.
+    /// On SQLite it first takes the file's instance lock: a second process refuses to start.
     pub async fn build(config: Config) -> Result<Self, StartupError> {
+        let lock = db::InstanceLock::acquire(&config.database_url).map_err(StartupError::Other)?;
         let listener = TcpListener::bind((config.host, config.port)).await?;
-        Self::build_with_listener(config, listener).await
+        let mut app = Self::build_with_listener(config, listener).await?;
+        app.instance_lock = Some(lock);
+        Ok(app)
     }
 
     /// Builds the application on an already-bound listener (tests bind port 0 first).
@@ -233,6 +234,7 @@ impl Application {
             listener,
             router,
             mail_worker,
+            instance_lock: None,
             state,
         })
     }
@@ -254,6 +256,7 @@ impl Application {
             listener,
             router,
             mail_worker,
+            instance_lock,
             state,
         } = self;
         drop(state);
@@ -264,6 +267,7 @@ impl Application {
         .with_graceful_shutdown(shutdown)
         .await?;
         mail_worker.shutdown(mail::SHUTDOWN_GRACE).await;
+        drop(instance_lock);
         Ok(())
     }
 }

@@ -85,6 +85,9 @@ pub struct Config {
     pub mail_retry_base: Duration,
     /// How often the delivery worker looks for due e-mails besides being woken by a request.
     pub mail_poll_interval: Duration,
+    /// `SMTP_TIMEOUT_SECONDS`: the most one SMTP exchange may take before the attempt fails
+    /// and is retried (a server that accepts and never answers).
+    pub smtp_timeout: Duration,
     pub oidc: Option<OidcConfig>,
     pub auth_rate_limit_per_minute: u32,
     /// Requests per minute per client IP on the public score endpoints (`/api/v1/*`).
@@ -229,6 +232,7 @@ impl Config {
             mail_max_attempts: parse("MAIL_MAX_ATTEMPTS", 5)?,
             mail_retry_base: Duration::from_millis(parse("MAIL_RETRY_BASE_MS", 1000)?),
             mail_poll_interval: Duration::from_millis(parse("MAIL_POLL_INTERVAL_MS", 1000)?),
+            smtp_timeout: Duration::from_secs(parse("SMTP_TIMEOUT_SECONDS", 15)?),
             oidc,
             auth_rate_limit_per_minute: parse("AUTH_RATE_LIMIT_PER_MINUTE", 10)?,
             score_rate_limit_per_minute: parse("SCORE_RATE_LIMIT_PER_MINUTE", 120)?,
@@ -290,6 +294,7 @@ impl Config {
             mail_max_attempts: 5,
             mail_retry_base: Duration::from_millis(100),
             mail_poll_interval: Duration::from_millis(100),
+            smtp_timeout: Duration::from_secs(3),
             oidc: None,
             auth_rate_limit_per_minute: 10_000,
             score_rate_limit_per_minute: 10_000,

@@ -7,10 +7,13 @@
 //! is full, an upload is refused with 503 `DOCUMENT_QUEUE_FULL` before anything is stored.
 //!
 //! A file lives in this queue's memory and in score-ocr's owner-only scratch folder only
-//! while it is read. A server stopped with files still queued marks them
-//! `DOCUMENT_READ_INTERRUPTED` at its next start ([`document_reads::interrupt_unfinished`]).
+//! while it is read, so its row records which instance reads it (`lector`). Each instance says
+//! it is alive every [`HEARTBEAT`] and marks `DOCUMENT_READ_INTERRUPTED` the documents whose
+//! instance has been silent for [`STALE_AFTER`] (stopped or killed with them in memory;
+//! [`document_reads::interrupt_orphaned`]): with several instances on one database, one that
+//! starts never cuts short what another is reading.
 
-use std::sync::Arc;
+use std::{sync::Arc, time::Duration};
 
 use axum::body::Bytes;
 use score_docs::{BankLayout, DocumentKind};
@@ -32,10 +35,18 @@ pub struct Job {
     pub bytes: Bytes,
 }
 
+/// How often an instance says it is alive and looks for documents whose reader is gone.
+pub const HEARTBEAT: Duration = Duration::from_secs(5);
+
+/// An instance silent this long is gone: the documents it was reading are interrupted.
+pub const STALE_AFTER: Duration = Duration::from_secs(30);
+
 /// The queue of the pool; cloned into the application state.
 #[derive(Debug, Clone)]
 pub struct DocumentReader {
     queue: mpsc::Sender<Job>,
+    /// This instance (a UUID per start), recorded as the reader of the documents it queues.
+    instance: Arc<str>,
 }
 
 /// Room for `n` files in the queue, taken before the files are recorded so that a full queue
@@ -53,8 +64,10 @@ impl Reserved<'_> {
 }
 
 impl DocumentReader {
-    /// Starts `workers` readers over a queue of `capacity` files.
+    /// Starts `workers` readers over a queue of `capacity` files, and this instance's heartbeat.
     pub fn start(db: Db, workers: usize, capacity: usize, limits: Limits) -> DocumentReader {
+        let instance: Arc<str> = crate::db::new_id().into();
+        tokio::spawn(keep_alive(db.clone(), instance.clone()));
         let (queue, jobs) = mpsc::channel::<Job>(capacity.max(1));
         let jobs = Arc::new(Mutex::new(jobs));
         let layouts = Arc::new(BankLayout::builtin());
@@ -62,12 +75,35 @@ impl DocumentReader {
         for _ in 0..workers.max(1) {
             tokio::spawn(work(db.clone(), jobs.clone(), layouts.clone(), limits.clone()));
         }
-        DocumentReader { queue }
+        DocumentReader { queue, instance }
+    }
+
+    /// This instance's id, the reader of the documents it queues.
+    pub fn instance(&self) -> &str {
+        &self.instance
     }
 
     /// Room for `n` files, or `None` when the queue cannot take them all now.
     pub fn reserve(&self, n: usize) -> Option<Reserved<'_>> {
         (0..n).map(|_| self.queue.try_reserve().ok()).collect::<Option<Vec<_>>>().map(Reserved)
+    }
+}
+
+/// Every [`HEARTBEAT`] for as long as the process runs: this instance is alive, and the
+/// documents of instances silent for [`STALE_AFTER`] are interrupted.
+async fn keep_alive(db: Db, instance: Arc<str>) {
+    let stale_after = i64::try_from(STALE_AFTER.as_secs()).unwrap_or(i64::MAX);
+    let mut ticks = tokio::time::interval(HEARTBEAT);
+    loop {
+        ticks.tick().await;
+        if let Err(e) = document_reads::heartbeat(&db, &instance).await {
+            tracing::warn!(error = %e.message, "could not record this instance's heartbeat");
+        }
+        match document_reads::interrupt_orphaned(&db, stale_after).await {
+            Ok(0) => {}
+            Ok(n) => tracing::warn!(documents = n, "printed documents whose reader stopped marked DOCUMENT_READ_INTERRUPTED"),
+            Err(e) => tracing::warn!(error = %e.message, "could not look for documents whose reader stopped"),
+        }
     }
 }
 

@@ -108,32 +108,71 @@ pub async fn connect(url: &str, max_connections: u32) -> Result<Db, sqlx::Error>
     Ok(pool)
 }
 
+/// The file a `sqlite:` URL names (`None` for PostgreSQL and in-memory databases).
+fn sqlite_file(url: &str) -> Option<&Path> {
+    let rest = url.strip_prefix("sqlite://").or_else(|| url.strip_prefix("sqlite:"))?;
+    let path = rest.split_once('?').map_or(rest, |(p, _)| p);
+    (!path.is_empty() && path != ":memory:").then(|| Path::new(path))
+}
+
+/// Creates the folder of a SQLite file (owner-only) when it is missing.
+fn create_sqlite_folder(path: &Path) -> std::io::Result<()> {
+    match path.parent() {
+        Some(parent) if !parent.as_os_str().is_empty() && !parent.exists() => crate::files::create_private_dir(parent),
+        _ => Ok(()),
+    }
+}
+
 /// Makes sure the folder of a SQLite file exists and that the URL asks to create the file.
 fn ensure_sqlite_file(url: &str) -> Result<String, sqlx::Error> {
-    let rest = url
-        .trim_start_matches("sqlite://")
-        .trim_start_matches("sqlite:");
-    let (path, query) = match rest.split_once('?') {
-        Some((p, q)) => (p, Some(q)),
-        None => (rest, None),
-    };
-    if path.is_empty() || path == ":memory:" {
+    let Some(path) = sqlite_file(url) else {
         return Ok(url.to_string());
-    }
-    if let Some(parent) = Path::new(path).parent()
-        && !parent.as_os_str().is_empty()
-        && !parent.exists()
-    {
-        crate::files::create_private_dir(parent).map_err(sqlx::Error::Io)?;
-    }
+    };
+    let query = url.split_once('?').map(|(_, q)| q);
+    create_sqlite_folder(path).map_err(sqlx::Error::Io)?;
     // Owner-only from the first byte (SQLite gives -wal and -shm the same permissions).
-    crate::files::touch_private(Path::new(path)).map_err(sqlx::Error::Io)?;
-    crate::files::restrict_sqlite(Path::new(path)).map_err(sqlx::Error::Io)?;
+    crate::files::touch_private(path).map_err(sqlx::Error::Io)?;
+    crate::files::restrict_sqlite(path).map_err(sqlx::Error::Io)?;
+    let path = path.display();
     Ok(match query {
         Some(q) if q.contains("mode=") => url.to_string(),
         Some(q) => format!("sqlite://{path}?{q}&mode=rwc"),
         None => format!("sqlite://{path}?mode=rwc"),
     })
+}
+
+/// The exclusive lock a serving process holds on `<SQLite file>.lock` for as long as it runs:
+/// a second server process on the same file refuses to start. So one process serves a SQLite
+/// database, and what it keeps in memory (its rate limits, `crate::ratelimit`) is the whole
+/// deployment's. PostgreSQL needs no lock: several instances share it (README).
+#[derive(Debug)]
+pub struct InstanceLock {
+    _file: Option<std::fs::File>,
+}
+
+impl InstanceLock {
+    /// Takes the lock of the SQLite file `url` names; nothing to take for PostgreSQL.
+    pub fn acquire(url: &str) -> Result<InstanceLock, String> {
+        let Some(path) = sqlite_file(url) else {
+            return Ok(InstanceLock { _file: None });
+        };
+        let mut lock_path = path.as_os_str().to_owned();
+        lock_path.push(".lock");
+        let lock_path = std::path::PathBuf::from(lock_path);
+        let opened = create_sqlite_folder(path)
+            .and_then(|()| crate::files::touch_private(&lock_path))
+            .and_then(|()| std::fs::OpenOptions::new().write(true).open(&lock_path));
+        let file = opened.map_err(|e| format!("{}: {e}", lock_path.display()))?;
+        match file.try_lock() {
+            Ok(()) => Ok(InstanceLock { _file: Some(file) }),
+            Err(std::fs::TryLockError::WouldBlock) => Err(format!(
+                "another server process serves {}: a SQLite database is served by one process \
+                 (run several instances on PostgreSQL, see the README)",
+                path.display()
+            )),
+            Err(std::fs::TryLockError::Error(e)) => Err(format!("{}: {e}", lock_path.display())),
+        }
+    }
 }
 
 /// Writes a consistent copy of a SQLite database to `to` while the server keeps running

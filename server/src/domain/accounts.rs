@@ -10,6 +10,7 @@ use crate::{
     db::{self, Db},
     domain::users::{Role, UserRow, UserSummary, normalize_email},
     http::error::{ApiError, is_unique_violation},
+    mail::{Email, outbox},
     security::{JwtService, hash_token, random_token},
 };
 
@@ -106,6 +107,49 @@ where
         Err(e) if is_unique_violation(&e) => Err(CreateUserError::EmailTaken),
         Err(e) => Err(CreateUserError::Db(e)),
     }
+}
+
+/// Creates an account that must verify its e-mail, its verification token and the e-mail that
+/// carries it (`email_for(user, token)`), in one transaction: all three commit or none does.
+/// `None` when the address already has an account (nothing is created). The caller wakes the
+/// mail worker after.
+pub async fn register(
+    db: &Db,
+    new: &NewUser,
+    ttl: Duration,
+    email_for: impl FnOnce(&UserRow, &str) -> Email,
+) -> Result<Option<UserRow>, ApiError> {
+    let mut tx = db.begin().await?;
+    let user = match create_user(&mut *tx, new).await {
+        Ok(user) => user,
+        // PostgreSQL has aborted the transaction at the unique violation.
+        Err(CreateUserError::EmailTaken) => {
+            tx.rollback().await?;
+            return Ok(None);
+        }
+        Err(e) => return Err(e.into()),
+    };
+    let token = issue_one_time_token_in(&mut tx, &user.id, TokenKind::VerifyEmail, ttl).await?;
+    outbox::enqueue(&mut *tx, &email_for(&user, &token)).await?;
+    tx.commit().await?;
+    Ok(Some(user))
+}
+
+/// Issues a one-time token of `kind` for `user_id` and queues the e-mail that carries it
+/// (`email_for(token)`), in one transaction: both commit or neither does. The caller wakes the
+/// mail worker after.
+pub async fn issue_token_by_email(
+    db: &Db,
+    user_id: &str,
+    kind: TokenKind,
+    ttl: Duration,
+    email_for: impl FnOnce(&str) -> Email,
+) -> Result<(), ApiError> {
+    let mut tx = db.begin().await?;
+    let token = issue_one_time_token_in(&mut tx, user_id, kind, ttl).await?;
+    outbox::enqueue(&mut *tx, &email_for(&token)).await?;
+    tx.commit().await?;
+    Ok(())
 }
 
 /// Creates a one-time token for `user_id` in its own transaction and returns it (the only

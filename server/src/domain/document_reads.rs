@@ -15,14 +15,17 @@
 //!
 //! The file itself is never stored (the row keeps its SHA-256).
 
-use score_docs::{DocError, Documento, EstadoCuenta, Fuente};
+use score_docs::{DocError, Documento, EstadoCuenta};
 use serde::Serialize;
 use serde_json::Value;
 use utoipa::ToSchema;
 
 use crate::{
     db::{self, Db},
-    domain::documents::{self, ReadReceipt},
+    domain::{
+        buyers::ProfileView,
+        documents::{self, ReadReceipt, VerificationView},
+    },
     http::error::{ApiError, ApiResult},
 };
 
@@ -109,16 +112,17 @@ pub struct NewRead {
     pub tipo: Option<&'static str>,
 }
 
-/// Records files about to be read for the profile `profile_id` (which must exist).
-pub async fn start(db: &Db, profile_id: &str, files: &[NewRead]) -> ApiResult<Vec<LecturaView>> {
+/// Records files about to be read by the instance `reader` for the profile `profile_id`
+/// (which must exist).
+pub async fn start(db: &Db, reader: &str, profile_id: &str, files: &[NewRead]) -> ApiResult<Vec<LecturaView>> {
     let now = db::now();
     let mut tx = db.begin().await?;
     let mut ids = Vec::with_capacity(files.len());
     for f in files {
         let id = db::new_id();
         sqlx::query(
-            "INSERT INTO document_reads (id, profile_id, archivo, sha256, tipo, estado, aplicado, created_at) \
-             VALUES ($1, $2, $3, $4, $5, $6, 0, $7)",
+            "INSERT INTO document_reads (id, profile_id, archivo, sha256, tipo, estado, aplicado, created_at, lector) \
+             VALUES ($1, $2, $3, $4, $5, $6, 0, $7, $8)",
         )
         .bind(&id)
         .bind(profile_id)
@@ -127,6 +131,7 @@ pub async fn start(db: &Db, profile_id: &str, files: &[NewRead]) -> ApiResult<Ve
         .bind(f.tipo)
         .bind(LEYENDO)
         .bind(now)
+        .bind(reader)
         .execute(&mut *tx)
         .await?;
         ids.push(id);
@@ -241,54 +246,68 @@ pub async fn finish(db: &Db, read: &str, profile_id: &str, file: NewRead, outcom
     }
 }
 
-/// Marks as interrupted the documents a stopped server was still reading (their bytes were
-/// only in its memory): the buyer is told to send them again. Run at start.
-pub async fn interrupt_unfinished(db: &Db) -> ApiResult<u64> {
+/// Says that the server instance `instance` is alive (its documents are being read); run when
+/// it starts and every few seconds after ([`crate::reader`]).
+pub async fn heartbeat(db: &Db, instance: &str) -> ApiResult<()> {
+    sqlx::query(
+        "INSERT INTO server_instances (id, heartbeat_at) VALUES ($1, $2) \
+         ON CONFLICT (id) DO UPDATE SET heartbeat_at = EXCLUDED.heartbeat_at",
+    )
+    .bind(instance)
+    .bind(db::now())
+    .execute(db)
+    .await?;
+    Ok(())
+}
+
+/// Marks as interrupted the documents whose reader is gone: a server instance that stopped or
+/// died with them in its memory (no heartbeat for `stale_after_secs`), or rows from before
+/// readers were recorded. The buyer is told to send them again. The documents other live
+/// instances are reading are left alone, so a starting instance never cuts another's work.
+pub async fn interrupt_orphaned(db: &Db, stale_after_secs: i64) -> ApiResult<u64> {
+    let now = db::now();
     let done = sqlx::query(
-        "UPDATE document_reads SET estado = $1, error_code = $2, error_message = $3, finished_at = $4 WHERE estado = $5",
+        "UPDATE document_reads SET estado = $1, error_code = $2, error_message = $3, finished_at = $4 \
+         WHERE estado = $5 AND (lector IS NULL OR lector NOT IN \
+           (SELECT id FROM server_instances WHERE heartbeat_at >= $6))",
     )
     .bind(RECHAZADO)
     .bind(INTERRUPTED)
     .bind("El servidor se reinició mientras leía este documento; vuelve a subirlo.")
-    .bind(db::now())
+    .bind(now)
     .bind(LEYENDO)
+    .bind(now - stale_after_secs)
     .execute(db)
     .await?;
+    // Instances silent for a day are forgotten (their documents were marked long ago).
+    sqlx::query("DELETE FROM server_instances WHERE heartbeat_at < $1")
+        .bind(now - 86_400)
+        .execute(db)
+        .await?;
     Ok(done.rows_affected())
 }
 
-/// Where a receipt on file came from, as stored in `buyer_documents.fuente`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Origin {
-    Xml,
-    Pdf,
-    Ocr,
+/// A profile as `GET /api/v1/perfil/{id}` and phase 2 return it: with its verification,
+/// `null` until receipts are attached.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct VerifiedProfileView {
+    #[serde(flatten)]
+    pub profile: ProfileView,
+    pub verificacion: Option<VerificationView>,
+    /// The printed documents sent (PDF, PNG, JPEG), newest first: being read, read or refused.
+    pub lecturas: Vec<LecturaView>,
+    /// The monthly income the bank statements read support (score-docs' rule for the
+    /// self-employed: eligible deposits less the expense factor), `null` without statements.
+    /// Shown to the bank; it does not replace the declared income.
+    #[schema(value_type = Option<Object>)]
+    pub ingreso_estados_cuenta: Option<Value>,
 }
 
-impl Origin {
-    /// As stored (an unknown text is read as the XML, the column's default).
-    pub fn parse(text: &str) -> Origin {
-        match text {
-            "pdf" => Origin::Pdf,
-            "ocr" => Origin::Ocr,
-            _ => Origin::Xml,
-        }
-    }
-
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Origin::Xml => "xml",
-            Origin::Pdf => "pdf",
-            Origin::Ocr => "ocr",
-        }
-    }
-}
-
-impl From<Fuente> for Origin {
-    fn from(f: Fuente) -> Origin {
-        match f {
-            Fuente::Pdf => Origin::Pdf,
-            Fuente::Ocr => Origin::Ocr,
-        }
+impl VerifiedProfileView {
+    /// The profile `row` with its verification and printed documents.
+    pub async fn load(db: &Db, profile: ProfileView, verificacion: Option<VerificationView>) -> ApiResult<VerifiedProfileView> {
+        let lecturas = list(db, &profile.id).await?;
+        let ingreso_estados_cuenta = statements_income(db, &profile.id).await?;
+        Ok(VerifiedProfileView { profile, verificacion, lecturas, ingreso_estados_cuenta })
     }
 }

@@ -30,7 +30,6 @@ use crate::{
     db::{self, Db},
     domain::{
         buyers::{self, BuyerRow, ContactPatch, Members, ProfileView},
-        document_reads::{LecturaView, Origin},
     },
     http::error::{ApiError, ApiResult},
 };
@@ -156,31 +155,6 @@ pub struct VerificationView {
     pub documentos: Vec<DocumentView>,
     /// RFC 3339.
     pub actualizado_at: String,
-}
-
-/// A profile as `GET /api/v1/perfil/{id}` and phase 2 return it: with its verification,
-/// `null` until receipts are attached.
-#[derive(Debug, Serialize, ToSchema)]
-pub struct VerifiedProfileView {
-    #[serde(flatten)]
-    pub profile: ProfileView,
-    pub verificacion: Option<VerificationView>,
-    /// The printed documents sent (PDF, PNG, JPEG), newest first: being read, read or refused.
-    pub lecturas: Vec<LecturaView>,
-    /// The monthly income the bank statements read support (score-docs' rule for the
-    /// self-employed: eligible deposits less the expense factor), `null` without statements.
-    /// Shown to the bank; it does not replace the declared income.
-    #[schema(value_type = Option<Object>)]
-    pub ingreso_estados_cuenta: Option<Value>,
-}
-
-impl VerifiedProfileView {
-    /// The profile `row` with its verification and printed documents.
-    pub async fn load(db: &Db, profile: ProfileView, verificacion: Option<VerificationView>) -> ApiResult<VerifiedProfileView> {
-        let lecturas = super::document_reads::list(db, &profile.id).await?;
-        let ingreso_estados_cuenta = super::document_reads::statements_income(db, &profile.id).await?;
-        Ok(VerifiedProfileView { profile, verificacion, lecturas, ingreso_estados_cuenta })
-    }
 }
 
 /// What happened to each file of an upload.
@@ -563,5 +537,41 @@ mod tests {
         let (p, _, d) = apply(json!({}), json!({"deudas_mensuales": 2500.5}));
         assert_eq!(p["deudas_mensuales"], json!(2500.5));
         assert!(d.is_empty(), "nothing declared: nothing differs");
+    }
+}
+
+/// Where a receipt on file came from, as stored in `buyer_documents.fuente`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Origin {
+    Xml,
+    Pdf,
+    Ocr,
+}
+
+impl Origin {
+    /// As stored (an unknown text is read as the XML, the column's default).
+    pub fn parse(text: &str) -> Origin {
+        match text {
+            "pdf" => Origin::Pdf,
+            "ocr" => Origin::Ocr,
+            _ => Origin::Xml,
+        }
+    }
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Origin::Xml => "xml",
+            Origin::Pdf => "pdf",
+            Origin::Ocr => "ocr",
+        }
+    }
+}
+
+impl From<score_docs::Fuente> for Origin {
+    fn from(f: score_docs::Fuente) -> Origin {
+        match f {
+            score_docs::Fuente::Pdf => Origin::Pdf,
+            score_docs::Fuente::Ocr => Origin::Ocr,
+        }
     }
 }

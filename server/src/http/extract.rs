@@ -221,12 +221,12 @@ impl ScoreClient {
     }
 
     /// Spends `cost` profiles of the caller's budget (429 with `Retry-After` when spent).
-    pub fn spend(&self, state: &AppState, cost: u32) -> Result<(), ApiError> {
+    pub async fn spend(&self, state: &AppState, cost: u32) -> Result<(), ApiError> {
         let bucket = match self {
             ScoreClient::Partner(key) => format!("score:key:{}", key.id),
             ScoreClient::Anonymous(ip) => format!("score:ip:{ip}"),
         };
-        state.score_limiter.take(&bucket, cost, self.limit_per_minute(state))
+        state.score_limiter.take(&bucket, cost, self.limit_per_minute(state)).await
     }
 }
 

@@ -16,24 +16,13 @@
 pub mod outbox;
 pub mod worker;
 
+pub use outbox::Email;
+
 use std::{sync::Arc, time::Duration};
 
 use tokio::sync::Notify;
 
 use crate::db::Db;
-
-/// One message to send.
-#[derive(Debug, Clone)]
-pub struct Email {
-    pub to: String,
-    pub subject: String,
-    pub text: String,
-    pub html: String,
-    /// Kind, for logs and metrics (`verify_email`, `reset_password`, ...).
-    pub kind: &'static str,
-    /// The action link; logged only in outbox (development) mode.
-    pub link: Option<String>,
-}
 
 /// The request side of the queue: wakes this instance's worker after a commit.
 #[derive(Clone, Debug)]

@@ -12,10 +12,20 @@
 
 use std::time::Duration;
 
-use crate::{
-    db::{self, Backend, Db},
-    mail::Email,
-};
+use crate::db::{self, Backend, Db};
+
+/// One message to send.
+#[derive(Debug, Clone)]
+pub struct Email {
+    pub to: String,
+    pub subject: String,
+    pub text: String,
+    pub html: String,
+    /// Kind, for logs and metrics (`verify_email`, `reset_password`, ...).
+    pub kind: &'static str,
+    /// The action link; logged only in outbox (development) mode.
+    pub link: Option<String>,
+}
 
 /// How long a claim owns its rows: longer than one SMTP attempt (its timeout is 15 s), so a
 /// live worker never loses a row it is still sending.

@@ -75,7 +75,7 @@ pub fn start(
         Some(url) => Some(
             AsyncSmtpTransport::<Tokio1Executor>::from_url(url)
                 .map_err(|e| format!("SMTP_URL: {e}"))?
-                .timeout(Some(Duration::from_secs(15)))
+                .timeout(Some(cfg.smtp_timeout))
                 .build(),
         ),
         None => None,

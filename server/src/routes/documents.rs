@@ -138,7 +138,7 @@ pub async fn attach_documents(
 ) -> ApiResult<Response> {
     // Each printed document costs a reading: it spends a unit of the budget of its own.
     let printed: Vec<&UploadedFile> = files.iter().filter(|f| is_printed(f)).collect();
-    client.spend(&state, 1 + u32::try_from(printed.len()).unwrap_or(u32::MAX))?;
+    client.spend(&state, 1 + u32::try_from(printed.len()).unwrap_or(u32::MAX)).await?;
     let mut xml = Vec::new();
     for (i, f) in files.iter().filter(|f| f.field == FILE_FIELD).enumerate() {
         if !is_printed(f) {
@@ -174,7 +174,7 @@ pub async fn attach_documents(
             tipo: Some(if f.field == STATEMENT_FIELD { "estado_cuenta" } else { "recibo_nomina" }),
         })
         .collect();
-    let lecturas = document_reads::start(&state.db, &profile.id, &new_reads).await?;
+    let lecturas = document_reads::start(&state.db, state.reader.instance(), &profile.id, &new_reads).await?;
     let jobs = lecturas
         .iter()
         .zip(new_reads)

@@ -77,7 +77,7 @@ pub async fn idp_redirect(
     State(state): State<AppState>,
     ClientIp(ip): ClientIp,
 ) -> ApiResult<Response> {
-    state.limiter.check_scope("idp", &ip, None)?;
+    state.limiter.check_scope("idp", &ip, None).await?;
     let cfg = state.oidc.config()?.clone();
     let metadata = state.oidc.metadata().await?;
     let client = CoreClient::from_provider_metadata(
@@ -129,7 +129,7 @@ pub async fn idp_callback(
     headers: HeaderMap,
     ApiQuery(q): ApiQuery<CallbackQuery>,
 ) -> ApiResult<Response> {
-    state.limiter.check_scope("idp", &ip, None)?;
+    state.limiter.check_scope("idp", &ip, None).await?;
     let cfg = state.oidc.config()?.clone();
     let front = |key: &str, value: &str| {
         let mut resp = redirect(&state.config.frontend_link(
@@ -278,7 +278,7 @@ pub async fn idp_exchange(
     ClientIp(ip): ClientIp,
     ApiJson(req): ApiJson<ExchangeRequest>,
 ) -> ApiResult<Response> {
-    state.limiter.check_scope("idp", &ip, None)?;
+    state.limiter.check_scope("idp", &ip, None).await?;
     let invalid =
         || ApiError::bad_request("IDP_CODE_INVALID", "Código de acceso inválido o expirado");
     if req.code.is_empty() || req.code.len() > 256 {

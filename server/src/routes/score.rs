@@ -33,7 +33,8 @@ use utoipa_axum::{router::OpenApiRouter, routes};
 use crate::{
     domain::{
         buyers::{self, ProfileView},
-        documents::{self, VerifiedProfileView},
+        document_reads::VerifiedProfileView,
+        documents,
         leads::{self, InterestInput, InterestRecorded},
         matching::{self, MatchPage},
     },
@@ -188,7 +189,7 @@ pub async fn score_stateless(
     _json: JsonContentType,
     body: Bytes,
 ) -> ApiResult<Response> {
-    client.spend(&state, 1)?;
+    client.spend(&state, 1).await?;
     // The hot path of the API: the body goes straight to score-core as text and its compact
     // JSON report is spliced into the envelope, with no intermediate `Value` either way (the
     // same codes as `ApiJson`: 415 without a JSON content type, 400 `INVALID_JSON`).
@@ -282,7 +283,7 @@ pub async fn score_batch(
         )
         .with("field", "perfiles"));
     }
-    client.spend(&state, n as u32)?;
+    client.spend(&state, n as u32).await?;
     // Read here, scored by score-core's batch over the cores on a blocking thread: a thousand
     // reports are milliseconds of CPU that must not hold one of the executor's threads.
     let inputs: Vec<score_core::batch::Input> =
@@ -320,7 +321,7 @@ pub async fn score_batch(
 
 /// Phase 1 and onboarding: validates, scores and durably stores a new profile in `phase`.
 async fn create(state: &AppState, client: &ScoreClient, body: &RawValue, phase: i64) -> ApiResult<buyers::BuyerRow> {
-    client.spend(state, 1)?;
+    client.spend(state, 1).await?;
     let (profile, contact) = buyers::split_profile_body(body)?;
     let scored = buyers::score_profile(&profile)?;
     state.metrics.record_score(scored.report.nivel.as_str());
@@ -372,7 +373,7 @@ pub async fn refine_profile(
     ApiPath(id): ApiPath<String>,
     ApiJson(body): ApiJson<Box<RawValue>>,
 ) -> ApiResult<axum::Json<DataResponse<VerifiedProfileView>>> {
-    client.spend(&state, 1)?;
+    client.spend(&state, 1).await?;
     let (changes, contact) = buyers::split_profile_body(&body)?;
     let (row, verificacion) = documents::refine(&state.db, &id, &changes, &contact, documents::today_in_mexico()).await?;
     state.metrics.record_score(&row.nivel);
@@ -412,7 +413,7 @@ pub async fn get_profile(
     client: ScoreClient,
     ApiPath(id): ApiPath<String>,
 ) -> ApiResult<axum::Json<DataResponse<VerifiedProfileView>>> {
-    client.spend(&state, 1)?;
+    client.spend(&state, 1).await?;
     let row = buyers::find(&state.db, &id).await?;
     let verificacion = documents::find_verification(&state.db, &row.id).await?;
     Ok(axum::Json(DataResponse::new(VerifiedProfileView::load(&state.db, row.view()?, verificacion).await?)))
@@ -455,7 +456,7 @@ pub async fn match_properties(
     ApiPath(id): ApiPath<String>,
     ApiQuery(q): ApiQuery<MatchingQuery>,
 ) -> ApiResult<axum::Json<DataResponse<MatchPage>>> {
-    client.spend(&state, 1)?;
+    client.spend(&state, 1).await?;
     let operation = matching::parse_operation(q.operation.as_deref())?;
     let paging = Paging::new(q.page, q.limit)?;
     let row = buyers::find(&state.db, &id).await?;
@@ -511,7 +512,7 @@ pub async fn document_interest(
     ApiPath(id): ApiPath<String>,
     ApiJson(body): ApiJson<Value>,
 ) -> ApiResult<impl IntoResponse> {
-    client.spend(&state, 1)?;
+    client.spend(&state, 1).await?;
     let (rest, contact) = buyers::split_body(body)?;
     let input = InterestInput::parse(rest)?;
     let profile = buyers::find(&state.db, &id).await?;

@@ -208,42 +208,27 @@ async fn sqlite_runs_in_wal_mode_with_durable_commits() {
 #[tokio::test]
 async fn binary_starts_with_defaults_and_shuts_down_gracefully() {
     let dir = tempfile::tempdir().unwrap();
-    let port = crate::helpers::free_port();
-    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_server"))
-        .env_clear()
-        .env("PATH", std::env::var("PATH").unwrap_or_default())
-        .env("PORT", port.to_string())
-        .env("DATA_DIR", dir.path().join("data"))
-        // Slow hashing so that a registration is still running when SIGTERM arrives.
-        .env("ARGON2_MEMORY_KIB", "262144")
-        .env("ARGON2_ITERATIONS", "4")
-        .env("RUST_LOG", "warn")
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null())
-        .spawn()
-        .unwrap();
-    let base = format!("http://127.0.0.1:{port}");
+    let mut server = crate::helpers::ServerProcess::start(
+        dir.path(),
+        &[
+            ("DATA_DIR", dir.path().join("data").display().to_string()),
+            // Slow hashing so that a registration is still running when SIGTERM arrives.
+            ("ARGON2_MEMORY_KIB", "262144".into()),
+            ("ARGON2_ITERATIONS", "4".into()),
+            // The start of each request is logged: SIGTERM goes once the registration is in.
+            ("RUST_LOG", "warn,server=info,tower_http=debug".into()),
+        ],
+    )
+    .await;
     let client = reqwest::Client::new();
-    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
-    loop {
-        if client
-            .get(format!("{base}/readyz"))
-            .send()
-            .await
-            .is_ok_and(|r| r.status() == 200)
-        {
-            break;
-        }
-        assert!(std::time::Instant::now() < deadline, "server did not start");
-        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
-    }
+    assert_eq!(client.get(server.url("/readyz")).send().await.unwrap().status(), 200);
     assert!(dir.path().join("data/platform.db").exists());
     assert!(dir.path().join("data/jwt-secret").exists());
     let body = json!({"firstName": "A", "lastName": "B", "email": "graceful@example.test",
         "password": "a long enough passphrase", "role": "comprador", "acceptedTerms": true});
     let inflight = {
         let client = client.clone();
-        let url = format!("{base}/api/auth/register");
+        let url = server.url("/api/auth/register");
         tokio::spawn(async move {
             client
                 .post(url)
@@ -253,9 +238,9 @@ async fn binary_starts_with_defaults_and_shuts_down_gracefully() {
                 .map(|r| r.status().as_u16())
         })
     };
-    tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    server.wait_for_log(&["started processing request", "/api/auth/register"]).await;
     let killed = std::process::Command::new("kill")
-        .args(["-TERM", &child.id().to_string()])
+        .args(["-TERM", &server.pid().to_string()])
         .status()
         .unwrap();
     assert!(killed.success());
@@ -264,10 +249,7 @@ async fn binary_starts_with_defaults_and_shuts_down_gracefully() {
         201,
         "the in-flight request must complete"
     );
-    let status = tokio::task::spawn_blocking(move || child.wait())
-        .await
-        .unwrap()
-        .unwrap();
+    let status = server.wait().await;
     assert!(status.success(), "exit status {status:?}");
     // Outbox mode: the verification e-mail was written before exit.
     let outbox = dir.path().join("data/outbox");

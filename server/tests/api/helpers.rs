@@ -13,9 +13,9 @@
 
 use std::{
     collections::HashSet,
-    net::TcpListener as StdListener,
+    io::{BufRead, BufReader},
     path::{Path, PathBuf},
-    process::{Child, Command, Stdio},
+    process::{Child, ChildStdout, Command, Stdio},
     sync::{Arc, Mutex},
     time::{Duration, Instant},
 };
@@ -105,14 +105,6 @@ impl ReceivedEmail {
     }
 }
 
-pub fn free_port() -> u16 {
-    StdListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port()
-}
-
 fn workspace_root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
         .parent()
@@ -120,18 +112,23 @@ fn workspace_root() -> PathBuf {
         .to_path_buf()
 }
 
-async fn wait_for_port(port: u16, what: &str) {
-    let deadline = Instant::now() + Duration::from_secs(20);
-    while Instant::now() < deadline {
-        if tokio::net::TcpStream::connect(("127.0.0.1", port))
-            .await
-            .is_ok()
-        {
-            return;
+/// The first line a child process prints (the port or URL it listens on: the kernel picked it,
+/// so no test ever guesses a free port), waiting up to 30 s. The reader is returned so that the
+/// pipe stays open for whatever the child prints later.
+async fn first_line(child: &mut Child, what: &str) -> (String, BufReader<ChildStdout>) {
+    let stdout = child.stdout.take().expect("stdout is piped");
+    let reading = tokio::task::spawn_blocking(move || {
+        let mut reader = BufReader::new(stdout);
+        let mut line = String::new();
+        reader.read_line(&mut line).map(|_| (line.trim().to_string(), reader))
+    });
+    match tokio::time::timeout(Duration::from_secs(30), reading).await {
+        Ok(Ok(Ok((line, reader)))) if !line.is_empty() => (line, reader),
+        other => {
+            let _ = child.kill();
+            panic!("{what} did not say where it listens: {other:?}");
         }
-        tokio::time::sleep(Duration::from_millis(50)).await;
     }
-    panic!("{what} did not start listening on 127.0.0.1:{port}");
 }
 
 /// Creates a fresh database and returns its URL.
@@ -394,24 +391,47 @@ impl TestApp {
         }
     }
 
+    /// Waits (up to 20 s) until no e-mail is left pending in the outbox table: every e-mail the
+    /// requests so far queued has been delivered (or given up on).
+    pub async fn wait_for_mail_queue_empty(&self) {
+        let deadline = Instant::now() + Duration::from_secs(20);
+        loop {
+            let (pending,): (i64,) =
+                sqlx::query_as("SELECT COUNT(*) FROM mail_outbox WHERE status = 'pending'")
+                    .fetch_one(&self.db)
+                    .await
+                    .unwrap();
+            if pending == 0 {
+                return;
+            }
+            assert!(Instant::now() < deadline, "{pending} e-mails still pending");
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+    }
+
     /// Number of e-mails received so far to `to`.
     pub fn count_emails_to(&self, to: &str) -> usize {
-        self.mail_files()
-            .iter()
-            .filter(|p| {
-                let raw = std::fs::read(p).unwrap();
-                mail_parser::MessageParser::default()
-                    .parse(&raw)
-                    .and_then(|m| {
-                        m.to()
-                            .and_then(|a| a.first())
-                            .and_then(|a| a.address())
-                            .map(|s| s.to_lowercase())
-                    })
-                    .is_some_and(|a| a == to.to_lowercase())
-            })
-            .count()
+        count_emails_to(&self.mail_files(), to)
     }
+}
+
+/// Number of the e-mail `files` addressed to `to`.
+pub fn count_emails_to(files: &[PathBuf], to: &str) -> usize {
+    files
+        .iter()
+        .filter(|p| {
+            let raw = std::fs::read(p).unwrap();
+            mail_parser::MessageParser::default()
+                .parse(&raw)
+                .and_then(|m| {
+                    m.to()
+                        .and_then(|a| a.first())
+                        .and_then(|a| a.address())
+                        .map(|s| s.to_lowercase())
+                })
+                .is_some_and(|a| a == to.to_lowercase())
+        })
+        .count()
 }
 
 /// Asserts the error envelope and returns the body.
@@ -429,11 +449,13 @@ pub async fn assert_error(resp: reqwest::Response, status: u16, code: &str) -> V
     body
 }
 
-/// `aiosmtpd` SMTP sink on loopback writing a maildir.
+/// `aiosmtpd` SMTP sink on loopback writing a maildir (server/tests/smtp_sink.py), on a port
+/// the kernel picked.
 pub struct SmtpSink {
     pub port: u16,
     pub maildir: PathBuf,
     child: Child,
+    _stdout: BufReader<ChildStdout>,
 }
 
 fn python_with_aiosmtpd() -> PathBuf {
@@ -448,37 +470,185 @@ fn python_with_aiosmtpd() -> PathBuf {
 }
 
 impl SmtpSink {
-    pub async fn start(dir: &Path) -> SmtpSink {
-        Self::start_on(dir, free_port()).await
+    /// The messages received so far.
+    pub fn files(&self) -> Vec<PathBuf> {
+        std::fs::read_dir(self.maildir.join("new"))
+            .map(|rd| rd.filter_map(|e| e.ok()).map(|e| e.path()).collect())
+            .unwrap_or_default()
     }
 
-    /// Starts the sink on a given port (e.g. one the app was configured with earlier).
-    pub async fn start_on(dir: &Path, port: u16) -> SmtpSink {
+    pub async fn start(dir: &Path) -> SmtpSink {
         let maildir = dir.join("maildir");
         for sub in ["cur", "new", "tmp"] {
             std::fs::create_dir_all(maildir.join(sub)).unwrap();
         }
-        let child = Command::new(python_with_aiosmtpd())
-            .args(["-m", "aiosmtpd", "-n", "-l", &format!("127.0.0.1:{port}"), "-c", "aiosmtpd.handlers.Mailbox"])
+        let mut child = Command::new(python_with_aiosmtpd())
+            .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/smtp_sink.py"))
             .arg(&maildir)
-            .stdout(Stdio::null())
+            .stdout(Stdio::piped())
             .stderr(Stdio::null())
             .spawn()
             .expect("start aiosmtpd (run server/scripts/test.sh, or: python3 -m venv .venv && .venv/bin/pip install aiosmtpd)");
-        wait_for_port(
-            port,
-            "aiosmtpd (is it installed? see server/scripts/test.sh)",
-        )
-        .await;
+        let (line, stdout) = first_line(&mut child, "aiosmtpd (is it installed? see server/scripts/test.sh)").await;
         SmtpSink {
-            port,
+            port: line.parse().expect("the sink prints its port"),
             maildir,
             child,
+            _stdout: stdout,
         }
     }
 }
 
 impl Drop for SmtpSink {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// An SMTP address the test owns for as long as it lives. Until [`SmtpGate::open`] it is a
+/// server that is down: each connection is accepted and closed at once, so a delivery attempt
+/// fails in microseconds (never on a timeout, never on another test's listener that took a
+/// port thought free). Once open, each connection is forwarded to a sink.
+pub struct SmtpGate {
+    pub port: u16,
+    sink: Arc<Mutex<Option<u16>>>,
+    task: tokio::task::JoinHandle<()>,
+}
+
+impl SmtpGate {
+    pub async fn start() -> SmtpGate {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let port = listener.local_addr().unwrap().port();
+        let sink: Arc<Mutex<Option<u16>>> = Arc::default();
+        let target = sink.clone();
+        let task = tokio::spawn(async move {
+            while let Ok((mut conn, _)) = listener.accept().await {
+                let Some(sink_port) = *target.lock().unwrap() else {
+                    drop(conn);
+                    continue;
+                };
+                tokio::spawn(async move {
+                    if let Ok(mut upstream) = tokio::net::TcpStream::connect(("127.0.0.1", sink_port)).await {
+                        let _ = tokio::io::copy_bidirectional(&mut conn, &mut upstream).await;
+                    }
+                });
+            }
+        });
+        SmtpGate { port, sink, task }
+    }
+
+    /// From now on, connections reach the sink on `sink_port`.
+    pub fn open(&self, sink_port: u16) {
+        *self.sink.lock().unwrap() = Some(sink_port);
+    }
+
+    pub fn url(&self) -> String {
+        format!("smtp://127.0.0.1:{}", self.port)
+    }
+}
+
+impl Drop for SmtpGate {
+    fn drop(&mut self) {
+        self.task.abort();
+    }
+}
+
+/// The real `server` binary, configured by environment like an operator would: `PORT=0`, and
+/// the address it got read from its `listening` log line (JSON logs in `<dir>/<log>`).
+pub struct ServerProcess {
+    /// `http://127.0.0.1:<port>`
+    pub address: String,
+    pub log: PathBuf,
+    child: Child,
+}
+
+impl ServerProcess {
+    /// Starts the binary with a cleared environment plus `PATH`, `HOST=127.0.0.1`, `PORT=0`,
+    /// `LOG_FORMAT=json` and `env`, and waits (up to 30 s) until it listens.
+    pub async fn start(dir: &Path, env: &[(&str, String)]) -> ServerProcess {
+        let mut server = Self::spawn(dir, env);
+        let line = server.wait_for_log(&["\"message\":\"listening\""]).await;
+        let entry: Value = serde_json::from_str(&line).unwrap();
+        server.address = format!("http://{}", entry["fields"]["address"].as_str().unwrap());
+        server
+    }
+
+    /// Starts the binary as [`ServerProcess::start`] does and expects it to exit without ever
+    /// listening (up to 30 s): its exit status and log.
+    pub async fn start_and_fail(dir: &Path, env: &[(&str, String)]) -> (std::process::ExitStatus, String) {
+        let mut server = Self::spawn(dir, env);
+        let status = server.wait().await;
+        let log = std::fs::read_to_string(&server.log).unwrap_or_default();
+        assert!(!log.contains("\"message\":\"listening\""), "it listened:\n{log}");
+        (status, log)
+    }
+
+    fn spawn(dir: &Path, env: &[(&str, String)]) -> ServerProcess {
+        let log = dir.join(format!("server-{}.log", uuid::Uuid::new_v4().simple()));
+        let out = std::fs::File::create(&log).unwrap();
+        let mut command = Command::new(env!("CARGO_BIN_EXE_server"));
+        command
+            .env_clear()
+            .env("PATH", std::env::var("PATH").unwrap_or_default())
+            .env("HOST", "127.0.0.1")
+            .env("PORT", "0")
+            .env("LOG_FORMAT", "json");
+        for (name, value) in env {
+            command.env(name, value);
+        }
+        let child = command
+            .stdout(out.try_clone().unwrap())
+            .stderr(out)
+            .spawn()
+            .expect("start the server binary");
+        ServerProcess { address: String::new(), log, child }
+    }
+
+    pub fn url(&self, path: &str) -> String {
+        format!("{}{}", self.address, path)
+    }
+
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
+    /// Waits (up to 30 s) for a log line that contains every one of `parts`, and returns it.
+    pub async fn wait_for_log(&mut self, parts: &[&str]) -> String {
+        let deadline = Instant::now() + Duration::from_secs(30);
+        loop {
+            let text = std::fs::read_to_string(&self.log).unwrap_or_default();
+            if let Some(line) = text.lines().find(|l| parts.iter().all(|p| l.contains(p))) {
+                return line.to_string();
+            }
+            if let Ok(Some(status)) = self.child.try_wait() {
+                panic!("the server exited ({status}) before logging {parts:?}:\n{text}");
+            }
+            assert!(Instant::now() < deadline, "the server did not log {parts:?}:\n{text}");
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+    }
+
+    /// SIGKILL: no shutdown of any kind.
+    pub fn kill_9(&mut self) {
+        self.child.kill().unwrap();
+        self.child.wait().unwrap();
+    }
+
+    /// Waits (up to 60 s) for the process to exit on its own.
+    pub async fn wait(&mut self) -> std::process::ExitStatus {
+        let deadline = Instant::now() + Duration::from_secs(60);
+        loop {
+            if let Some(status) = self.child.try_wait().unwrap() {
+                return status;
+            }
+            assert!(Instant::now() < deadline, "the server did not exit");
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+    }
+}
+
+impl Drop for ServerProcess {
     fn drop(&mut self) {
         let _ = self.child.kill();
         let _ = self.child.wait();
@@ -491,6 +661,7 @@ pub struct OidcProvider {
     pub client_id: String,
     pub client_secret: String,
     child: Child,
+    _stdout: BufReader<ChildStdout>,
 }
 
 impl OidcProvider {
@@ -500,26 +671,25 @@ impl OidcProvider {
             dir.join("node_modules/oidc-provider").exists(),
             "oidc-provider is not installed: run `npm install --no-audit --no-fund` in server/tests/oidc (server/scripts/test.sh does it)"
         );
-        let port = free_port();
         let client_id = "platform-test".to_string();
         let client_secret = format!("secret-{}", uuid::Uuid::new_v4().simple());
-        let child = Command::new("node")
+        let mut child = Command::new("node")
             .arg(dir.join("provider.mjs"))
-            .env("OP_PORT", port.to_string())
             .env("OP_CLIENT_ID", &client_id)
             .env("OP_CLIENT_SECRET", &client_secret)
             .env("OP_REDIRECT_URI", redirect_uri)
             .env("OP_USERINFO_ONLY", if userinfo_only { "1" } else { "0" })
-            .stdout(Stdio::null())
+            .stdout(Stdio::piped())
             .stderr(Stdio::null())
             .spawn()
             .expect("start node oidc-provider");
-        wait_for_port(port, "oidc-provider").await;
+        let (issuer, stdout) = first_line(&mut child, "oidc-provider").await;
         OidcProvider {
-            issuer: format!("http://127.0.0.1:{port}"),
+            issuer,
             client_id,
             client_secret,
             child,
+            _stdout: stdout,
         }
     }
 }

@@ -3,8 +3,6 @@
 //! in `GET /api/agent/leads`, no duplicate leads (also under concurrency), and every error path.
 #![allow(clippy::unwrap_used)]
 
-use std::time::Duration;
-
 use serde_json::{Value, json};
 
 use crate::{
@@ -257,7 +255,7 @@ async fn phase_3_reaches_the_agent_once_and_shows_the_lead_only_to_that_agent() 
     assert_error(app.get_auth("/api/agent/leads?limit=500", &w.agent.token).await, 400, "INVALID_PAGINATION").await;
 
     // One e-mail per lead, however often the buyer repeats.
-    tokio::time::sleep(Duration::from_millis(300)).await;
+    app.wait_for_mail_queue_empty().await;
     let welcome_and_leads = app.count_emails_to(&w.agent.email);
     assert_eq!(welcome_and_leads, 3, "welcome + two leads");
 }

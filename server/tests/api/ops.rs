@@ -27,16 +27,10 @@ async fn database_wal_and_outbox_files_are_owner_only() {
     assert_eq!(r.status(), 201);
     // The verification e-mail lands in the outbox (no SMTP in this test): it holds a live link.
     let outbox = app.config.mail_outbox_dir.clone();
-    let mut emls = Vec::new();
-    for _ in 0..100 {
-        emls = std::fs::read_dir(&outbox)
-            .map(|d| d.filter_map(Result::ok).map(|e| e.path()).collect())
-            .unwrap_or_default();
-        if !emls.is_empty() {
-            break;
-        }
-        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
-    }
+    app.wait_for_mail_queue_empty().await;
+    let emls: Vec<std::path::PathBuf> = std::fs::read_dir(&outbox)
+        .map(|d| d.filter_map(Result::ok).map(|e| e.path()).collect())
+        .unwrap_or_default();
     assert!(!emls.is_empty(), "no e-mail in the outbox");
     assert_eq!(mode(&outbox), 0o700);
     for f in &emls {

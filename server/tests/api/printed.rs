@@ -248,7 +248,7 @@ async fn a_full_queue_refuses_the_upload_whole_and_a_restart_marks_unread_docume
     let count: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM document_reads").fetch_one(&app.db).await.unwrap();
     assert_eq!(count, 0, "a refused upload stores nothing");
 
-    // A reading left unfinished by a stop is marked at the next start.
+    // A reading whose reader is gone is marked (here: a row that names no reader).
     sqlx::query("INSERT INTO document_reads (id, profile_id, sha256, estado, aplicado, created_at) VALUES ($1, $2, $3, 'leyendo', 0, 0)")
         .bind(uuid_like())
         .bind(&id)
@@ -256,7 +256,7 @@ async fn a_full_queue_refuses_the_upload_whole_and_a_restart_marks_unread_docume
         .execute(&app.db)
         .await
         .unwrap();
-    let marked = server::domain::document_reads::interrupt_unfinished(&app.db).await.unwrap();
+    let marked = server::domain::document_reads::interrupt_orphaned(&app.db, 30).await.unwrap();
     assert_eq!(marked, 1);
     let profile = data(app.get(&format!("/api/v1/perfil/{id}")).await, 200).await;
     assert_eq!(profile["lecturas"][0]["estado"], "rechazado");
@@ -265,4 +265,40 @@ async fn a_full_queue_refuses_the_upload_whole_and_a_restart_marks_unread_docume
 
 fn uuid_like() -> String {
     "11111111-2222-4333-8444-555555555555".to_owned()
+}
+
+/// Several instances on one database: each document records the instance reading it, and only
+/// the documents of an instance silent for 30 s are interrupted, never those another live
+/// instance is reading (a starting instance used to mark them all).
+#[tokio::test]
+async fn only_the_documents_of_a_silent_instance_are_interrupted() {
+    let app = TestApp::spawn().await;
+    let id = new_profile(&app).await;
+    let (alive, gone) = (uuid::Uuid::new_v4().to_string(), uuid::Uuid::new_v4().to_string());
+    server::domain::document_reads::heartbeat(&app.db, &alive).await.unwrap();
+    sqlx::query("INSERT INTO server_instances (id, heartbeat_at) VALUES ($1, $2)")
+        .bind(&gone)
+        .bind(server::db::now() - 31)
+        .execute(&app.db)
+        .await
+        .unwrap();
+    for (reader, sha) in [(&alive, "a"), (&gone, "b")] {
+        sqlx::query("INSERT INTO document_reads (id, profile_id, sha256, estado, aplicado, created_at, lector) VALUES ($1, $2, $3, 'leyendo', 0, 0, $4)")
+            .bind(uuid::Uuid::new_v4().to_string())
+            .bind(&id)
+            .bind(sha.repeat(64))
+            .bind(reader)
+            .execute(&app.db)
+            .await
+            .unwrap();
+    }
+    server::domain::document_reads::interrupt_orphaned(&app.db, 30).await.unwrap();
+    let states: Vec<(String, String, Option<String>)> =
+        sqlx::query_as("SELECT sha256, estado, error_code FROM document_reads WHERE profile_id = $1 ORDER BY sha256")
+            .bind(&id)
+            .fetch_all(&app.db)
+            .await
+            .unwrap();
+    assert_eq!(states[0].1, "leyendo", "the live instance's document is still being read");
+    assert_eq!((states[1].1.as_str(), states[1].2.as_deref()), ("rechazado", Some("DOCUMENT_READ_INTERRUPTED")));
 }

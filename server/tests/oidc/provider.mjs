@@ -1,13 +1,17 @@
 // Loopback OpenID Provider for the server's end-to-end tests (npm oidc-provider, panva).
 // Dev interactions are on: any login name is accepted with any password, then consent.
-// Environment: OP_PORT, OP_CLIENT_ID, OP_CLIENT_SECRET, OP_REDIRECT_URI, OP_USERINFO_ONLY.
+// Environment: OP_CLIENT_ID, OP_CLIENT_SECRET, OP_REDIRECT_URI, OP_USERINFO_ONLY.
 // Accounts: login `<name>` gets e-mail `<name>@example.test`; names starting with
 // `unverified` get `email_verified: false`; names of the form `x--user@domain` use that
 // e-mail (`x` prefix dropped), so a test can log in as an existing local account.
+// It listens on a port the kernel picks and prints its issuer URL as its first line of output
+// (the tests read it; they never guess a free port).
+import http from 'node:http';
 import Provider from 'oidc-provider';
 
-const port = Number(process.env.OP_PORT || 3900);
-const issuer = `http://127.0.0.1:${port}`;
+const server = http.createServer();
+await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+const issuer = `http://127.0.0.1:${server.address().port}`;
 
 function emailFor(login) {
   const m = /^x--(.+@.+)$/.exec(login);
@@ -50,7 +54,6 @@ const provider = new Provider(issuer, {
   },
 });
 
-provider.listen(port, '127.0.0.1', () => {
-  console.log(`oidc-provider listening on ${issuer}`);
-});
+server.on('request', provider.callback());
+console.log(issuer);
 process.on('SIGTERM', () => process.exit(0));

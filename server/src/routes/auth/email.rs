@@ -14,7 +14,7 @@ use crate::{
 };
 
 use super::{
-    MSG_RESEND, MSG_USER_NOT_FOUND, MSG_VERIFY_INVALID, MSG_VERIFY_REQUIRED, off_the_request_path,
+    messages::{MSG_RESEND, MSG_USER_NOT_FOUND, MSG_VERIFY_INVALID, MSG_VERIFY_REQUIRED},
     register::send_verification,
 };
 
@@ -46,7 +46,7 @@ pub async fn verify_email(
     ClientIp(ip): ClientIp,
     ApiQuery(q): ApiQuery<VerifyQuery>,
 ) -> ApiResult<axum::response::Response> {
-    state.limiter.check_scope("verify", &ip, None)?;
+    state.limiter.check_scope("verify", &ip, None).await?;
     let token = q.token.map(|t| t.trim().to_string()).unwrap_or_default();
     if token.is_empty() {
         return Err(ApiError::bad_request(
@@ -99,7 +99,7 @@ pub async fn resend_verification(
     ClientIp(ip): ClientIp,
     ApiJson(req): ApiJson<EmailRequest>,
 ) -> ApiResult<axum::response::Response> {
-    state.limiter.check_scope("resend", &ip, Some(&req.email))?;
+    state.limiter.check_scope("resend", &ip, Some(&req.email)).await?;
     if accounts::is_valid_email(&req.email) {
         off_the_request_path("resend-verification", async move {
             if let Some(user) = UserRow::find_by_email(&state.db, &req.email).await?
@@ -111,4 +111,18 @@ pub async fn resend_verification(
         });
     }
     Ok(json(StatusCode::OK, StatusMessage::new(MSG_RESEND)))
+}
+
+/// Runs the lookup and the e-mail of forgot-password and resend-verification after the answer:
+/// the request then takes the same time whether or not the address has an account (the body
+/// is the same too), so neither reveals which addresses are registered. A failure is logged.
+pub(super) fn off_the_request_path(
+    what: &'static str,
+    work: impl std::future::Future<Output = ApiResult<()>> + Send + 'static,
+) {
+    tokio::spawn(async move {
+        if let Err(e) = work.await {
+            tracing::error!(operation = what, error = %e, "background account e-mail failed");
+        }
+    });
 }

@@ -16,7 +16,8 @@ use crate::{
 };
 
 use super::{
-    MSG_FORGOT, MSG_RESET_INVALID, MSG_USER_NOT_FOUND, email::EmailRequest, off_the_request_path,
+    email::{EmailRequest, off_the_request_path},
+    messages::{MSG_FORGOT, MSG_RESET_INVALID, MSG_USER_NOT_FOUND},
 };
 
 /// Request a password-reset e-mail. The answer is the same whether or not the address exists.
@@ -32,28 +33,18 @@ pub async fn forgot_password(
     ClientIp(ip): ClientIp,
     ApiJson(req): ApiJson<EmailRequest>,
 ) -> ApiResult<axum::response::Response> {
-    state.limiter.check_scope("forgot", &ip, Some(&req.email))?;
+    state.limiter.check_scope("forgot", &ip, Some(&req.email)).await?;
     if accounts::is_valid_email(&req.email) {
         off_the_request_path("forgot-password", async move {
             if let Some(user) = UserRow::find_by_email(&state.db, &req.email).await?
                 && user.status != "disabled"
             {
                 let ttl = state.config.reset_token_ttl;
-                let mut tx = state.db.begin().await?;
-                let token = accounts::issue_one_time_token_in(
-                    &mut tx,
-                    &user.id,
-                    TokenKind::ResetPassword,
-                    ttl,
-                )
+                accounts::issue_token_by_email(&state.db, &user.id, TokenKind::ResetPassword, ttl, |token| {
+                    let link = state.config.frontend_link(&state.config.frontend_reset_path, "token", token);
+                    mail::reset_email(&user.email, &user.first_name, &link, ttl)
+                })
                 .await?;
-                let link =
-                    state
-                        .config
-                        .frontend_link(&state.config.frontend_reset_path, "token", &token);
-                let email = mail::reset_email(&user.email, &user.first_name, &link, ttl);
-                mail::outbox::enqueue(&mut *tx, &email).await?;
-                tx.commit().await?;
                 state.mailer.wake();
             }
             Ok(())
@@ -86,7 +77,7 @@ pub async fn reset_password(
     ClientIp(ip): ClientIp,
     ApiJson(req): ApiJson<ResetPasswordRequest>,
 ) -> ApiResult<axum::response::Response> {
-    state.limiter.check_scope("reset", &ip, None)?;
+    state.limiter.check_scope("reset", &ip, None).await?;
     let invalid = || ApiError::bad_request("RESET_TOKEN_INVALID", MSG_RESET_INVALID);
     let token = req.token.trim();
     if token.is_empty() || token.len() > 256 {

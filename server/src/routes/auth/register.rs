@@ -5,7 +5,7 @@ use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
 use crate::{
-    domain::accounts::{self, CreateUserError, NewUser, TokenKind},
+    domain::accounts::{self, NewUser, TokenKind},
     domain::users::{Role, UserRow},
     http::envelope::json_with as json,
     http::error::{ApiError, ApiResult},
@@ -16,8 +16,8 @@ use crate::{
 };
 
 use super::{
-    MSG_REGISTERED, MSG_TERMS,
     fields::{optional_text, required_text, valid_email},
+    messages::{MSG_REGISTERED, MSG_TERMS},
 };
 
 /// Registration body. Every field is checked by the server; `role` may not be `admin`, and
@@ -71,7 +71,7 @@ pub async fn register(
 ) -> ApiResult<axum::response::Response> {
     state
         .limiter
-        .check_scope("register", &ip, req.email.as_deref())?;
+        .check_scope("register", &ip, req.email.as_deref()).await?;
     if req.accepted_terms != Some(true) {
         return Err(ApiError::new(
             StatusCode::UNPROCESSABLE_ENTITY,
@@ -110,36 +110,21 @@ pub async fn register(
         verified: false,
     };
     // The account, its verification token and the e-mail commit together (durable outbox).
-    let mut tx = state.db.begin().await?;
-    match accounts::create_user(&mut *tx, &new).await {
-        Ok(user) => {
-            queue_verification(&state, &mut tx, &user).await?;
-            tx.commit().await?;
-            state.mailer.wake();
+    let ttl = state.config.verification_token_ttl;
+    let created = accounts::register(&state.db, &new, ttl, |user, token| verification_email(&state, user, token)).await?;
+    if created.is_some() {
+        state.mailer.wake();
+    } else if let Some(existing) = UserRow::find_by_email(&state.db, &email).await? {
+        if existing.status == "pending" {
+            send_verification(&state, &existing).await?;
+        } else {
+            let login = state.config.frontend_link("/login", "email", &existing.email);
+            state
+                .mailer
+                .send(&mail::account_exists_email(&existing.email, &existing.first_name, &login))
+                .await?;
         }
-        Err(CreateUserError::EmailTaken) => {
-            // PostgreSQL has aborted the transaction at the unique violation.
-            tx.rollback().await?;
-            if let Some(existing) = UserRow::find_by_email(&state.db, &email).await? {
-                if existing.status == "pending" {
-                    send_verification(&state, &existing).await?;
-                } else {
-                    let login = state
-                        .config
-                        .frontend_link("/login", "email", &existing.email);
-                    state
-                        .mailer
-                        .send(&mail::account_exists_email(
-                            &existing.email,
-                            &existing.first_name,
-                            &login,
-                        ))
-                        .await?;
-                }
-            }
-            tracing::info!("registration attempted for an existing e-mail");
-        }
-        Err(e) => return Err(e.into()),
+        tracing::info!("registration attempted for an existing e-mail");
     }
     Ok(json(
         StatusCode::CREATED,
@@ -156,27 +141,17 @@ pub async fn register(
 
 /// A new verification token for `user` and its e-mail, committed together.
 pub(super) async fn send_verification(state: &AppState, user: &UserRow) -> ApiResult<()> {
-    let mut tx = state.db.begin().await?;
-    queue_verification(state, &mut tx, user).await?;
-    tx.commit().await?;
+    let ttl = state.config.verification_token_ttl;
+    accounts::issue_token_by_email(&state.db, &user.id, TokenKind::VerifyEmail, ttl, |token| {
+        verification_email(state, user, token)
+    })
+    .await?;
     state.mailer.wake();
     Ok(())
 }
 
-/// Issues a verification token for `user` and queues its e-mail on `conn` (a transaction).
-async fn queue_verification(
-    state: &AppState,
-    conn: &mut sqlx::AnyConnection,
-    user: &UserRow,
-) -> ApiResult<()> {
-    let ttl = state.config.verification_token_ttl;
-    let token =
-        accounts::issue_one_time_token_in(&mut *conn, &user.id, TokenKind::VerifyEmail, ttl)
-            .await?;
-    let link = state
-        .config
-        .frontend_link(&state.config.frontend_verify_path, "token", &token);
-    let email = mail::verification_email(&user.email, &user.first_name, &link, ttl);
-    mail::outbox::enqueue(&mut *conn, &email).await?;
-    Ok(())
+/// The verification e-mail of `user` carrying `token`.
+fn verification_email(state: &AppState, user: &UserRow, token: &str) -> mail::Email {
+    let link = state.config.frontend_link(&state.config.frontend_verify_path, "token", token);
+    mail::verification_email(&user.email, &user.first_name, &link, state.config.verification_token_ttl)
 }

@@ -14,7 +14,7 @@ use crate::{
     state::AppState,
 };
 
-use super::{MSG_EMAIL_NOT_VERIFIED, MSG_INVALID_CREDENTIALS};
+use super::messages::{MSG_EMAIL_NOT_VERIFIED, MSG_INVALID_CREDENTIALS};
 
 #[derive(Debug, Deserialize, ToSchema)]
 pub struct LoginRequest {
@@ -40,7 +40,7 @@ pub async fn login(
     ClientIp(ip): ClientIp,
     ApiJson(req): ApiJson<LoginRequest>,
 ) -> ApiResult<axum::response::Response> {
-    state.limiter.check_scope("login", &ip, Some(&req.email))?;
+    state.limiter.check_scope("login", &ip, Some(&req.email)).await?;
     let user = if accounts::is_valid_email(&req.email) && req.password.chars().count() <= 1024 {
         UserRow::find_by_email(&state.db, &req.email).await?
     } else {
