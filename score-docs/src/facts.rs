@@ -85,6 +85,9 @@ pub enum MotivoSello {
     /// No `tfd:TimbreFiscalDigital` with a UUID under `cfdi:Complemento`: never stamped by
     /// the SAT.
     SinTimbre,
+    /// A printed copy (PDF text or OCR): paper carries no seal. Its facts count as the print's
+    /// own checks allow (`ReciboImpreso::verificado`), until they are confirmed by the XML.
+    Impreso,
 }
 
 impl MotivoSello {
@@ -96,6 +99,7 @@ impl MotivoSello {
             MotivoSello::CertificadoNoCorresponde => "CERTIFICADO_NO_CORRESPONDE",
             MotivoSello::CertificadoVencido => "CERTIFICADO_VENCIDO",
             MotivoSello::SinTimbre => "SIN_TIMBRE",
+            MotivoSello::Impreso => "IMPRESO",
         }
     }
 }
@@ -122,6 +126,19 @@ impl Sello {
     /// A check that failed for `motivo`.
     pub fn rechazado(motivo: MotivoSello, no_certificado: Option<String>, rfc_certificado: Option<String>) -> Self {
         Sello { valido: false, motivo: Some(motivo), no_certificado, rfc_certificado, ca_sat_verificada: false }
+    }
+}
+
+impl Sello {
+    /// The seal of a printed copy: none (`IMPRESO`).
+    pub fn impreso() -> Self {
+        Sello::rechazado(MotivoSello::Impreso, None, None)
+    }
+
+    /// Whether the receipt's facts may prove profile fields: a valid seal, or a print (whose
+    /// own checks decide, see [`MotivoSello::Impreso`]).
+    pub fn prueba(&self) -> bool {
+        self.valido || self.motivo == Some(MotivoSello::Impreso)
     }
 }
 

@@ -253,8 +253,8 @@ pub fn read_printed_receipt(text: &str, fuente: Fuente, confianza: Decimal) -> R
         clave_ent_fed,
         tipo_regimen,
         deducciones,
-        // Paper carries no seal: a printed receipt proves nothing by itself.
-        sello: crate::facts::Sello::default(),
+        // Paper carries no seal.
+        sello: crate::facts::Sello::impreso(),
     };
     Ok(ReciboImpreso {
         hechos,

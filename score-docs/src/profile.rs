@@ -117,7 +117,8 @@ pub struct Comprobaciones {
     pub totales_cuadran: bool,
     /// Receipts (UUID, or `recibo N`) whose deduction lines do not add up.
     pub totales_no_cuadran: Vec<String>,
-    /// Every receipt's seal is valid ([`crate::Sello`]).
+    /// Every XML receipt's seal is valid ([`crate::Sello`]; printed copies, which carry none,
+    /// are not counted here).
     pub sellos_validos: bool,
     /// The receipts whose seal is not, and why: the fields they prove are not verified.
     pub sellos_invalidos: Vec<SelloInvalido>,
@@ -292,7 +293,8 @@ pub fn profile_from_cfdi(receipts: &[CfdiFacts], reference: Date) -> Result<Veri
 
     let sellos_invalidos: Vec<SelloInvalido> = unique
         .iter()
-        .filter_map(|(i, r)| r.sello.motivo.filter(|_| !r.sello.valido).map(|motivo| SelloInvalido { recibo: receipt_label(r, *i), motivo }))
+        .filter(|(_, r)| !r.sello.prueba())
+        .filter_map(|(i, r)| r.sello.motivo.map(|motivo| SelloInvalido { recibo: receipt_label(r, *i), motivo }))
         .collect();
     let label_of = |r: &CfdiFacts| unique.iter().find(|(_, u)| std::ptr::eq(*u, r)).map(|(i, u)| receipt_label(u, *i)).unwrap_or_default();
     // A field is verified only when every receipt proving it carries a valid seal; otherwise
@@ -300,7 +302,7 @@ pub fn profile_from_cfdi(receipts: &[CfdiFacts], reference: Date) -> Result<Veri
     let unsealed = |proof: &[&CfdiFacts], fields: &str, notas: &mut Vec<String>| -> bool {
         let failed: Vec<String> = proof
             .iter()
-            .filter(|r| !r.sello.valido)
+            .filter(|r| !r.sello.prueba())
             .map(|r| format!("{} ({})", label_of(r), r.sello.motivo.map_or("SIN_SELLO", MotivoSello::as_str)))
             .collect();
         if !failed.is_empty() {
@@ -311,7 +313,7 @@ pub fn profile_from_cfdi(receipts: &[CfdiFacts], reference: Date) -> Result<Veri
 
     let mut notas = Vec::new();
     let mut campos = Vec::new();
-    let latest_unsealed = !latest.sello.valido;
+    let latest_unsealed = !latest.sello.prueba();
     let estado = state_of(&latest.clave_ent_fed).filter(|_| !unsealed(&[latest], "estado no se verifica", &mut notas));
     match estado {
         Some(_) => campos.push("estado"),

@@ -3,9 +3,10 @@
 //! not, and such a receipt proves no profile field. The Addenda is never read. Files not in
 //! UTF-8 are refused.
 
-mod common;
+#[path = "common/seal.rs"]
+mod seal;
 
-use common::seal::{certificate, key, seal, set_attr};
+use seal::{certificate, key, seal, set_attr};
 use rsa::RsaPrivateKey;
 use score_docs::{Date, DocErrorCode, MotivoSello, cadena_original, profile_from_cfdi, read_cfdi};
 use std::path::Path;

@@ -5,7 +5,6 @@
 
 #![allow(dead_code)] // each test binary uses part of it
 
-pub mod seal;
 
 use rust_decimal::Decimal;
 use score_docs::CfdiFacts;

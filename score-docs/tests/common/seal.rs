@@ -1,7 +1,9 @@
 //! Test certificates and seals: an RSA key made from a seed, a certificate with the SAT's
 //! subject shape for an RFC, and a receipt sealed with them as an issuer's software seals it
 //! (`NoCertificado`, `Certificado`, `Sello`, and the stamp's `SelloCFD`). Used by the seal
-//! tests and by examples/seal_fixtures.rs, which seals fixtures/documents/.
+//! tests and by examples/seal_fixtures.rs, which seals fixtures/documents/ (a module of its
+//! own, not in common/mod.rs, which score-ocr's and the server's tests include without these
+//! crates).
 
 #![allow(dead_code)] // each test binary uses part of it
 
