@@ -21,11 +21,9 @@ use crate::cfdi::{Ns, Tree};
 use crate::facts::{CfdiFacts, MotivoSello, Sello};
 use base64::Engine;
 use base64::engine::general_purpose::STANDARD;
-use rsa::pkcs8::DecodePublicKey;
-use rsa::{Pkcs1v15Sign, RsaPublicKey};
-use sha2::{Digest, Sha256};
+use rsa::pkcs1::RsaPublicKey;
 use x509_cert::Certificate;
-use x509_cert::der::{Decode, Encode, asn1};
+use x509_cert::der::{Decode, asn1};
 use x509_cert::time::Time;
 
 /// `x500UniqueIdentifier` (2.5.4.45): where the SAT writes the holder's RFC.
@@ -44,12 +42,18 @@ pub(crate) fn check(tree: &Tree<'_>, facts: &CfdiFacts) -> Sello {
     let numero = certificate_number(&cert);
     let rfc = subject_rfc(&cert);
     let fail = |motivo| Sello::rechazado(motivo, Some(numero.clone()), rfc.clone());
-    let Some(key) = public_key(&cert) else { return fail(MotivoSello::CertificadoNoCorresponde) };
-    let signed = match cadena_original(tree) {
-        Ok(cadena) => {
-            decode_base64(sello).is_some_and(|sig| key.verify(Pkcs1v15Sign::new::<Sha256>(), &Sha256::digest(cadena), &sig).is_ok())
-        }
-        Err(_) => false,
+    let spki = &cert.tbs_certificate.subject_public_key_info;
+    let Some(key) = spki.subject_public_key.as_bytes().and_then(|der| RsaPublicKey::from_der(der).ok()) else {
+        return fail(MotivoSello::CertificadoNoCorresponde);
+    };
+    let (modulus, exponent) = (key.modulus.as_bytes(), key.public_exponent.as_bytes());
+    // CSDs are 2048-bit RSA; both implementations below refuse anything shorter alike.
+    if modulus.len() < 256 {
+        return fail(MotivoSello::CertificadoNoCorresponde);
+    }
+    let signed = match (cadena_original(tree), decode_base64(sello)) {
+        (Ok(cadena), Some(signature)) => verify(modulus, exponent, cadena.as_bytes(), &signature),
+        _ => false,
     };
     if !signed {
         return fail(MotivoSello::SelloInvalido);
@@ -112,9 +116,20 @@ fn subject_rfc(cert: &Certificate) -> Option<String> {
     (!rfc.is_empty()).then_some(rfc)
 }
 
-fn public_key(cert: &Certificate) -> Option<RsaPublicKey> {
-    let der = cert.tbs_certificate.subject_public_key_info.to_der().ok()?;
-    RsaPublicKey::from_public_key_der(&der).ok()
+/// RSA PKCS#1 v1.5 with SHA-256 of `message` by the key (`modulus`, `exponent`), big-endian.
+#[cfg(not(target_arch = "wasm32"))]
+fn verify(modulus: &[u8], exponent: &[u8], message: &[u8], signature: &[u8]) -> bool {
+    use ring::signature::{RSA_PKCS1_2048_8192_SHA256, RsaPublicKeyComponents};
+    RsaPublicKeyComponents { n: modulus, e: exponent }.verify(&RSA_PKCS1_2048_8192_SHA256, message, signature).is_ok()
+}
+
+/// RSA PKCS#1 v1.5 with SHA-256 of `message` by the key (`modulus`, `exponent`), big-endian.
+#[cfg(target_arch = "wasm32")]
+fn verify(modulus: &[u8], exponent: &[u8], message: &[u8], signature: &[u8]) -> bool {
+    use rsa::{BigUint, Pkcs1v15Sign, RsaPublicKey};
+    use sha2::{Digest, Sha256};
+    let Ok(key) = RsaPublicKey::new(BigUint::from_bytes_be(modulus), BigUint::from_bytes_be(exponent)) else { return false };
+    key.verify(Pkcs1v15Sign::new::<Sha256>(), &Sha256::digest(message), signature).is_ok()
 }
 
 /// A certificate time as `AAAA-MM-DDTHH:MM:SS`, comparable as text with `Fecha`.
