@@ -65,58 +65,68 @@ const RETENCION_CONCEPTO: Rule = leaf(&[("Base", R), ("Impuesto", R), ("TipoFact
 const TRASLADO_CONCEPTO: Rule = leaf(&[("Base", R), ("Impuesto", R), ("TipoFactor", R), ("TasaOCuota", O), ("Importe", O)]);
 const RETENCION: Rule = leaf(&[("Impuesto", R), ("Importe", R)]);
 
-const EMISOR_33: Rule = leaf(&[("Rfc", R), ("Nombre", O), ("RegimenFiscal", R)]);
-const RECEPTOR_33: Rule = leaf(&[("Rfc", R), ("Nombre", O), ("ResidenciaFiscal", O), ("NumRegIdTrib", O), ("UsoCFDI", R)]);
-const CONCEPTO_33: Rule = Rule {
-    attrs: &[
-        ("ClaveProdServ", R),
-        ("NoIdentificacion", O),
-        ("Cantidad", R),
-        ("ClaveUnidad", R),
-        ("Unidad", O),
-        ("Descripcion", R),
-        ("ValorUnitario", R),
-        ("Importe", R),
-        ("Descuento", O),
-    ],
+/// `Concepto`'s attributes up to `Descuento` (CFDI 4.0 adds `ObjetoImp` after them).
+const CONCEPTO: [Attr; 9] = [
+    ("ClaveProdServ", R),
+    ("NoIdentificacion", O),
+    ("Cantidad", R),
+    ("ClaveUnidad", R),
+    ("Unidad", O),
+    ("Descripcion", R),
+    ("ValorUnitario", R),
+    ("Importe", R),
+    ("Descuento", O),
+];
+/// What both versions visit below a `Concepto` after its taxes (and 4.0's third parties).
+const CONCEPTO_RESTO: Rule = Rule {
+    attrs: &[],
     kids: &[
-        kid(&["Impuestos", "Traslados", "Traslado"], &TRASLADO_CONCEPTO),
-        kid(&["Impuestos", "Retenciones", "Retencion"], &RETENCION_CONCEPTO),
         kid(&["InformacionAduanera"], &ADUANERA),
         kid(&["CuentaPredial"], &PREDIAL),
         UNSUPPORTED,
         Kid { path: &["Parte"], any_depth: true, rule: Some(&PARTE) },
     ],
 };
+const TRASLADOS_CONCEPTO: Kid = kid(&["Impuestos", "Traslados", "Traslado"], &TRASLADO_CONCEPTO);
+const RETENCIONES_CONCEPTO: Kid = kid(&["Impuestos", "Retenciones", "Retencion"], &RETENCION_CONCEPTO);
+/// `Comprobante`'s attributes up to `TipoDeComprobante`, and after it (CFDI 4.0 puts
+/// `Exportacion` between them).
+const COMPROBANTE: [Attr; 13] = [
+    ("Version", R),
+    ("Serie", O),
+    ("Folio", O),
+    ("Fecha", R),
+    ("FormaPago", O),
+    ("NoCertificado", R),
+    ("CondicionesDePago", O),
+    ("SubTotal", R),
+    ("Descuento", O),
+    ("Moneda", R),
+    ("TipoCambio", O),
+    ("Total", R),
+    ("TipoDeComprobante", R),
+];
+const COMPROBANTE_FIN: Rule = leaf(&[("MetodoPago", O), ("LugarExpedicion", R), ("Confirmacion", O)]);
+const TOTAL_RETENIDOS: Rule = leaf(&[("TotalImpuestosRetenidos", O)]);
+const TOTAL_TRASLADADOS: Rule = leaf(&[("TotalImpuestosTrasladados", O)]);
+
+const EMISOR_33: Rule = leaf(&[("Rfc", R), ("Nombre", O), ("RegimenFiscal", R)]);
+const RECEPTOR_33: Rule = leaf(&[("Rfc", R), ("Nombre", O), ("ResidenciaFiscal", O), ("NumRegIdTrib", O), ("UsoCFDI", R)]);
+const CONCEPTO_33: Rule =
+    Rule { attrs: &CONCEPTO, kids: &[TRASLADOS_CONCEPTO, RETENCIONES_CONCEPTO, kid(&[], &CONCEPTO_RESTO)] };
 const IMPUESTOS_33: Rule = Rule {
     attrs: &[],
     kids: &[
         kid(&["Retenciones", "Retencion"], &RETENCION),
-        kid(&[], &leaf(&[("TotalImpuestosRetenidos", O)])),
+        kid(&[], &TOTAL_RETENIDOS),
         kid(&["Traslados", "Traslado"], &leaf(&[("Impuesto", R), ("TipoFactor", R), ("TasaOCuota", R), ("Importe", R)])),
-        kid(&[], &leaf(&[("TotalImpuestosTrasladados", O)])),
+        kid(&[], &TOTAL_TRASLADADOS),
     ],
 };
 const COMPROBANTE_33: Rule = Rule {
-    attrs: &[
-        ("Version", R),
-        ("Serie", O),
-        ("Folio", O),
-        ("Fecha", R),
-        ("FormaPago", O),
-        ("NoCertificado", R),
-        ("CondicionesDePago", O),
-        ("SubTotal", R),
-        ("Descuento", O),
-        ("Moneda", R),
-        ("TipoCambio", O),
-        ("Total", R),
-        ("TipoDeComprobante", R),
-        ("MetodoPago", O),
-        ("LugarExpedicion", R),
-        ("Confirmacion", O),
-    ],
+    attrs: &COMPROBANTE,
     kids: &[
+        kid(&[], &COMPROBANTE_FIN),
         kid(&["CfdiRelacionados"], &RELACIONADOS),
         kid(&["Emisor"], &EMISOR_33),
         kid(&["Receptor"], &RECEPTOR_33),
@@ -142,58 +152,29 @@ const TERCEROS: Rule = leaf(&[
     ("DomicilioFiscalACuentaTerceros", R),
 ]);
 const CONCEPTO_40: Rule = Rule {
-    attrs: &[
-        ("ClaveProdServ", R),
-        ("NoIdentificacion", O),
-        ("Cantidad", R),
-        ("ClaveUnidad", R),
-        ("Unidad", O),
-        ("Descripcion", R),
-        ("ValorUnitario", R),
-        ("Importe", R),
-        ("Descuento", O),
-        ("ObjetoImp", R),
-    ],
+    attrs: &CONCEPTO,
     kids: &[
-        kid(&["Impuestos", "Traslados", "Traslado"], &TRASLADO_CONCEPTO),
-        kid(&["Impuestos", "Retenciones", "Retencion"], &RETENCION_CONCEPTO),
+        kid(&[], &leaf(&[("ObjetoImp", R)])),
+        TRASLADOS_CONCEPTO,
+        RETENCIONES_CONCEPTO,
         kid(&["ACuentaTerceros"], &TERCEROS),
-        kid(&["InformacionAduanera"], &ADUANERA),
-        kid(&["CuentaPredial"], &PREDIAL),
-        UNSUPPORTED,
-        Kid { path: &["Parte"], any_depth: true, rule: Some(&PARTE) },
+        kid(&[], &CONCEPTO_RESTO),
     ],
 };
 const IMPUESTOS_40: Rule = Rule {
     attrs: &[],
     kids: &[
         kid(&["Retenciones", "Retencion"], &RETENCION),
-        kid(&[], &leaf(&[("TotalImpuestosRetenidos", O)])),
+        kid(&[], &TOTAL_RETENIDOS),
         kid(&["Traslados", "Traslado"], &TRASLADO_CONCEPTO),
-        kid(&[], &leaf(&[("TotalImpuestosTrasladados", O)])),
+        kid(&[], &TOTAL_TRASLADADOS),
     ],
 };
 const COMPROBANTE_40: Rule = Rule {
-    attrs: &[
-        ("Version", R),
-        ("Serie", O),
-        ("Folio", O),
-        ("Fecha", R),
-        ("FormaPago", O),
-        ("NoCertificado", R),
-        ("CondicionesDePago", O),
-        ("SubTotal", R),
-        ("Descuento", O),
-        ("Moneda", R),
-        ("TipoCambio", O),
-        ("Total", R),
-        ("TipoDeComprobante", R),
-        ("Exportacion", R),
-        ("MetodoPago", O),
-        ("LugarExpedicion", R),
-        ("Confirmacion", O),
-    ],
+    attrs: &COMPROBANTE,
     kids: &[
+        kid(&[], &leaf(&[("Exportacion", R)])),
+        kid(&[], &COMPROBANTE_FIN),
         kid(&["InformacionGlobal"], &leaf(&[("Periodicidad", R), ("Meses", R), ("Año", R)])),
         kid(&["CfdiRelacionados"], &RELACIONADOS),
         kid(&["Emisor"], &EMISOR_40),
