@@ -313,8 +313,9 @@ pub fn profile_from_cfdi(receipts: &[CfdiFacts], reference: Date) -> Result<Veri
 
     let mut notas = Vec::new();
     let mut campos = Vec::new();
-    let latest_unsealed = !latest.sello.prueba();
-    let estado = state_of(&latest.clave_ent_fed).filter(|_| !unsealed(&[latest], "estado no se verifica", &mut notas));
+    // State, income type and seniority come from the latest receipt.
+    let latest_unsealed = unsealed(&[latest], "estado, tipo_ingreso y antiguedad_meses no se verifican", &mut notas);
+    let estado = state_of(&latest.clave_ent_fed).filter(|_| !latest_unsealed);
     match estado {
         Some(_) => campos.push("estado"),
         None if latest_unsealed => {}
@@ -371,7 +372,7 @@ pub fn profile_from_cfdi(receipts: &[CfdiFacts], reference: Date) -> Result<Veri
     let antiguedad_meses = start.map(|s| s.whole_months_until(reference)).filter(|_| !latest_unsealed);
     match antiguedad_meses {
         Some(_) => campos.push("antiguedad_meses"),
-        None if latest_unsealed => notas.push("tipo_ingreso y antiguedad_meses no se verifican: vienen del recibo más reciente, cuyo sello no es válido.".to_owned()),
+        None if latest_unsealed => {}
         None => notas.push("El recibo más reciente no trae FechaInicioRelLaboral: antiguedad_meses no se verifica.".to_owned()),
     }
     if deudas_mensuales.is_some() {
