@@ -157,3 +157,37 @@ proptest! {
         let _ = read_document_text(&mangled, Some(DocumentKind::EstadoCuenta), Fuente::Ocr, Decimal::ONE, &layouts);
     }
 }
+
+#[test]
+fn rfcs_are_found_without_this_readers_labels_by_their_check_digits() {
+    // The worker of this fixture has a real RFC (the SAT's sample), so both check digits pass.
+    let facts = fixture("quincenal-40-rfc-valido.xml");
+    let print = common::print(&facts);
+    let relabel = |print: &str, emisor: &str, receptor: &str| {
+        print
+            .lines()
+            .map(|l| {
+                if l.starts_with("RFC emisor:") {
+                    format!("{emisor}{}     Régimen fiscal: 601", facts.emisor_rfc)
+                } else if l.starts_with("RFC receptor:") {
+                    format!("{receptor}{}   CURP: {}", facts.receptor_rfc, facts.receptor_curp)
+                } else {
+                    l.to_owned()
+                }
+            })
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    let layouts = [
+        ("Empresa: ESCUELA KEMPER URGATE  R.F.C. ", "Trabajador: MARIA LUISA GARCIA LOPEZ  RFC: "),
+        ("Patrón  RFC ", "Empleado  RFC "),
+        ("", ""),
+    ];
+    for (emisor, receptor) in layouts {
+        let text = relabel(&print, emisor, receptor);
+        assert_ne!(text, print);
+        let read = read_printed_receipt(&text, Fuente::Pdf, Decimal::ONE).unwrap_or_else(|e| panic!("{e}\n{text}"));
+        assert_eq!((read.hechos.emisor_rfc.as_str(), read.hechos.receptor_rfc.as_str()), (facts.emisor_rfc.as_str(), facts.receptor_rfc.as_str()), "{text}");
+        assert!(read.comprobaciones.rfc_emisor_valido && read.comprobaciones.rfc_receptor_valido);
+    }
+}
