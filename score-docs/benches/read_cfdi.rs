@@ -1,4 +1,6 @@
-//! Reading one payroll receipt (target: under 20 µs), and the profile of six receipts.
+//! Reading one payroll receipt, its seal checked (the seal's check under 200 µs), side by side
+//! with the same receipt without a seal (the reading alone) and the cadena original alone; and
+//! the profile of six receipts.
 //!
 //! `cargo bench -p score-docs --bench read_cfdi`; figures in score-docs/README.md and
 //! benches/RESULTS.md.
@@ -13,8 +15,18 @@ fn fixture(name: &str) -> Vec<u8> {
 
 fn bench(c: &mut Criterion) {
     let one = fixture("quincenal-40-infonavit-1.xml");
-    c.bench_function("read_cfdi/quincenal-40 (one receipt)", |b| {
+    assert!(score_docs::read_cfdi(&one).is_ok_and(|f| f.sello.valido));
+    c.bench_function("read_cfdi/quincenal-40 (one receipt, seal checked)", |b| {
         b.iter(|| score_docs::read_cfdi(black_box(&one)));
+    });
+    // The same receipt with its seal's attribute renamed: read, the seal's check stops at once.
+    let unsealed = String::from_utf8(one.clone()).expect("UTF-8").replacen(" Sello=\"", " SinSello=\"", 1).into_bytes();
+    assert!(score_docs::read_cfdi(&unsealed).is_ok_and(|f| !f.sello.valido));
+    c.bench_function("read_cfdi/quincenal-40 (one receipt, no seal to check)", |b| {
+        b.iter(|| score_docs::read_cfdi(black_box(&unsealed)));
+    });
+    c.bench_function("cadena_original/quincenal-40", |b| {
+        b.iter(|| score_docs::cadena_original(black_box(&one)));
     });
     let six: Vec<Vec<u8>> = (1..=6).map(|i| fixture(&format!("quincenal-40-infonavit-{i}.xml"))).collect();
     let reference = score_docs::Date::parse("2025-03-01").expect("date");

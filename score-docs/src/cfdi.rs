@@ -1,14 +1,19 @@
 //! Reads a CFDI 3.3/4.0 payroll receipt (Nómina 1.2 complement) into [`CfdiFacts`].
 //!
-//! One streaming pass over quick-xml's events with namespaces resolved: the elements of
-//! interest are recognised by namespace and local name (never by prefix), their attributes
-//! collected, and everything else skipped. What makes a document payroll is the Nómina
-//! complement, not `TipoDeComprobante` (the SAT's own demos say `I` or `P`). Totals are read
-//! as stated; whether they add up is a check of the profile, not a reason to refuse.
+//! One streaming pass over quick-xml's events with namespaces resolved checks the whole file
+//! (no DTD, no entities, well-formed, UTF-8 as a CFDI must be) and keeps the part the seal
+//! covers as a small tree: every element of `cfdi:Comprobante` except the Addenda, which no
+//! seal covers and anyone can append, so it is never read. Elements are recognised by
+//! namespace and local name (never by prefix), and the facts come only from the root's
+//! `cfdi:Emisor`, `cfdi:Receptor` and the complements directly under `cfdi:Complemento`. What
+//! makes a document payroll is the Nómina complement, not `TipoDeComprobante` (the SAT's own
+//! demos say `I` or `P`). Totals are read as stated; whether they add up is a check of the
+//! profile, not a reason to refuse. The same tree gives the seal its cadena original
+//! ([`crate::sello`]).
 
 use crate::date::Date;
 use crate::error::{DocError, DocErrorCode};
-use crate::facts::{CfdiFacts, Deduccion};
+use crate::facts::{CfdiFacts, Deduccion, Sello};
 use crate::xml::{self, MAX_DEPTH};
 use quick_xml::Reader;
 use quick_xml::events::{BytesStart, Event};
@@ -22,12 +27,10 @@ const NS_NOMINA12: &[u8] = b"http://www.sat.gob.mx/nomina12";
 /// Nómina 1.1 (2014–2016, with CFDI 3.2).
 const NS_NOMINA11: &[u8] = b"http://www.sat.gob.mx/nomina";
 const NS_TFD: &[u8] = b"http://www.sat.gob.mx/TimbreFiscalDigital";
-/// `Antigüedad` in UTF-8 (a byte-string literal cannot hold the ü).
-const ANTIGUEDAD: &[u8] = "Antigüedad".as_bytes();
 
 /// Which namespace an element is in, as far as this reader cares.
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Ns {
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) enum Ns {
     Cfdi,
     Nomina12,
     Nomina11,
@@ -45,40 +48,45 @@ fn ns_of(uri: Option<&[u8]>) -> Ns {
     }
 }
 
+/// One element of the receipt: its namespace, local name, unprefixed attributes (references
+/// replaced, as written) and children, by index into [`Tree::elems`].
+#[derive(Debug)]
+pub(crate) struct Elem<'a> {
+    pub ns: Ns,
+    pub local: &'a str,
+    pub attrs: Vec<(&'a str, Cow<'a, str>)>,
+    pub children: Vec<usize>,
+}
+
+/// The receipt as the seal sees it: every element of `cfdi:Comprobante` except the Addenda
+/// (which no seal covers and this reader never reads), the root at index 0.
+#[derive(Debug, Default)]
+pub(crate) struct Tree<'a> {
+    pub elems: Vec<Elem<'a>>,
+    /// `true` for CFDI 4.0's namespace, `false` for 3.3's.
+    pub cfdi4: bool,
+}
+
+impl<'a> Tree<'a> {
+    /// The value of attribute `name` of element `i`, as written.
+    pub fn attr(&self, i: usize, name: &str) -> Option<&str> {
+        self.elems[i].attrs.iter().find(|(n, _)| *n == name).map(|(_, v)| v.as_ref())
+    }
+    /// The children of `i` named `ns:local`, in document order.
+    pub fn kids(&self, i: usize, ns: Ns, local: &'static str) -> impl Iterator<Item = usize> + '_ {
+        self.elems[i].children.iter().copied().filter(move |&c| self.elems[c].ns == ns && self.elems[c].local == local)
+    }
+    /// The Nómina 1.2 complements, the stamp and anything else under `cfdi:Complemento`
+    /// (the root's children only: nothing elsewhere is sealed).
+    pub fn complement_items(&self) -> impl Iterator<Item = usize> + '_ {
+        self.kids(0, Ns::Cfdi, "Complemento").flat_map(|c| self.elems[c].children.iter().copied())
+    }
+    fn trimmed(&self, i: usize, name: &str) -> Slot<'_> {
+        self.attr(i, name).map(|v| Cow::Borrowed(v.trim()))
+    }
+}
+
 type Slot<'a> = Option<Cow<'a, str>>;
-
-/// The attributes collected from one Nómina complement.
-#[derive(Default)]
-struct Nomina<'a> {
-    version: Slot<'a>,
-    tipo_nomina: Slot<'a>,
-    fecha_pago: Slot<'a>,
-    fecha_inicial_pago: Slot<'a>,
-    fecha_final_pago: Slot<'a>,
-    num_dias_pagados: Slot<'a>,
-    total_percepciones: Slot<'a>,
-    total_deducciones: Slot<'a>,
-    total_otros_pagos: Slot<'a>,
-    curp: Slot<'a>,
-    tipo_regimen: Slot<'a>,
-    periodicidad_pago: Slot<'a>,
-    clave_ent_fed: Slot<'a>,
-    fecha_inicio_rel_laboral: Slot<'a>,
-    antiguedad: Slot<'a>,
-    deducciones: Vec<(Slot<'a>, Slot<'a>)>,
-}
-
-/// Everything collected in the pass, borrowed from the document where no reference had to be
-/// replaced.
-#[derive(Default)]
-struct Collected<'a> {
-    version: Slot<'a>,
-    fecha: Slot<'a>,
-    emisor_rfc: Slot<'a>,
-    receptor_rfc: Slot<'a>,
-    uuid: Slot<'a>,
-    nominas: Vec<Nomina<'a>>,
-}
 
 /// The namespace bindings in scope: `(depth, prefix, uri)`, innermost last.
 #[derive(Default)]
@@ -113,57 +121,77 @@ fn within<'a>(text: &'a str, part: &[u8]) -> Result<&'a str, DocError> {
 /// Reads one receipt. See the crate docs for the rules and the errors.
 pub fn read_cfdi(data: &[u8]) -> Result<CfdiFacts, DocError> {
     let text = xml::document_text(data)?;
+    let tree = read_tree(text)?;
+    let mut facts = facts(&tree)?;
+    facts.sello = crate::sello::check(&tree, &facts);
+    Ok(facts)
+}
+
+/// The streaming pass: the XML checked whole (safety, well-formedness), the sealed part of
+/// the receipt kept as a [`Tree`].
+pub(crate) fn read_tree(text: &str) -> Result<Tree<'_>, DocError> {
     let mut reader = Reader::from_str(text);
-    let mut got = Collected::default();
+    let mut tree = Tree::default();
     let mut scopes = Scopes::default();
     let mut attrs: Vec<(&[u8], &[u8])> = Vec::with_capacity(32);
-    let mut depth = 0usize;
-    let mut root_seen = false;
+    // The open elements: their index in the tree, `None` inside the Addenda.
+    let mut open: Vec<Option<usize>> = Vec::with_capacity(MAX_DEPTH);
     loop {
         match reader.read_event().map_err(xml::invalid_xml)? {
             Event::DocType(_) => return Err(xml::unsafe_xml("una declaración <!DOCTYPE>")),
             Event::GeneralRef(r) if !xml::is_allowed_reference(&r) => {
                 return Err(xml::unsafe_xml("una referencia a una entidad"));
             }
-            Event::Start(_) | Event::Empty(_) if depth >= MAX_DEPTH => return Err(xml::too_deep()),
+            Event::Decl(d) => {
+                if let Some(Ok(encoding)) = d.encoding() {
+                    if !encoding.eq_ignore_ascii_case(b"utf-8") {
+                        return Err(xml::invalid_xml(format_args!(
+                            "declara la codificación \"{}\"; un CFDI va en UTF-8",
+                            String::from_utf8_lossy(&encoding)
+                        )));
+                    }
+                }
+            }
+            Event::Start(_) | Event::Empty(_) if open.len() >= MAX_DEPTH => return Err(xml::too_deep()),
             Event::Start(e) => {
-                depth += 1;
-                start(text, &e, depth, &mut scopes, &mut attrs, &mut got, &mut root_seen)?;
+                let kept = start(text, &e, &mut scopes, &mut attrs, &mut tree, &open)?;
+                open.push(kept);
             }
             Event::Empty(e) => {
-                start(text, &e, depth + 1, &mut scopes, &mut attrs, &mut got, &mut root_seen)?;
-                scopes.leave(depth + 1);
+                start(text, &e, &mut scopes, &mut attrs, &mut tree, &open)?;
+                scopes.leave(open.len() + 1);
             }
             Event::End(_) => {
-                scopes.leave(depth);
-                depth = depth.saturating_sub(1);
+                scopes.leave(open.len());
+                open.pop();
             }
             Event::Eof => break,
             _ => {}
         }
     }
-    if depth != 0 {
+    if !open.is_empty() {
         // A cut-off file would otherwise give the facts of its first part.
         return Err(xml::invalid_xml("termina sin cerrar sus elementos (¿archivo incompleto?)"));
     }
-    if !root_seen {
+    if tree.elems.is_empty() {
         return Err(xml::invalid_xml("no tiene ningún elemento"));
     }
-    facts(got)
+    Ok(tree)
 }
 
-/// One start tag: its attributes scanned, its namespace declarations put in scope, its name
-/// resolved, and the attributes of interest kept.
+/// One start tag: its attributes scanned (and their references checked, read or not), its
+/// namespace declarations put in scope, and, outside the Addenda, the element kept. Returns
+/// the element's index in the tree, `None` when it is not kept.
 fn start<'a>(
     text: &'a str,
     e: &BytesStart<'_>,
-    depth: usize,
     scopes: &mut Scopes<'a>,
     attrs: &mut Vec<(&'a [u8], &'a [u8])>,
-    got: &mut Collected<'a>,
-    root_seen: &mut bool,
-) -> Result<(), DocError> {
-    let qname = within(text, e.name().into_inner())?.as_bytes();
+    tree: &mut Tree<'a>,
+    open: &[Option<usize>],
+) -> Result<Option<usize>, DocError> {
+    let depth = open.len() + 1;
+    let qname = within(text, e.name().into_inner())?;
     let raw = within(text, e.attributes_raw())?.as_bytes();
     attrs.clear();
     xml::scan_attributes(raw, attrs)?;
@@ -177,126 +205,48 @@ fn start<'a>(
             xml::unescape(within(text, value)?)?;
         }
     }
-    let (prefix, local) = match memchr::memchr(b':', qname) {
+    let (prefix, local) = match qname.find(':') {
         Some(i) => (&qname[..i], &qname[i + 1..]),
-        None => (&b""[..], qname),
+        None => ("", qname),
     };
-    let ns = ns_of(scopes.resolve(prefix));
-    element(text, got, ns, local, depth, root_seen, attrs)
-}
-
-/// Calls `f(name, value)` for each attribute without a namespace prefix (CFDI attributes have
-/// none), with references replaced.
-fn each_attribute<'a>(
-    text: &'a str,
-    attrs: &[(&'a [u8], &'a [u8])],
-    mut f: impl FnMut(&[u8], Cow<'a, str>) -> Result<(), DocError>,
-) -> Result<(), DocError> {
-    for &(name, value) in attrs {
+    let uri = scopes.resolve(prefix.as_bytes());
+    let ns = ns_of(uri);
+    let parent = match open.last() {
+        None => {
+            if !tree.elems.is_empty() {
+                return Err(xml::invalid_xml("tiene más de un elemento raíz"));
+            }
+            if ns != Ns::Cfdi || local != "Comprobante" {
+                return Err(not_payroll("El XML no es un CFDI: su raíz no es cfdi:Comprobante."));
+            }
+            tree.cfdi4 = uri == Some(NS_CFDI4);
+            None
+        }
+        // Inside the Addenda: checked above, never kept.
+        Some(None) => return Ok(None),
+        Some(Some(p)) => Some(*p),
+    };
+    if depth == 2 && ns == Ns::Cfdi && local == "Addenda" {
+        return Ok(None);
+    }
+    let mut kept = Vec::with_capacity(attrs.len());
+    for &(name, value) in attrs.iter() {
         if memchr::memchr(b':', name).is_none() && name != b"xmlns" {
-            f(name, xml::unescape(within(text, value)?)?)?;
+            kept.push((within(text, name)?, xml::unescape(within(text, value)?)?));
         }
     }
-    Ok(())
-}
-
-/// Keeps a value, trimmed (the scanner already refused the same attribute twice).
-fn keep<'a>(slot: &mut Slot<'a>, value: Cow<'a, str>) -> Result<(), DocError> {
-    *slot = Some(match value {
-        Cow::Borrowed(v) => Cow::Borrowed(v.trim()),
-        Cow::Owned(v) => Cow::Owned(v.trim().to_owned()),
-    });
-    Ok(())
-}
-
-/// Records the attributes of one element of interest.
-fn element<'a>(
-    text: &'a str,
-    got: &mut Collected<'a>,
-    ns: Ns,
-    local: &[u8],
-    depth: usize,
-    root_seen: &mut bool,
-    attrs: &[(&'a [u8], &'a [u8])],
-) -> Result<(), DocError> {
-    if depth == 1 {
-        if *root_seen {
-            return Err(xml::invalid_xml("tiene más de un elemento raíz"));
-        }
-        *root_seen = true;
-        if ns != Ns::Cfdi || local != b"Comprobante" {
-            return Err(not_payroll("El XML no es un CFDI: su raíz no es cfdi:Comprobante."));
-        }
-        let mut legacy_version = None;
-        each_attribute(text, attrs, |name, value| match name {
-            b"Version" => keep(&mut got.version, value),
-            b"version" => keep(&mut legacy_version, value),
-            b"Fecha" => keep(&mut got.fecha, value),
-            _ => Ok(()),
-        })?;
-        if got.version.is_none() {
-            let found = legacy_version.unwrap_or(Cow::Borrowed("sin versión"));
-            return Err(unsupported(format!(
-                "CFDI versión {found}: solo se leen recibos CFDI 3.3 y 4.0 con el complemento Nómina 1.2."
-            )));
-        }
-        return Ok(());
+    let index = tree.elems.len();
+    tree.elems.push(Elem { ns, local, attrs: kept, children: Vec::new() });
+    if let Some(p) = parent {
+        tree.elems[p].children.push(index);
     }
-    match (ns, local) {
-        (Ns::Cfdi, b"Emisor") if depth == 2 => {
-            each_attribute(text, attrs, |name, value| if name == b"Rfc" { keep(&mut got.emisor_rfc, value) } else { Ok(()) })
-        }
-        (Ns::Cfdi, b"Receptor") if depth == 2 => {
-            each_attribute(text, attrs, |name, value| if name == b"Rfc" { keep(&mut got.receptor_rfc, value) } else { Ok(()) })
-        }
-        (Ns::Tfd, b"TimbreFiscalDigital") => {
-            each_attribute(text, attrs, |name, value| if name == b"UUID" { keep(&mut got.uuid, value) } else { Ok(()) })
-        }
-        (Ns::Nomina11, b"Nomina") => Err(unsupported(
-            "Complemento Nómina 1.1: solo se lee la Nómina 1.2 (vigente desde 2017).".to_owned(),
-        )),
-        (Ns::Nomina12, b"Nomina") => {
-            let mut n = Nomina::default();
-            each_attribute(text, attrs, |name, value| match name {
-                b"Version" => keep(&mut n.version, value),
-                b"TipoNomina" => keep(&mut n.tipo_nomina, value),
-                b"FechaPago" => keep(&mut n.fecha_pago, value),
-                b"FechaInicialPago" => keep(&mut n.fecha_inicial_pago, value),
-                b"FechaFinalPago" => keep(&mut n.fecha_final_pago, value),
-                b"NumDiasPagados" => keep(&mut n.num_dias_pagados, value),
-                b"TotalPercepciones" => keep(&mut n.total_percepciones, value),
-                b"TotalDeducciones" => keep(&mut n.total_deducciones, value),
-                b"TotalOtrosPagos" => keep(&mut n.total_otros_pagos, value),
-                _ => Ok(()),
-            })?;
-            got.nominas.push(n);
-            Ok(())
-        }
-        (Ns::Nomina12, b"Receptor") => {
-            let Some(n) = got.nominas.last_mut() else { return Ok(()) };
-            each_attribute(text, attrs, |name, value| match name {
-                b"Curp" => keep(&mut n.curp, value),
-                b"TipoRegimen" => keep(&mut n.tipo_regimen, value),
-                b"PeriodicidadPago" => keep(&mut n.periodicidad_pago, value),
-                b"ClaveEntFed" => keep(&mut n.clave_ent_fed, value),
-                b"FechaInicioRelLaboral" => keep(&mut n.fecha_inicio_rel_laboral, value),
-                ANTIGUEDAD => keep(&mut n.antiguedad, value),
-                _ => Ok(()),
-            })
-        }
-        (Ns::Nomina12, b"Deduccion") => {
-            let Some(n) = got.nominas.last_mut() else { return Ok(()) };
-            let (mut tipo, mut importe) = (None, None);
-            each_attribute(text, attrs, |name, value| match name {
-                b"TipoDeduccion" => keep(&mut tipo, value),
-                b"Importe" => keep(&mut importe, value),
-                _ => Ok(()),
-            })?;
-            n.deducciones.push((tipo, importe));
-            Ok(())
-        }
-        _ => Ok(()),
+    if index == 0 && tree.attr(0, "Version").is_none() {
+        let found = tree.attr(0, "version").unwrap_or("sin versión").trim().to_owned();
+        return Err(unsupported(format!(
+            "CFDI versión {found}: solo se leen recibos CFDI 3.3 y 4.0 con el complemento Nómina 1.2."
+        )));
     }
+    Ok(Some(index))
 }
 
 fn required(value: Slot<'_>, field: &str, element: &str) -> Result<String, DocError> {
@@ -340,55 +290,61 @@ fn date(value: Slot<'_>, field: &str) -> Result<String, DocError> {
     }
 }
 
-/// Builds the facts from what the pass collected, checking what the schemas require.
-fn facts(got: Collected<'_>) -> Result<CfdiFacts, DocError> {
-    let version = got.version.map(Cow::into_owned).unwrap_or_default();
+/// Builds the facts from the sealed part of the receipt, checking what the schemas require.
+fn facts(tree: &Tree<'_>) -> Result<CfdiFacts, DocError> {
+    let version = tree.trimmed(0, "Version").map(Cow::into_owned).unwrap_or_default();
     if version != "3.3" && version != "4.0" {
         return Err(unsupported(format!(
             "CFDI versión {version}: solo se leen recibos CFDI 3.3 y 4.0 con el complemento Nómina 1.2."
         )));
     }
-    let mut nominas = got.nominas.into_iter();
-    let Some(first) = nominas.next() else {
-        return Err(not_payroll("El CFDI no trae el complemento de Nómina: no es un recibo de nómina."));
+    let items: Vec<usize> = tree.complement_items().collect();
+    if items.iter().any(|&i| tree.elems[i].ns == Ns::Nomina11 && tree.elems[i].local == "Nomina") {
+        return Err(unsupported("Complemento Nómina 1.1: solo se lee la Nómina 1.2 (vigente desde 2017).".to_owned()));
+    }
+    let nominas: Vec<usize> =
+        items.iter().copied().filter(|&i| tree.elems[i].ns == Ns::Nomina12 && tree.elems[i].local == "Nomina").collect();
+    let Some(&first) = nominas.first() else {
+        return Err(not_payroll(
+            "El CFDI no trae el complemento de Nómina en cfdi:Complemento (la Addenda no la cubre el sello y no se lee): no es un recibo de nómina.",
+        ));
     };
-    let nomina_version = required(first.version, "Version", "nomina12:Nomina")?;
+    let nomina_version = required(tree.trimmed(first, "Version"), "Version", "nomina12:Nomina")?;
     if nomina_version != "1.2" {
         return Err(unsupported(format!("Complemento Nómina {nomina_version}: solo se lee la Nómina 1.2.")));
     }
-    let mut total_percepciones = amount(first.total_percepciones.as_deref(), "TotalPercepciones")?;
-    let mut total_deducciones = amount(first.total_deducciones.as_deref(), "TotalDeducciones")?;
-    let mut total_otros_pagos = amount(first.total_otros_pagos.as_deref(), "TotalOtrosPagos")?;
-    let mut deducciones = Vec::with_capacity(first.deducciones.len());
-    let mut add_deductions = |list: Vec<(Slot<'_>, Slot<'_>)>| -> Result<(), DocError> {
-        for (tipo, importe) in list {
-            let tipo = required(tipo, "TipoDeduccion", "nomina12:Deduccion")?;
-            let importe = amount(Some(required(importe, "Importe", "nomina12:Deduccion")?.as_str()), "Importe")?;
-            deducciones.push(Deduccion { tipo, importe });
-        }
-        Ok(())
-    };
-    add_deductions(first.deducciones)?;
+    let receptor = tree.kids(first, Ns::Nomina12, "Receptor").next();
+    let from_receptor = |name: &str| receptor.and_then(|r| tree.trimmed(r, name));
+    let mut total_percepciones = Decimal::ZERO;
+    let mut total_deducciones = Decimal::ZERO;
+    let mut total_otros_pagos = Decimal::ZERO;
+    let mut deducciones = Vec::new();
     // A final settlement carries a second complement (ordinary + extraordinary): its totals
     // and deductions add to the first one's; dates, regime and worker come from the first, and
     // the receipt is extraordinary if either complement is (its total is not recurring pay).
-    let mut tipo_nomina = required(first.tipo_nomina, "TipoNomina", "nomina12:Nomina")?;
-    for other in nominas {
-        if other.tipo_nomina.as_deref() == Some("E") {
+    let mut tipo_nomina = required(tree.trimmed(first, "TipoNomina"), "TipoNomina", "nomina12:Nomina")?;
+    for &n in &nominas {
+        if n != first && tree.attr(n, "TipoNomina").map(str::trim) == Some("E") {
             tipo_nomina = "E".to_owned();
         }
-        total_percepciones += amount(other.total_percepciones.as_deref(), "TotalPercepciones")?;
-        total_deducciones += amount(other.total_deducciones.as_deref(), "TotalDeducciones")?;
-        total_otros_pagos += amount(other.total_otros_pagos.as_deref(), "TotalOtrosPagos")?;
-        add_deductions(other.deducciones)?;
+        total_percepciones += amount(tree.attr(n, "TotalPercepciones").map(str::trim), "TotalPercepciones")?;
+        total_deducciones += amount(tree.attr(n, "TotalDeducciones").map(str::trim), "TotalDeducciones")?;
+        total_otros_pagos += amount(tree.attr(n, "TotalOtrosPagos").map(str::trim), "TotalOtrosPagos")?;
+        for list in tree.kids(n, Ns::Nomina12, "Deducciones") {
+            for d in tree.kids(list, Ns::Nomina12, "Deduccion") {
+                let tipo = required(tree.trimmed(d, "TipoDeduccion"), "TipoDeduccion", "nomina12:Deduccion")?;
+                let importe = required(tree.trimmed(d, "Importe"), "Importe", "nomina12:Deduccion")?;
+                deducciones.push(Deduccion { tipo, importe: amount(Some(&importe), "Importe")? });
+            }
+        }
     }
-    let num_dias_text = required(first.num_dias_pagados, "NumDiasPagados", "nomina12:Nomina")?;
+    let num_dias_text = required(tree.trimmed(first, "NumDiasPagados"), "NumDiasPagados", "nomina12:Nomina")?;
     let num_dias_pagados = amount(Some(&num_dias_text), "NumDiasPagados")?;
-    let fecha_inicio_rel_laboral = match first.fecha_inicio_rel_laboral {
+    let fecha_inicio_rel_laboral = match from_receptor("FechaInicioRelLaboral") {
         Some(v) if !v.is_empty() => Some(date(Some(v), "FechaInicioRelLaboral")?),
         _ => None,
     };
-    let fecha = required(got.fecha, "Fecha", "cfdi:Comprobante")?;
+    let fecha = required(tree.trimmed(0, "Fecha"), "Fecha", "cfdi:Comprobante")?;
     if Date::parse_prefix(&fecha).is_none() {
         return Err(DocError::new(
             DocErrorCode::DocumentInvalidXml,
@@ -396,28 +352,31 @@ fn facts(got: Collected<'_>) -> Result<CfdiFacts, DocError> {
             format!("El atributo Fecha no es una fecha válida: \"{fecha}\"."),
         ));
     }
+    let party = |local: &'static str| tree.kids(0, Ns::Cfdi, local).next().and_then(|e| tree.trimmed(e, "Rfc"));
+    let timbre = items.iter().copied().find(|&i| tree.elems[i].ns == Ns::Tfd && tree.elems[i].local == "TimbreFiscalDigital");
     Ok(CfdiFacts {
-        uuid: got.uuid.filter(|u| !u.is_empty()).map(|u| u.to_ascii_uppercase()),
+        uuid: timbre.and_then(|t| tree.trimmed(t, "UUID")).filter(|u| !u.is_empty()).map(|u| u.to_ascii_uppercase()),
         version,
         fecha,
-        emisor_rfc: required(got.emisor_rfc, "Rfc", "cfdi:Emisor")?.to_uppercase(),
-        receptor_rfc: required(got.receptor_rfc, "Rfc", "cfdi:Receptor")?.to_uppercase(),
-        receptor_curp: required(first.curp, "Curp", "nomina12:Receptor")?.to_uppercase(),
+        emisor_rfc: required(party("Emisor"), "Rfc", "cfdi:Emisor")?.to_uppercase(),
+        receptor_rfc: required(party("Receptor"), "Rfc", "cfdi:Receptor")?.to_uppercase(),
+        receptor_curp: required(from_receptor("Curp"), "Curp", "nomina12:Receptor")?.to_uppercase(),
         nomina_version,
         tipo_nomina,
-        fecha_pago: date(first.fecha_pago, "FechaPago")?,
-        fecha_inicial_pago: date(first.fecha_inicial_pago, "FechaInicialPago")?,
-        fecha_final_pago: date(first.fecha_final_pago, "FechaFinalPago")?,
+        fecha_pago: date(tree.trimmed(first, "FechaPago"), "FechaPago")?,
+        fecha_inicial_pago: date(tree.trimmed(first, "FechaInicialPago"), "FechaInicialPago")?,
+        fecha_final_pago: date(tree.trimmed(first, "FechaFinalPago"), "FechaFinalPago")?,
         num_dias_pagados,
-        periodicidad_pago: required(first.periodicidad_pago, "PeriodicidadPago", "nomina12:Receptor")?,
+        periodicidad_pago: required(from_receptor("PeriodicidadPago"), "PeriodicidadPago", "nomina12:Receptor")?,
         total_percepciones,
         total_deducciones,
         total_otros_pagos,
         neto: total_percepciones - total_deducciones + total_otros_pagos,
         fecha_inicio_rel_laboral,
-        antiguedad: first.antiguedad.filter(|a| !a.is_empty()).map(Cow::into_owned),
-        clave_ent_fed: required(first.clave_ent_fed, "ClaveEntFed", "nomina12:Receptor")?,
-        tipo_regimen: required(first.tipo_regimen, "TipoRegimen", "nomina12:Receptor")?,
+        antiguedad: from_receptor("Antigüedad").filter(|a| !a.is_empty()).map(Cow::into_owned),
+        clave_ent_fed: required(from_receptor("ClaveEntFed"), "ClaveEntFed", "nomina12:Receptor")?,
+        tipo_regimen: required(from_receptor("TipoRegimen"), "TipoRegimen", "nomina12:Receptor")?,
         deducciones,
+        sello: Sello::default(),
     })
 }

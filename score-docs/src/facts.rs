@@ -61,6 +61,92 @@ pub struct CfdiFacts {
     pub tipo_regimen: String,
     /// Each deduction: SAT `c_TipoDeduccion` code and amount.
     pub deducciones: Vec<Deduccion>,
+    /// The seal's check: only a receipt with `sello.valido` proves anything. Facts stored
+    /// before seals were checked read back without one (`SIN_SELLO`).
+    #[serde(default)]
+    pub sello: Sello,
+}
+
+/// Why a receipt's seal does not make its facts verified (stable codes, as on the wire).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "SCREAMING_SNAKE_CASE")]
+pub enum MotivoSello {
+    /// `Sello` is not the issuer's RSA-SHA256 signature of the receipt's cadena original (the
+    /// receipt was changed after sealing, or was never sealed with that certificate), or the
+    /// stamp's `SelloCFD` is not this `Sello`.
+    SelloInvalido,
+    /// No `Sello`, `Certificado` or `NoCertificado` (a paper copy, or a draft never sealed).
+    SinSello,
+    /// The certificate cannot be read, its number is not `NoCertificado`, or its RFC is not
+    /// the issuer's.
+    CertificadoNoCorresponde,
+    /// The receipt's `Fecha` is outside the certificate's validity.
+    CertificadoVencido,
+    /// No `tfd:TimbreFiscalDigital` with a UUID under `cfdi:Complemento`: never stamped by
+    /// the SAT.
+    SinTimbre,
+    /// A printed copy (PDF text or OCR): paper carries no seal. Its facts count as the print's
+    /// own checks allow (`ReciboImpreso::verificado`), until they are confirmed by the XML.
+    Impreso,
+}
+
+impl MotivoSello {
+    /// The stable UPPER_SNAKE_CASE code.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            MotivoSello::SelloInvalido => "SELLO_INVALIDO",
+            MotivoSello::SinSello => "SIN_SELLO",
+            MotivoSello::CertificadoNoCorresponde => "CERTIFICADO_NO_CORRESPONDE",
+            MotivoSello::CertificadoVencido => "CERTIFICADO_VENCIDO",
+            MotivoSello::SinTimbre => "SIN_TIMBRE",
+            MotivoSello::Impreso => "IMPRESO",
+        }
+    }
+}
+
+/// The check of a receipt's digital seal (`Sello`, with the certificate in `Certificado`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Sello {
+    /// The seal verifies, the certificate is the issuer's and in force on `Fecha`, and the
+    /// SAT's stamp certifies this seal.
+    pub valido: bool,
+    /// Why not, `None` when valid.
+    pub motivo: Option<MotivoSello>,
+    /// The certificate's number (its serial's hex pairs read as ASCII, as the SAT numbers
+    /// them); `NoCertificado` as written when the certificate cannot be read.
+    pub no_certificado: Option<String>,
+    /// The RFC in the certificate's subject (`x500UniqueIdentifier`, the holder's part).
+    pub rfc_certificado: Option<String>,
+    /// Whether the certificate was chained to the SAT's CA certificates: always `false` here,
+    /// since no package the project installs carries them (README.md, "The seal").
+    pub ca_sat_verificada: bool,
+}
+
+impl Sello {
+    /// A check that failed for `motivo`.
+    pub fn rechazado(motivo: MotivoSello, no_certificado: Option<String>, rfc_certificado: Option<String>) -> Self {
+        Sello { valido: false, motivo: Some(motivo), no_certificado, rfc_certificado, ca_sat_verificada: false }
+    }
+}
+
+impl Sello {
+    /// The seal of a printed copy: none (`IMPRESO`).
+    pub fn impreso() -> Self {
+        Sello::rechazado(MotivoSello::Impreso, None, None)
+    }
+
+    /// Whether the receipt's facts may prove profile fields: a valid seal, or a print (whose
+    /// own checks decide, see [`MotivoSello::Impreso`]).
+    pub fn prueba(&self) -> bool {
+        self.valido || self.motivo == Some(MotivoSello::Impreso)
+    }
+}
+
+impl Default for Sello {
+    /// No seal checked: `SIN_SELLO` (printed receipts, facts stored before seals were checked).
+    fn default() -> Self {
+        Sello::rechazado(MotivoSello::SinSello, None, None)
+    }
 }
 
 /// One deduction line of a receipt.

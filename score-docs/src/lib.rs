@@ -19,6 +19,7 @@
 //! ```
 
 mod balances;
+mod cadena;
 mod cfdi;
 mod date;
 mod document;
@@ -27,6 +28,7 @@ mod facts;
 mod independiente;
 mod printed;
 mod profile;
+mod sello;
 mod statement;
 mod text;
 mod xml;
@@ -35,7 +37,7 @@ pub use cfdi::read_cfdi;
 pub use date::Date;
 pub use error::{DocError, DocErrorCode};
 pub use document::{DocumentKind, Documento, read_document_text};
-pub use facts::{CfdiFacts, ComprobacionesImpreso, Deduccion, Fuente, ReciboImpreso};
+pub use facts::{CfdiFacts, ComprobacionesImpreso, Deduccion, Fuente, MotivoSello, ReciboImpreso, Sello};
 pub use independiente::{
     DEBT_WORDS, DEFAULT_EXPENSE_FACTOR, DepositoExcluido, IngresoIndependiente, MIN_MONTHS, Mes, NOT_INCOME, PagoRecurrente,
     ingreso_independiente,
@@ -46,10 +48,25 @@ pub use statement::{
 };
 pub use text::rfc_check_digit_ok;
 pub use profile::{
-    CambioPatron, Comprobaciones, DEBT_DEDUCTIONS, DeudaNomina, Hueco, MAX_RECEIPTS, PerfilVerificado, Periodo,
+    CambioPatron, Comprobaciones, DEBT_DEDUCTIONS, DeudaNomina, Hueco, MAX_RECEIPTS, PerfilVerificado, Periodo, SelloInvalido,
     Verificacion, VerifiedProfile, profile_from_cfdi,
 };
 pub use xml::{MAX_BYTES, MAX_DEPTH};
+
+/// The cadena original of a CFDI (what its `Sello` signs), built as the SAT's XSLT builds it:
+/// for issuers sealing their own receipts, tests, and anyone checking this reader by hand
+/// against the SAT's stylesheet. Errors as [`read_cfdi`]'s for the XML itself; a receipt
+/// with a complement other than Nómina 1.2 and the stamp is `DOCUMENT_UNSUPPORTED_VERSION`.
+pub fn cadena_original(data: &[u8]) -> Result<String, DocError> {
+    let tree = cfdi::read_tree(xml::document_text(data)?)?;
+    cadena::cadena_original(&tree).map_err(|cadena::Unsupported(part)| {
+        DocError::new(
+            DocErrorCode::DocumentUnsupportedVersion,
+            Some(&part),
+            format!("El CFDI trae {part}, cuya cadena original no se construye aquí: solo CFDI 3.3/4.0 con Nómina 1.2."),
+        )
+    })
+}
 
 /// Reads every receipt and builds their profile: what the bindings and the server call. A
 /// receipt that cannot be read fails the whole batch with its error attributed to it

@@ -73,6 +73,36 @@ fn find<T>(lines: &[Line], labels: &[&str], parse: impl Fn(&str) -> Option<T>) -
     lines.iter().filter_map(|l| l.after(labels)).find_map(|v| first(Some(v), &parse))
 }
 
+/// Words naming the worker or the employer on a line that also carries an RFC, as payroll
+/// programs print them without this reader's labels ("Trabajador: NAME  RFC: …", "R.F.C.").
+const WORKER_WORDS: &[&str] = &["trabajador", "empleado", "receptor", "colaborador"];
+const EMPLOYER_WORDS: &[&str] = &["emisor", "empresa", "patron", "empleador", "razon social"];
+
+/// Without a known label: an RFC-shaped token whose check digit is right, on a line naming
+/// `who`, or else the only such token in the whole text other than `other` (the party already
+/// found) of `length` characters when given (a worker is a person: 13; an employer, when
+/// several remain, a company: 12). A check digit makes a stray word very unlikely to pass.
+fn rfc_anywhere(lines: &[Line], who: &[&str], other: Option<&str>, length: usize) -> Option<String> {
+    let valid_in = |line: &Line| -> Vec<String> {
+        let text = line.text();
+        text::tokens(&text)
+            .map(|t| t.trim_matches('.'))
+            .filter_map(text::parse_rfc)
+            .filter(|r| text::rfc_check_digit_ok(r) && Some(r.as_str()) != other)
+            .collect()
+    };
+    let named = lines.iter().filter(|l| who.iter().any(|w| l.contains(w))).flat_map(valid_in).next();
+    named.or_else(|| {
+        let mut all: Vec<String> = lines.iter().flat_map(valid_in).collect();
+        all.sort();
+        all.dedup();
+        if all.len() > 1 {
+            all.retain(|r| r.chars().count() == length);
+        }
+        (all.len() == 1).then(|| all.remove(0))
+    })
+}
+
 fn two_digit_code(token: &str) -> Option<String> {
     let t: String = token.chars().map(|c| if c == 'O' || c == 'o' { '0' } else { c }).collect();
     (t.len() == 2 && t.bytes().all(|b| b.is_ascii_digit())).then_some(t)
@@ -184,9 +214,14 @@ pub fn read_printed_receipt(text: &str, fuente: Fuente, confianza: Decimal) -> R
         .filter_map(|l| l.after(UUID))
         .find_map(|v| text::uuid_in(&v))
         .or_else(|| text::tokens(text).find_map(text::parse_uuid));
-    let emisor_rfc = find(&lines, EMISOR_RFC, text::parse_rfc_checked).ok_or_else(|| unreadable("emisor_rfc", "el RFC del emisor"))?;
-    let receptor_rfc =
-        find(&lines, RECEPTOR_RFC, text::parse_rfc_checked).ok_or_else(|| unreadable("receptor_rfc", "el RFC del trabajador"))?;
+    let emisor_rfc = find(&lines, EMISOR_RFC, text::parse_rfc_checked);
+    let receptor_rfc = find(&lines, RECEPTOR_RFC, text::parse_rfc_checked);
+    let emisor_rfc = emisor_rfc
+        .or_else(|| rfc_anywhere(&lines, EMPLOYER_WORDS, receptor_rfc.as_deref(), 12))
+        .ok_or_else(|| unreadable("emisor_rfc", "el RFC del emisor"))?;
+    let receptor_rfc = receptor_rfc
+        .or_else(|| rfc_anywhere(&lines, WORKER_WORDS, Some(&emisor_rfc), 13))
+        .ok_or_else(|| unreadable("receptor_rfc", "el RFC del trabajador"))?;
     let receptor_curp = find(&lines, CURP, text::parse_curp_repaired).ok_or_else(|| unreadable("receptor_curp", "la CURP del trabajador"))?;
     let version = find(&lines, VERSION, version).ok_or_else(|| unreadable("version", "la versión del CFDI"))?;
     let fecha = find(&lines, FECHA, issue_stamp).ok_or_else(|| unreadable("fecha", "la fecha de emisión"))?;
@@ -253,6 +288,8 @@ pub fn read_printed_receipt(text: &str, fuente: Fuente, confianza: Decimal) -> R
         clave_ent_fed,
         tipo_regimen,
         deducciones,
+        // Paper carries no seal.
+        sello: crate::facts::Sello::impreso(),
     };
     Ok(ReciboImpreso {
         hechos,

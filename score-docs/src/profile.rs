@@ -3,7 +3,7 @@
 
 use crate::date::Date;
 use crate::error::{DocError, DocErrorCode};
-use crate::facts::CfdiFacts;
+use crate::facts::{CfdiFacts, MotivoSello};
 use rust_decimal::Decimal;
 use score_core::{IncomeType, State, money};
 use serde::Serialize;
@@ -117,6 +117,20 @@ pub struct Comprobaciones {
     pub totales_cuadran: bool,
     /// Receipts (UUID, or `recibo N`) whose deduction lines do not add up.
     pub totales_no_cuadran: Vec<String>,
+    /// Every XML receipt's seal is valid ([`crate::Sello`]; printed copies, which carry none,
+    /// are not counted here).
+    pub sellos_validos: bool,
+    /// The receipts whose seal is not, and why: the fields they prove are not verified.
+    pub sellos_invalidos: Vec<SelloInvalido>,
+}
+
+/// A receipt whose seal does not verify.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct SelloInvalido {
+    /// The receipt's UUID, or `recibo N` (its place in the batch).
+    pub recibo: String,
+    /// Why.
+    pub motivo: MotivoSello,
 }
 
 /// Which profile fields are verified, from which receipts, over which period.
@@ -277,11 +291,34 @@ pub fn profile_from_cfdi(receipts: &[CfdiFacts], reference: Date) -> Result<Veri
         .map(|(i, r)| receipt_label(r, *i))
         .collect();
 
+    let sellos_invalidos: Vec<SelloInvalido> = unique
+        .iter()
+        .filter(|(_, r)| !r.sello.prueba())
+        .filter_map(|(i, r)| r.sello.motivo.map(|motivo| SelloInvalido { recibo: receipt_label(r, *i), motivo }))
+        .collect();
+    let label_of = |r: &CfdiFacts| unique.iter().find(|(_, u)| std::ptr::eq(*u, r)).map(|(i, u)| receipt_label(u, *i)).unwrap_or_default();
+    // A field is verified only when every receipt proving it carries a valid seal; otherwise
+    // it is left out of the profile, and a note says which receipt failed and why.
+    let unsealed = |proof: &[&CfdiFacts], fields: &str, notas: &mut Vec<String>| -> bool {
+        let failed: Vec<String> = proof
+            .iter()
+            .filter(|r| !r.sello.prueba())
+            .map(|r| format!("{} ({})", label_of(r), r.sello.motivo.map_or("SIN_SELLO", MotivoSello::as_str)))
+            .collect();
+        if !failed.is_empty() {
+            notas.push(format!("{fields}: el sello de {} no es válido.", failed.join(", ")));
+        }
+        !failed.is_empty()
+    };
+
     let mut notas = Vec::new();
     let mut campos = Vec::new();
-    let estado = state_of(&latest.clave_ent_fed);
+    // State, income type and seniority come from the latest receipt.
+    let latest_unsealed = unsealed(&[latest], "estado, tipo_ingreso y antiguedad_meses no se verifican", &mut notas);
+    let estado = state_of(&latest.clave_ent_fed).filter(|_| !latest_unsealed);
     match estado {
         Some(_) => campos.push("estado"),
+        None if latest_unsealed => {}
         None => notas.push(format!("ClaveEntFed \"{}\" no es un estado de México: estado no se verifica.", latest.clave_ent_fed)),
     }
 
@@ -303,6 +340,8 @@ pub fn profile_from_cfdi(receipts: &[CfdiFacts], reference: Date) -> Result<Veri
     let (ingreso_mensual, deudas_mensuales) = if income.is_empty() || days <= Decimal::ZERO {
         notas.push("Ningún recibo ordinario del patrón actual con días pagados: ingreso_mensual y deudas_mensuales no se verifican.".to_owned());
         (None, None)
+    } else if unsealed(&income, "ingreso_mensual y deudas_mensuales no se verifican", &mut notas) {
+        (None, None)
     } else {
         for (code, concepto) in DEBT_DEDUCTIONS {
             if income.iter().any(|r| r.deducciones.iter().any(|d| d.tipo == code)) {
@@ -320,18 +359,20 @@ pub fn profile_from_cfdi(receipts: &[CfdiFacts], reference: Date) -> Result<Veri
         (Some(ingreso), deudas)
     };
 
-    let tipo_ingreso = income_type_of(&latest.tipo_regimen);
+    let tipo_ingreso = income_type_of(&latest.tipo_regimen).filter(|_| !latest_unsealed);
     match tipo_ingreso {
         Some(_) => campos.push("tipo_ingreso"),
+        None if latest_unsealed => {}
         None => notas.push(format!(
             "TipoRegimen \"{}\" no es de sueldos (02) ni de jubilados o pensionados (03, 04, 12): tipo_ingreso no se verifica.",
             latest.tipo_regimen
         )),
     }
     let start = latest.fecha_inicio_rel_laboral.as_deref().and_then(Date::parse);
-    let antiguedad_meses = start.map(|s| s.whole_months_until(reference));
+    let antiguedad_meses = start.map(|s| s.whole_months_until(reference)).filter(|_| !latest_unsealed);
     match antiguedad_meses {
         Some(_) => campos.push("antiguedad_meses"),
+        None if latest_unsealed => {}
         None => notas.push("El recibo más reciente no trae FechaInicioRelLaboral: antiguedad_meses no se verifica.".to_owned()),
     }
     if deudas_mensuales.is_some() {
@@ -365,6 +406,8 @@ pub fn profile_from_cfdi(receipts: &[CfdiFacts], reference: Date) -> Result<Veri
                 cambios_de_patron,
                 totales_cuadran: totales_no_cuadran.is_empty(),
                 totales_no_cuadran,
+                sellos_validos: sellos_invalidos.is_empty(),
+                sellos_invalidos,
             },
             notas,
         },

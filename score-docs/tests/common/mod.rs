@@ -5,6 +5,7 @@
 
 #![allow(dead_code)] // each test binary uses part of it
 
+
 use rust_decimal::Decimal;
 use score_docs::CfdiFacts;
 

@@ -72,13 +72,11 @@ fn reading<'a>(profile: &'a Value, archivo: &str) -> &'a Value {
     profile["lecturas"].as_array().unwrap().iter().find(|l| l["archivo"] == archivo).unwrap()
 }
 
-/// A fixture receipt whose worker has a real RFC (the SAT's sample `CACX7605101P8`): the
-/// fixtures' worker RFCs are made up and fail their check digits, so their prints are read but
-/// never verify. Its facts and its XML (the same UUID).
+/// The fixture receipt whose worker has a real RFC (the SAT's sample `CACX7605101P8`): the
+/// other fixtures' worker RFCs are made up and fail their check digits, so their prints are
+/// read but never verify. Its facts and its sealed XML (the same UUID).
 fn receipt_with_valid_rfcs() -> (CfdiFacts, Vec<u8>) {
-    let (_, xml) = fixture("quincenal-40-infonavit-1.xml");
-    let xml = String::from_utf8(xml).unwrap().replace(" gaml850101hx3", "CACX7605101P8").into_bytes();
-    (score_docs::read_cfdi(&xml).unwrap(), xml)
+    fixture("quincenal-40-rfc-valido.xml")
 }
 
 #[tokio::test]
