@@ -1,7 +1,7 @@
 //! The cost of a rate-limit check, side by side: the counts in this process's memory (what
 //! SQLite keeps, one process) against the counts in PostgreSQL's `rate_limits` table (what
 //! every instance on PostgreSQL shares), on the limited paths with the default limits:
-//!   login  a per-address and a per-account check, 10 a minute: two upserts
+//!   login  a per-address and a per-account check, 10 a minute: two upserts in one statement
 //!   score  one per-address check, 120 a minute: one upsert
 //!   key    one check of a partner key, 6,000 a minute: leased in slices of 93, mostly memory
 //!
