@@ -36,11 +36,14 @@ pub enum ErrorCode {
     NotAnInteger,
     /// A value is outside its documented range (for example `edad` 15 or an income of 0).
     ValueOutOfRange,
+    /// A calibration document is not valid; `field` is the path of the key at fault
+    /// (`productos[2].tasa_anual`).
+    CalibrationInvalid,
 }
 
 impl ErrorCode {
     /// Every code, in declaration order (used by docs and tests).
-    pub const ALL: [ErrorCode; 11] = [
+    pub const ALL: [ErrorCode; 12] = [
         ErrorCode::InvalidJson,
         ErrorCode::InvalidType,
         ErrorCode::MissingField,
@@ -52,6 +55,7 @@ impl ErrorCode {
         ErrorCode::AmountTooLarge,
         ErrorCode::NotAnInteger,
         ErrorCode::ValueOutOfRange,
+        ErrorCode::CalibrationInvalid,
     ];
 
     /// The stable UPPER_SNAKE_CASE string of this code.
@@ -68,6 +72,7 @@ impl ErrorCode {
             ErrorCode::AmountTooLarge => "AMOUNT_TOO_LARGE",
             ErrorCode::NotAnInteger => "NOT_AN_INTEGER",
             ErrorCode::ValueOutOfRange => "VALUE_OUT_OF_RANGE",
+            ErrorCode::CalibrationInvalid => "CALIBRATION_INVALID",
         }
     }
 }
