@@ -108,7 +108,7 @@ pub fn score_with(profile: &Profile, opciones: Opciones) -> Result<ScoreReport, 
 /// [`score_with`] under `calibration`: the report's `calibracion` is its [`Calibration::id`].
 pub fn score_calibrated(profile: &Profile, calibration: &Calibration, opciones: Opciones) -> Result<ScoreReport, ScoreError> {
     let mut report = score_with(profile, opciones)?;
-    calibration.marcar(&mut report);
+    calibration.stamp(&mut report);
     Ok(report)
 }
 

@@ -44,7 +44,7 @@ impl ValidProfile {
     /// The full report under `calibration` (its `calibracion` is the calibration's id).
     pub fn score_calibrated(&self, calibration: &crate::Calibration) -> ScoreReport {
         let mut report = self.score();
-        calibration.marcar(&mut report);
+        calibration.stamp(&mut report);
         report
     }
 

@@ -61,8 +61,11 @@ impl Calibration {
         &self.documento.vigente_desde
     }
 
-    /// Writes this calibration's name into a report made with its figures.
-    pub(crate) fn marcar(&self, report: &mut crate::ScoreReport) {
+    /// Writes this calibration's id as the `calibracion` of a report made under it. The batch
+    /// paths score on threads that take a plain function, and the bindings mark each report
+    /// as it comes back; this version scores every calibration with the embedded figures
+    /// ([`Calibration::from_toml`] refuses others), so the id is all that differs.
+    pub fn stamp(&self, report: &mut crate::ScoreReport) {
         if report.calibracion != self.documento.id {
             report.calibracion = self.documento.id.clone().into();
         }
