@@ -107,6 +107,43 @@ pub(crate) struct General {
     pub max_recomendaciones_componente: Cifra,
 }
 
+impl General {
+    /// Every figure, by its key, in document order.
+    pub(crate) fn campos(&self) -> [(&'static str, &Cifra); 29] {
+        [
+            ("salario_minimo_diario", &self.salario_minimo_diario),
+            ("dias_por_mes", &self.dias_por_mes),
+            ("uma_diaria", &self.uma_diaria),
+            ("linea_pobreza_urbana", &self.linea_pobreza_urbana),
+            ("personas_hogar_default", &self.personas_hogar_default),
+            ("factor_min", &self.factor_min),
+            ("factor_max", &self.factor_max),
+            ("puntos_deudas_no_declaradas", &self.puntos_deudas_no_declaradas),
+            ("proporcion_deudas_no_declaradas", &self.proporcion_deudas_no_declaradas),
+            ("puntos_tipo_asalariado", &self.puntos_tipo_asalariado),
+            ("puntos_tipo_mixto", &self.puntos_tipo_mixto),
+            ("puntos_tipo_pensionado", &self.puntos_tipo_pensionado),
+            ("puntos_tipo_independiente", &self.puntos_tipo_independiente),
+            ("pti_max", &self.pti_max),
+            ("dti_total_max", &self.dti_total_max),
+            ("rendimiento_renta_anual", &self.rendimiento_renta_anual),
+            ("aportacion_fondo", &self.aportacion_fondo),
+            ("tope_sbc_umas", &self.tope_sbc_umas),
+            ("meses_fondo_max", &self.meses_fondo_max),
+            ("proporcion_salario_mixto", &self.proporcion_salario_mixto),
+            ("m2_nucleo_base", &self.m2_nucleo_base),
+            ("m2_por_dormitorio_extra", &self.m2_por_dormitorio_extra),
+            ("factor_muros_circulacion", &self.factor_muros_circulacion),
+            ("personas_por_dormitorio", &self.personas_por_dormitorio),
+            ("umbral_m2_adecuado", &self.umbral_m2_adecuado),
+            ("umbral_m2_holgado", &self.umbral_m2_holgado),
+            ("umbral_enganche_parcial", &self.umbral_enganche_parcial),
+            ("umbral_recomendacion", &self.umbral_recomendacion),
+            ("max_recomendaciones_componente", &self.max_recomendaciones_componente),
+        ]
+    }
+}
+
 /// The score's curves (MODEL.md section 3).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -118,6 +155,21 @@ pub(crate) struct Curvas {
     pub ahorro: Curva,
     pub ahorro_cobertura: Curva,
     pub salud_financiera: Curva,
+}
+
+impl Curvas {
+    /// Every curve, by its key, in document order.
+    pub(crate) fn campos(&self) -> [(&'static str, &Curva); 7] {
+        [
+            ("ingreso", &self.ingreso),
+            ("antiguedad_asalariado", &self.antiguedad_asalariado),
+            ("antiguedad_independiente", &self.antiguedad_independiente),
+            ("deudas", &self.deudas),
+            ("ahorro", &self.ahorro),
+            ("ahorro_cobertura", &self.ahorro_cobertura),
+            ("salud_financiera", &self.salud_financiera),
+        ]
+    }
 }
 
 /// Closing costs besides each state's transfer tax, over the home's value.
@@ -204,6 +256,30 @@ pub(crate) struct ProductoCalibrado {
     /// The bank product (its `clave`) that lends the bank's part of a 70/30 credit.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub banco: Option<String>,
+}
+
+impl ProductoCalibrado {
+    /// Every figure key a product may have, by name, with its figure when present.
+    pub(crate) fn cifras(&self) -> [(&'static str, Option<&Cifra>); 16] {
+        [
+            ("tasa_anual", self.tasa_anual.as_ref()),
+            ("cargo_mensual", self.cargo_mensual.as_ref()),
+            ("comision_apertura", self.comision_apertura.as_ref()),
+            ("seguro_vida_mensual", self.seguro_vida_mensual.as_ref()),
+            ("seguro_danos_mensual", self.seguro_danos_mensual.as_ref()),
+            ("ltv_max", self.ltv_max.as_ref()),
+            ("pago_max_salario_minimo", self.pago_max_salario_minimo.as_ref()),
+            ("pago_max_sobre_ingreso", self.pago_max_sobre_ingreso.as_ref()),
+            ("plazo_max_anios", self.plazo_max_anios.as_ref()),
+            ("edad_mas_plazo_max", self.edad_mas_plazo_max.as_ref()),
+            ("antiguedad_min_meses", self.antiguedad_min_meses.as_ref()),
+            ("credito_max", self.credito_max.as_ref()),
+            ("credito_max_umas", self.credito_max_umas.as_ref()),
+            ("credito_min", self.credito_min.as_ref()),
+            ("ingreso_min", self.ingreso_min.as_ref()),
+            ("parte_infonavit", self.parte_infonavit.as_ref()),
+        ]
+    }
 }
 
 /// One state's figures (MODEL.md section 10, PRODUCTS.md section 4).

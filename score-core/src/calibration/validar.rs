@@ -166,41 +166,9 @@ pub(super) fn documento(d: &Documento) -> R {
 }
 
 fn general(g: &General, d: &Documento) -> R {
-    use Tipo::*;
     fecha("general.uma_vigente_desde", &g.uma_vigente_desde)?;
-    let cifras: [(&str, &Cifra, Tipo); 29] = [
-        ("salario_minimo_diario", &g.salario_minimo_diario, Monto),
-        ("dias_por_mes", &g.dias_por_mes, Monto),
-        ("uma_diaria", &g.uma_diaria, Monto),
-        ("linea_pobreza_urbana", &g.linea_pobreza_urbana, Monto),
-        ("personas_hogar_default", &g.personas_hogar_default, Factor),
-        ("factor_min", &g.factor_min, Factor),
-        ("factor_max", &g.factor_max, Factor),
-        ("puntos_deudas_no_declaradas", &g.puntos_deudas_no_declaradas, Puntos),
-        ("proporcion_deudas_no_declaradas", &g.proporcion_deudas_no_declaradas, Tasa),
-        ("puntos_tipo_asalariado", &g.puntos_tipo_asalariado, Puntos),
-        ("puntos_tipo_mixto", &g.puntos_tipo_mixto, Puntos),
-        ("puntos_tipo_pensionado", &g.puntos_tipo_pensionado, Puntos),
-        ("puntos_tipo_independiente", &g.puntos_tipo_independiente, Puntos),
-        ("pti_max", &g.pti_max, Proporcion),
-        ("dti_total_max", &g.dti_total_max, Proporcion),
-        ("rendimiento_renta_anual", &g.rendimiento_renta_anual, Tasa),
-        ("aportacion_fondo", &g.aportacion_fondo, Tasa),
-        ("tope_sbc_umas", &g.tope_sbc_umas, Monto),
-        ("meses_fondo_max", &g.meses_fondo_max, Entero(1200)),
-        ("proporcion_salario_mixto", &g.proporcion_salario_mixto, Proporcion),
-        ("m2_nucleo_base", &g.m2_nucleo_base, Monto),
-        ("m2_por_dormitorio_extra", &g.m2_por_dormitorio_extra, Monto),
-        ("factor_muros_circulacion", &g.factor_muros_circulacion, Factor),
-        ("personas_por_dormitorio", &g.personas_por_dormitorio, Factor),
-        ("umbral_m2_adecuado", &g.umbral_m2_adecuado, Factor),
-        ("umbral_m2_holgado", &g.umbral_m2_holgado, Factor),
-        ("umbral_enganche_parcial", &g.umbral_enganche_parcial, Proporcion),
-        ("umbral_recomendacion", &g.umbral_recomendacion, Puntos),
-        ("max_recomendaciones_componente", &g.max_recomendaciones_componente, Entero(6)),
-    ];
-    for (n, c, t) in cifras {
-        cifra(&format!("general.{n}"), c, t, false, d)?;
+    for (n, c) in g.campos() {
+        cifra(&format!("general.{n}"), c, tipo_general(n), false, d)?;
     }
     if g.factor_min.valor.0 > g.factor_max.valor.0 {
         return Err(falla("general.factor_min", "`general.factor_min` es mayor que `general.factor_max`.".into()));
@@ -214,43 +182,74 @@ fn general(g: &General, d: &Documento) -> R {
     Ok(())
 }
 
+/// What a general figure measures.
+fn tipo_general(nombre: &str) -> Tipo {
+    use Tipo::*;
+    match nombre {
+        "salario_minimo_diario" => Monto,
+        "dias_por_mes" => Monto,
+        "uma_diaria" => Monto,
+        "linea_pobreza_urbana" => Monto,
+        "personas_hogar_default" => Factor,
+        "factor_min" => Factor,
+        "factor_max" => Factor,
+        "puntos_deudas_no_declaradas" => Puntos,
+        "proporcion_deudas_no_declaradas" => Tasa,
+        "puntos_tipo_asalariado" => Puntos,
+        "puntos_tipo_mixto" => Puntos,
+        "puntos_tipo_pensionado" => Puntos,
+        "puntos_tipo_independiente" => Puntos,
+        "pti_max" => Proporcion,
+        "dti_total_max" => Proporcion,
+        "rendimiento_renta_anual" => Tasa,
+        "aportacion_fondo" => Tasa,
+        "tope_sbc_umas" => Monto,
+        "meses_fondo_max" => Entero(1200),
+        "proporcion_salario_mixto" => Proporcion,
+        "m2_nucleo_base" => Monto,
+        "m2_por_dormitorio_extra" => Monto,
+        "factor_muros_circulacion" => Factor,
+        "personas_por_dormitorio" => Factor,
+        "umbral_m2_adecuado" => Factor,
+        "umbral_m2_holgado" => Factor,
+        "umbral_enganche_parcial" => Proporcion,
+        "umbral_recomendacion" => Puntos,
+        "max_recomendaciones_componente" => Entero(6),
+        _ => Monto,
+    }
+}
+
 fn curvas(c: &Curvas, d: &Documento) -> R {
     use Sentido::*;
-    for (n, curva_, sentido) in [
-        ("ingreso", &c.ingreso, Sube),
-        ("antiguedad_asalariado", &c.antiguedad_asalariado, Sube),
-        ("antiguedad_independiente", &c.antiguedad_independiente, Sube),
-        ("deudas", &c.deudas, Baja),
-        ("ahorro", &c.ahorro, Sube),
-        ("ahorro_cobertura", &c.ahorro_cobertura, Sube),
-        ("salud_financiera", &c.salud_financiera, Sube),
-    ] {
+    for (n, curva_) in c.campos() {
+        let sentido = if n == "deudas" { Baja } else { Sube };
         curva(&format!("curvas.{n}"), curva_, sentido, Tipo::Puntos, d)?;
     }
     Ok(())
 }
 
-/// The keys of a product, by name, and what each measures.
-fn cifras_de(p: &ProductoCalibrado) -> [(&'static str, Option<&Cifra>, Tipo); 16] {
+/// What a product's figure measures.
+fn tipo_producto(nombre: &str) -> Tipo {
     use Tipo::*;
-    [
-        ("tasa_anual", p.tasa_anual.as_ref(), Tasa),
-        ("cargo_mensual", p.cargo_mensual.as_ref(), Tasa),
-        ("comision_apertura", p.comision_apertura.as_ref(), Tasa),
-        ("seguro_vida_mensual", p.seguro_vida_mensual.as_ref(), Tasa),
-        ("seguro_danos_mensual", p.seguro_danos_mensual.as_ref(), Tasa),
-        ("ltv_max", p.ltv_max.as_ref(), Proporcion),
-        ("pago_max_salario_minimo", p.pago_max_salario_minimo.as_ref(), Proporcion),
-        ("pago_max_sobre_ingreso", p.pago_max_sobre_ingreso.as_ref(), Proporcion),
-        ("plazo_max_anios", p.plazo_max_anios.as_ref(), Entero(40)),
-        ("edad_mas_plazo_max", p.edad_mas_plazo_max.as_ref(), Entero(120)),
-        ("antiguedad_min_meses", p.antiguedad_min_meses.as_ref(), Entero(720)),
-        ("credito_max", p.credito_max.as_ref(), Monto),
-        ("credito_max_umas", p.credito_max_umas.as_ref(), Monto),
-        ("credito_min", p.credito_min.as_ref(), Monto),
-        ("ingreso_min", p.ingreso_min.as_ref(), Monto),
-        ("parte_infonavit", p.parte_infonavit.as_ref(), Proporcion),
-    ]
+    match nombre {
+        "tasa_anual" => Tasa,
+        "cargo_mensual" => Tasa,
+        "comision_apertura" => Tasa,
+        "seguro_vida_mensual" => Tasa,
+        "seguro_danos_mensual" => Tasa,
+        "ltv_max" => Proporcion,
+        "pago_max_salario_minimo" => Proporcion,
+        "pago_max_sobre_ingreso" => Proporcion,
+        "plazo_max_anios" => Entero(40),
+        "edad_mas_plazo_max" => Entero(120),
+        "antiguedad_min_meses" => Entero(720),
+        "credito_max" => Monto,
+        "credito_max_umas" => Monto,
+        "credito_min" => Monto,
+        "ingreso_min" => Monto,
+        "parte_infonavit" => Proporcion,
+        _ => Monto,
+    }
 }
 
 /// The keys a product of `tipo` must have, and the other keys it may have (`credito_max` stands
@@ -291,7 +290,7 @@ fn productos(d: &Documento) -> R {
             "tasa_por_umas" => p.tasa_por_umas.is_some(),
             "banco" => p.banco.is_some(),
             "credito_max" => p.credito_max.is_some() || p.credito_max_umas.is_some(),
-            _ => cifras_de(p).iter().any(|(k, c, _)| *k == n && c.is_some()),
+            _ => p.cifras().iter().any(|(k, c)| *k == n && c.is_some()),
         };
         for n in requeridos {
             if !presente(n) {
@@ -305,8 +304,9 @@ fn productos(d: &Documento) -> R {
         if p.credito_max.is_some() && p.credito_max_umas.is_some() {
             return Err(falla(&format!("{path}.credito_max_umas"), format!("`{path}` da `credito_max` y `credito_max_umas`: uno u otro.")));
         }
-        for (n, c, t) in cifras_de(p) {
+        for (n, c) in p.cifras() {
             let Some(c) = c else { continue };
+            let t = tipo_producto(n);
             let sub = format!("{path}.{n}");
             if !admitido(n) {
                 return Err(falla(&sub, format!("Un producto `{tipo}` no usa `{n}`: quítelo de `{path}`.")));
