@@ -216,6 +216,14 @@ fn a_figure_this_version_cannot_apply_is_refused_not_ignored() {
     let (field, message) = falla(&text);
     assert_eq!(field, "productos[2].tasa_anual");
     assert!(message.contains("0.1099") && message.contains("0.1165"), "{message}");
+    // A figure the embedded calibration does not have, even an optional one, is refused too.
+    let text = cambiada(
+        "credito_min = { valor = 250000,",
+        "ingreso_min = { valor = 15000, estimacion = \"un ingreso mínimo del banco\" }\ncredito_min = { valor = 250000,",
+    );
+    assert_eq!(falla(&text).0, "productos[2].ingreso_min");
+    let text = cambiada("valor = 0.90, independiente = 0.80,", "valor = 0.90, independiente = 0.80, mixto = 0.85,");
+    assert_eq!(falla(&text).0, "productos[2].ltv_max.mixto");
 }
 
 proptest::proptest! {

@@ -102,18 +102,27 @@ impl Default for Calibration {
 /// from the embedded one is refused at its path rather than silently left unapplied.
 fn aplicable(documento: &Documento) -> Result<(), ScoreError> {
     let incluida = leer(EMBEDDED_TOML)?;
+    let incluidas: std::collections::BTreeMap<String, rust_decimal::Decimal> = cifras::de(&incluida).into_iter().collect();
     let propias = cifras::de(documento);
-    for ((path, valor), (_, incluido)) in propias.iter().zip(cifras::de(&incluida)) {
-        if *valor != incluido {
-            return Err(falla(
-                path,
-                format!(
-                    "`{path}` vale {valor} y la calibración incluida («{}») {incluido}: esta versión del modelo \
-                     califica con las cifras incluidas y todavía no aplica una cifra distinta.",
-                    incluida.id
-                ),
-            ));
+    let distinta = |path: &str, propia: String, incluida_: String| {
+        falla(
+            path,
+            format!(
+                "`{path}` {propia} y en la calibración incluida («{}») {incluida_}: esta versión del modelo \
+                 califica con las cifras incluidas y todavía no aplica una cifra distinta.",
+                incluida.id
+            ),
+        )
+    };
+    for (path, valor) in &propias {
+        match incluidas.get(path) {
+            Some(incluido) if incluido == valor => {}
+            Some(incluido) => return Err(distinta(path, format!("vale {valor}"), format!("vale {incluido}"))),
+            None => return Err(distinta(path, format!("vale {valor}"), "no existe".into())),
         }
+    }
+    if let Some(path) = incluidas.keys().find(|p| !propias.iter().any(|(q, _)| q == *p)) {
+        return Err(distinta(path, "falta".into(), format!("vale {}", incluidas[path])));
     }
     Ok(())
 }
