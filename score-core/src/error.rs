@@ -43,11 +43,14 @@ pub enum ErrorCode {
     NotAnInteger,
     /// A value is outside its documented range (for example `edad` 15 or an income of 0).
     ValueOutOfRange,
+    /// A calibration document is not valid; `field` is the path of the key at fault
+    /// (`productos[2].tasa_anual`).
+    CalibrationInvalid,
 }
 
 impl ErrorCode {
     /// Every code, in declaration order (used by docs and tests).
-    pub const ALL: [ErrorCode; 11] = [
+    pub const ALL: [ErrorCode; 12] = [
         ErrorCode::InvalidJson,
         ErrorCode::InvalidType,
         ErrorCode::MissingField,
@@ -59,6 +62,7 @@ impl ErrorCode {
         ErrorCode::AmountTooLarge,
         ErrorCode::NotAnInteger,
         ErrorCode::ValueOutOfRange,
+        ErrorCode::CalibrationInvalid,
     ];
 
     /// The stable UPPER_SNAKE_CASE string of this code.
@@ -75,6 +79,7 @@ impl ErrorCode {
             ErrorCode::AmountTooLarge => "AMOUNT_TOO_LARGE",
             ErrorCode::NotAnInteger => "NOT_AN_INTEGER",
             ErrorCode::ValueOutOfRange => "VALUE_OUT_OF_RANGE",
+            ErrorCode::CalibrationInvalid => "CALIBRATION_INVALID",
         }
     }
 }
@@ -143,11 +148,14 @@ pub enum Falla {
     IngresoCoacreditado,
     /// The co-borrower's debts above the household's (`{max}`).
     DeudasCoacreditado,
+    /// A calibration document refused at the key `{campo}` (`{detalle}`: the check's sentence,
+    /// which names the figure and what it must be).
+    CalibracionInvalida,
 }
 
 impl Falla {
     /// Every kind, in table order (docs and tests).
-    pub const ALL: [Falla; 25] = [
+    pub const ALL: [Falla; 26] = [
         Falla::JsonInvalido,
         Falla::PerfilNoObjeto,
         Falla::PerfilNoJson,
@@ -173,6 +181,7 @@ impl Falla {
         Falla::MenorQueCentavo,
         Falla::IngresoCoacreditado,
         Falla::DeudasCoacreditado,
+        Falla::CalibracionInvalida,
     ];
 
     /// The code and the message template of this kind: the one table of the model's messages.
@@ -226,6 +235,7 @@ impl Falla {
                 C::ValueOutOfRange,
                 "El campo \"{campo}\" es la parte de las deudas del hogar que paga el coacreditado: no puede superar \"deudas_mensuales\" ({max}).",
             ),
+            Falla::CalibracionInvalida => (C::CalibrationInvalid, "La calibración no es válida. {detalle}"),
         }
     }
 

@@ -23,6 +23,7 @@ mod approx;
 mod checks;
 #[cfg(feature = "batch")]
 pub mod batch;
+pub mod calibration;
 pub mod curve;
 mod error;
 mod fast_decimal;
@@ -51,6 +52,7 @@ pub mod states;
 pub mod tree;
 pub mod walk;
 
+pub use calibration::Calibration;
 pub use error::{ErrorCode, ErrorDetail, Falla, ScoreError};
 pub use model::DISCLAIMER;
 pub use profile::{COACREDITADO_FIELDS, Coacreditado, FIELDS, IncomeType, Institucion, Profile};
@@ -104,6 +106,18 @@ impl Default for Opciones {
 pub fn score_with(profile: &Profile, opciones: Opciones) -> Result<ScoreReport, ScoreError> {
     profile.validate()?;
     Ok(model::report(profile, opciones))
+}
+
+/// [`score_with`] under `calibration`: the report's `calibracion` is its [`Calibration::id`].
+pub fn score_calibrated(profile: &Profile, calibration: &Calibration, opciones: Opciones) -> Result<ScoreReport, ScoreError> {
+    let mut report = score_with(profile, opciones)?;
+    calibration.stamp(&mut report);
+    Ok(report)
+}
+
+/// [`score_json`] under `calibration`.
+pub fn score_json_calibrated(profile: &str, calibration: &Calibration) -> Result<String, ScoreError> {
+    Ok(ValidProfile::from_json_str(profile)?.score_calibrated(calibration).to_json_string())
 }
 
 /// Scores a profile given as a JSON value (the form every binding converts to): read and

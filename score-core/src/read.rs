@@ -40,6 +40,13 @@ impl ValidProfile {
         crate::model::report(&self.0, crate::Opciones::default())
     }
 
+    /// The full report under `calibration` (its `calibracion` is the calibration's id).
+    pub fn score_calibrated(&self, calibration: &crate::Calibration) -> ScoreReport {
+        let mut report = self.score();
+        calibration.stamp(&mut report);
+        report
+    }
+
     /// The profile.
     pub fn profile(&self) -> &Profile {
         &self.0

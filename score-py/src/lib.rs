@@ -6,12 +6,14 @@
 //! Python package wraps the batch call (`platform_score/_batch.py`: the garbage collector's
 //! pause and the progress bar).
 
+mod calibration;
 mod dict;
 mod docs;
 mod frame;
 mod input;
 mod lazy;
 
+use calibration::Calibration;
 use dict::PyBuilder;
 use input::read_profile;
 use lazy::Report;
@@ -71,24 +73,42 @@ impl Host for PyHost<'_> {
     }
 }
 
-/// score(profile, *, decimals=False) -> dict: the full report of one profile.
+/// score(profile, *, decimals=False, calibration=None) -> dict: the full report of one
+/// profile (under `calibration`, a `platform_score.Calibration`, when given).
 #[pyfunction]
-#[pyo3(signature = (profile, *, decimals = false))]
-fn score<'py>(py: Python<'py>, profile: &Bound<'py, PyAny>, decimals: bool) -> PyResult<Bound<'py, PyAny>> {
-    match read_profile(profile)?.and_then(|p| score_core::score(&p)) {
+#[pyo3(signature = (profile, *, decimals = false, calibration = None))]
+fn score<'py>(
+    py: Python<'py>,
+    profile: &Bound<'py, PyAny>,
+    decimals: bool,
+    calibration: Option<PyRef<'py, Calibration>>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let opciones = score_core::Opciones::default();
+    let scored = read_profile(profile)?.and_then(|p| match &calibration {
+        Some(c) => score_core::score_calibrated(&p, c.core(), opciones),
+        None => score_core::score(&p),
+    });
+    match scored {
         Ok(r) => PyBuilder::new(py, decimals)?.build(&r, None),
         Err(e) => Err(py_error(py, &e, None)),
     }
 }
 
-/// score_json(text) -> str: JSON text in, the report's compact JSON text out.
+/// score_json(text, *, calibration=None) -> str: JSON text in, the report's compact JSON text
+/// out.
 #[pyfunction]
-fn score_json(py: Python<'_>, text: &str) -> PyResult<String> {
+#[pyo3(signature = (text, *, calibration = None))]
+fn score_json(py: Python<'_>, text: &str, calibration: Option<PyRef<'_, Calibration>>) -> PyResult<String> {
     let owned = text.to_owned();
-    py.detach(move || score_core::score_json(&owned)).map_err(|e| py_error(py, &e, None))
+    let calibration = calibration.map(|c| c.core().clone());
+    py.detach(move || match &calibration {
+        Some(c) => score_core::score_json_calibrated(&owned, c),
+        None => score_core::score_json(&owned),
+    })
+    .map_err(|e| py_error(py, &e, None))
 }
 
-/// _score_many(profiles, raise_errors, decimals, lazy, simulations, progress) -> list: the
+/// _score_many(profiles, raise_errors, decimals, lazy, simulations, progress, calibration) -> list: the
 /// Rust half of `platform_score.score_many` (`_batch.py` checks `errors`, pauses the cyclic GC
 /// and makes the progress bar).
 ///
@@ -107,6 +127,7 @@ fn _score_many<'py>(
     lazy: bool,
     simulations: bool,
     progress: Option<Bound<'py, PyAny>>,
+    calibration: Option<PyRef<'py, Calibration>>,
 ) -> PyResult<Bound<'py, PyList>> {
     let out = PyList::empty(py);
     let mut iter = profiles.try_iter()?;
@@ -120,7 +141,10 @@ fn _score_many<'py>(
     let builder = PyBuilder::new(py, decimals)?;
     let emit = |results: Vec<Result<Box<ScoreReport>, CoreError>>, start: usize| {
         let n = results.len();
-        for (i, result) in results.into_iter().enumerate() {
+        for (i, mut result) in results.into_iter().enumerate() {
+            if let (Ok(r), Some(c)) = (&mut result, &calibration) {
+                c.core().stamp(r);
+            }
             match result {
                 Ok(r) if lazy => out.append(Bound::new(py, Report::new(r, decimals))?)?,
                 Ok(r) => out.append(builder.build(&r, None)?)?,
@@ -147,6 +171,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(frame::_score_columns, m)?)?;
     m.add_function(wrap_pyfunction!(frame::_plan, m)?)?;
     m.add_class::<Report>()?;
+    m.add_class::<Calibration>()?;
     docs::register(m)?;
     m.add("ScoreError", error_class(py)?)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;

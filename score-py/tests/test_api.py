@@ -34,7 +34,7 @@ def test_versions_and_constants() -> None:
     assert platform_score.score(BASE)["modelo_version"] == platform_score.MODEL_VERSION
     assert platform_score.__version__.count(".") == 2
     assert platform_score.CORE_VERSION.count(".") == 2
-    assert "UNKNOWN_STATE" in platform_score.ERROR_CODES and len(platform_score.ERROR_CODES) == 11
+    assert "UNKNOWN_STATE" in platform_score.ERROR_CODES and len(platform_score.ERROR_CODES) == 12
     assert platform_score.PROFILE_FIELDS[:4] == ("estado", "ingreso_mensual", "tipo_ingreso", "antiguedad_meses")
 
 

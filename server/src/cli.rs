@@ -16,7 +16,11 @@ use crate::{
 pub const USAGE: &str = "\
 Usage:
   server                      start the HTTP server (same as `server serve`)
-  server serve                start the HTTP server
+  server serve [--calibration FILE]
+                              start the HTTP server; with --calibration (or CALIBRATION_FILE)
+                              the score reports use that calibration of the market's figures
+                              (TOML, score-core/calibration/mx-2026.toml is the default),
+                              checked before the server starts
   server create-admin --email EMAIL [--password PASSWORD] [--first-name NAME] [--last-name NAME]
                               create a platform administrator (role admin, verified, active).
                               Without --password the password is read from ADMIN_PASSWORD.
@@ -45,7 +49,10 @@ Configuration comes from environment variables (see server/README.md).";
 
 #[derive(Debug, PartialEq, Eq)]
 pub enum Command {
-    Serve,
+    Serve {
+        /// `--calibration FILE`: takes the place of `CALIBRATION_FILE`.
+        calibration: Option<std::path::PathBuf>,
+    },
     Help,
     Version,
     Migrate {
@@ -73,7 +80,14 @@ pub enum Command {
 
 pub fn parse(args: &[String]) -> Result<Command, String> {
     match args.first().map(String::as_str) {
-        None | Some("serve") => Ok(Command::Serve),
+        None => Ok(Command::Serve { calibration: None }),
+        Some("serve") => match &args[1..] {
+            [] => Ok(Command::Serve { calibration: None }),
+            [flag, path] if flag == "--calibration" && !path.is_empty() => {
+                Ok(Command::Serve { calibration: Some(path.into()) })
+            }
+            _ => Err("serve takes only --calibration FILE".into()),
+        },
         Some("-h" | "--help" | "help") => Ok(Command::Help),
         Some("-V" | "--version" | "version") => Ok(Command::Version),
         Some("migrate") => match args.get(1).map(String::as_str) {
@@ -342,7 +356,12 @@ pub async fn run(args: &[String]) -> ExitCode {
         );
         return ExitCode::SUCCESS;
     }
-    let config = match Config::from_env() {
+    let config = match Config::from_env().and_then(|mut c| {
+        if let Command::Serve { calibration: Some(path) } = &command {
+            c.calibration = std::sync::Arc::new(Config::load_calibration(path)?);
+        }
+        Ok(c)
+    }) {
         Ok(c) => c,
         Err(e) => {
             eprintln!("error: {e}");
@@ -434,7 +453,7 @@ pub async fn run(args: &[String]) -> ExitCode {
                 }
             }
         }
-        Command::Serve => {
+        Command::Serve { .. } => {
             let app = match Application::build(config).await {
                 Ok(a) => a,
                 Err(e) => {
@@ -467,8 +486,13 @@ mod tests {
 
     #[test]
     fn parses_commands() {
-        assert_eq!(parse(&args(&[])), Ok(Command::Serve));
-        assert_eq!(parse(&args(&["serve"])), Ok(Command::Serve));
+        assert_eq!(parse(&args(&[])), Ok(Command::Serve { calibration: None }));
+        assert_eq!(parse(&args(&["serve"])), Ok(Command::Serve { calibration: None }));
+        assert_eq!(
+            parse(&args(&["serve", "--calibration", "banco.toml"])),
+            Ok(Command::Serve { calibration: Some("banco.toml".into()) })
+        );
+        assert!(parse(&args(&["serve", "--calibration"])).is_err());
         assert_eq!(parse(&args(&["--help"])), Ok(Command::Help));
         assert_eq!(parse(&args(&["--version"])), Ok(Command::Version));
         assert_eq!(parse(&args(&["migrate"])), Ok(Command::Migrate { check: false }));

@@ -56,6 +56,9 @@ impl fmt::Debug for Secret {
 
 #[derive(Clone, Debug)]
 pub struct Config {
+    /// The market's figures the score reports are made with: the file of `CALIBRATION_FILE`
+    /// (or `serve --calibration`), checked at start; score-core's embedded one otherwise.
+    pub calibration: std::sync::Arc<score_core::Calibration>,
     pub host: IpAddr,
     pub port: u16,
     /// `sqlite://...` or `postgres://...`.
@@ -191,7 +194,12 @@ impl Config {
         let defaults = Argon2Config::default();
         let host = parse("HOST", IpAddr::from([127, 0, 0, 1]))?;
         let port = parse("PORT", 8080)?;
+        let calibration = match var("CALIBRATION_FILE") {
+            Some(path) => Config::load_calibration(std::path::Path::new(path.trim()))?,
+            None => score_core::Calibration::default(),
+        };
         let cfg = Config {
+            calibration: std::sync::Arc::new(calibration),
             host,
             port,
             database_url,
@@ -262,9 +270,26 @@ impl Config {
         Ok(cfg)
     }
 
+    /// Reads and checks a calibration file (`CALIBRATION_FILE`, `serve --calibration`): a file
+    /// that cannot be read or is not a valid calibration stops the start with its reason.
+    pub fn load_calibration(path: &std::path::Path) -> Result<score_core::Calibration, ConfigError> {
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| ConfigError(format!("CALIBRATION_FILE {}: {e}", path.display())))?;
+        score_core::Calibration::from_toml(&text).map_err(|e| {
+            ConfigError(format!(
+                "CALIBRATION_FILE {}: {} en `{}`: {}",
+                path.display(),
+                e.code,
+                e.field.unwrap_or_default(),
+                e.message
+            ))
+        })
+    }
+
     /// A configuration for tests: cheap Argon2 parameters, generous rate limits, outbox mail.
     pub fn for_tests(database_url: String, data_dir: PathBuf) -> Self {
         Config {
+            calibration: std::sync::Arc::new(score_core::Calibration::default()),
             host: IpAddr::from([127, 0, 0, 1]),
             port: 0,
             database_url,

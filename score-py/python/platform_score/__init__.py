@@ -14,6 +14,7 @@ from collections.abc import Mapping as _Mapping
 
 from ._core import (
     CORE_VERSION,
+    Calibration,
     ERROR_CODES,
     ERROR_COLUMNS,
     MODEL_VERSION,
@@ -61,6 +62,7 @@ def _report_repr(self: Report) -> str:
 setattr(Report, "__repr__", _report_repr)
 
 __all__ = [
+    "Calibration",
     "CORE_VERSION",
     "ERROR_CODES",
     "ERROR_COLUMNS",

@@ -7,10 +7,10 @@ and the progress bar (``_progress.bar``), closed whatever ends the batch."""
 from __future__ import annotations
 
 import gc
-from typing import Any, Iterable, List, Literal, Mapping, Union, overload
+from typing import Any, Iterable, List, Literal, Mapping, Optional, Union, overload
 
 from . import _core, _progress
-from ._core import Report, ScoreError
+from ._core import Calibration, Report, ScoreError
 from ._frame import _errors_flag
 from ._types import ScoreReport
 
@@ -24,6 +24,7 @@ def score_many(
     lazy: Literal[False] = False,
     progress: bool = False,
     simulations: bool = True,
+    calibration: Optional[Calibration] = None,
 ) -> List[ScoreReport]: ...
 @overload
 def score_many(
@@ -34,6 +35,7 @@ def score_many(
     lazy: Literal[False] = False,
     progress: bool = False,
     simulations: bool = True,
+    calibration: Optional[Calibration] = None,
 ) -> List[Union[ScoreReport, ScoreError]]: ...
 @overload
 def score_many(
@@ -44,6 +46,7 @@ def score_many(
     lazy: Literal[True],
     progress: bool = False,
     simulations: bool = True,
+    calibration: Optional[Calibration] = None,
 ) -> List[Report]: ...
 @overload
 def score_many(
@@ -54,6 +57,7 @@ def score_many(
     lazy: Literal[True],
     progress: bool = False,
     simulations: bool = True,
+    calibration: Optional[Calibration] = None,
 ) -> List[Union[Report, ScoreError]]: ...
 @overload
 def score_many(
@@ -64,6 +68,7 @@ def score_many(
     lazy: bool = False,
     progress: bool = False,
     simulations: bool = True,
+    calibration: Optional[Calibration] = None,
 ) -> List[Any]: ...
 def score_many(
     profiles: Iterable[Mapping[str, Any]],
@@ -73,6 +78,7 @@ def score_many(
     lazy: bool = False,
     progress: bool = False,
     simulations: bool = True,
+    calibration: Optional[Calibration] = None,
 ) -> List[Any]:
     """The reports of ``profiles`` (any iterable of mappings), in order: dicts as ``score()``
     returns them, or with ``lazy=True`` one read-only ``Report`` per profile.
@@ -81,7 +87,8 @@ def score_many(
     position); ``errors="return"`` puts each bad profile's ``ScoreError`` in its place.
     ``decimals=True``: amounts as ``decimal.Decimal``. ``progress=True``: a tqdm progress bar
     (total: ``len(profiles)`` when there is one). ``simulations=False``: each report's
-    ``simulaciones`` is empty (they are not computed). The cyclic GC is paused while the batch
+    ``simulaciones`` is empty (they are not computed). ``calibration``: a ``Calibration``
+    whose ``id`` each report's ``calibracion`` carries (the embedded one when None). The cyclic GC is paused while the batch
     is built (the reports hold no reference cycles) and restored afterwards.
     """
     raise_errors = not _errors_flag(errors)
@@ -92,7 +99,9 @@ def score_many(
         items = iter(profiles)
         bar = _progress.bar(profiles) if progress else None
         try:
-            return _core._score_many(items, raise_errors, decimals, lazy, simulations, None if bar is None else bar.update)
+            return _core._score_many(
+                items, raise_errors, decimals, lazy, simulations, None if bar is None else bar.update, calibration
+            )
         finally:
             if bar is not None:
                 bar.close()

@@ -21,12 +21,15 @@ from typing import (
     overload,
 )
 
+import os
+
 from ._types import ScoreReport
 
 __all__ = [
     "DOCUMENT_ERROR_CODES", "profile_from_cfdi", "read_cfdi", "read_document",  # payroll receipts (score-docs)
     "score",
     "score_json",
+    "Calibration",
     "_score_many",
     "_score_columns",
     "_plan",
@@ -52,12 +55,34 @@ PROFILE_FIELDS: Tuple[str, ...]
 from ._errors import ScoreError as ScoreError
 
 @overload
-def score(profile: Mapping[str, Any], *, decimals: Literal[False] = False) -> ScoreReport: ...
+def score(
+    profile: Mapping[str, Any], *, decimals: Literal[False] = False, calibration: Optional["Calibration"] = None
+) -> ScoreReport: ...
 @overload
-def score(profile: Mapping[str, Any], *, decimals: Literal[True]) -> Dict[str, Any]: ...
+def score(
+    profile: Mapping[str, Any], *, decimals: Literal[True], calibration: Optional["Calibration"] = None
+) -> Dict[str, Any]: ...
 @overload
-def score(profile: Mapping[str, Any], *, decimals: bool) -> Union[ScoreReport, Dict[str, Any]]: ...
-def score_json(text: str) -> str: ...
+def score(
+    profile: Mapping[str, Any], *, decimals: bool, calibration: Optional["Calibration"] = None
+) -> Union[ScoreReport, Dict[str, Any]]: ...
+def score_json(text: str, *, calibration: Optional["Calibration"] = None) -> str: ...
+@final
+class Calibration:
+    """A checked calibration of the model: the Mexican market's figures with their sources.
+    A bad document raises ScoreError with code CALIBRATION_INVALID and the key as ``.field``."""
+
+    @staticmethod
+    def default() -> "Calibration": ...
+    @staticmethod
+    def from_toml(text: str) -> "Calibration": ...
+    @staticmethod
+    def from_file(path: Union[str, "os.PathLike[str]"]) -> "Calibration": ...
+    @property
+    def id(self) -> str: ...
+    @property
+    def vigente_desde(self) -> str: ...
+    def to_toml(self) -> str: ...
 @final
 class Report(Mapping[str, Any]):
     """A report of ``score_many(..., lazy=True)``: a read-only mapping with exactly the keys and
@@ -93,6 +118,7 @@ def _score_many(
     lazy: bool,
     simulations: bool,
     progress: Optional[Callable[[int], object]],
+    calibration: Optional[Calibration],
 ) -> List[Any]: ...
 
 _Column = Tuple[str, str, Any, Optional[List[str]]]

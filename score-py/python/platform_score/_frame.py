@@ -23,6 +23,7 @@ def score_frame(
     keep: Union[str, Sequence[str]] = (),
     extra: Literal["error", "ignore"] = "error",
     errors: Literal["raise", "return", "all"] = "raise",
+    calibration: Optional["_core.Calibration"] = None,
 ) -> Any:
     """Score every row of a table: a pandas DataFrame, or any object with the Arrow PyCapsule
     interface (a pyarrow Table or RecordBatch, a polars DataFrame, a DuckDB relation, ...).
@@ -50,8 +51,12 @@ def score_frame(
     UNKNOWN_FIELD, as an unknown key does in ``score()``, unless ``extra="ignore"``.
     ``errors="raise"`` raises ScoreError for the first bad row (``.index`` is its position).
     A bad ``keep`` (a column the table lacks, or one named like an output column) or
-    ``extra`` raises ValueError.
+    ``extra`` raises ValueError. ``calibration``: a ``Calibration`` (the embedded one when
+    None); the columns do not include ``calibracion``, and every calibration this version
+    loads scores with the embedded figures, so the columns are the same under any of them.
     """
+    if calibration is not None and not isinstance(calibration, _core.Calibration):
+        raise TypeError(f"calibration debe ser un platform_score.Calibration, no {type(calibration).__name__}")
     return_errors = _errors_flag(errors)
     keep = [keep] if isinstance(keep, str) else list(keep)
     table = _Table.of(data)

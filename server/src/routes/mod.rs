@@ -9,6 +9,7 @@ pub mod agent_changes;
 pub mod agents;
 pub mod api_keys;
 pub mod auth;
+pub mod calibration;
 pub mod documents;
 pub mod examples;
 pub mod health;
@@ -158,6 +159,7 @@ pub fn api_router() -> OpenApiRouter<AppState> {
         .merge(auth::router())
         .merge(oidc::router())
         .merge(score::router())
+        .merge(calibration::router())
         .merge(documents::router())
         .merge(agents::router())
         .merge(agent_changes::router())

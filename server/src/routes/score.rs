@@ -195,7 +195,7 @@ pub async fn score_stateless(
     // same codes as `ApiJson`: 415 without a JSON content type, 400 `INVALID_JSON`).
     let text = std::str::from_utf8(&body)
         .map_err(|_| ApiError::bad_request("INVALID_JSON", "El cuerpo de la solicitud no es un JSON válido"))?;
-    let report = score_core::ValidProfile::from_json_str(text)?.score();
+    let report = score_core::ValidProfile::from_json_str(text)?.score_calibrated(&state.config.calibration);
     state.metrics.record_score(report.nivel.as_str());
     let mut out = Vec::with_capacity(4096);
     out.extend_from_slice(br#"{"status":"success","data":{"platform_score":"#);

@@ -5,6 +5,7 @@ mod helpers;
 
 mod agents;
 mod auth;
+mod calibration;
 mod documents;
 mod foundation;
 mod hygiene;

@@ -1,0 +1,85 @@
+"""platform_score.Calibration: loaded, written back, refused with CALIBRATION_INVALID, and passed
+to every scoring function as ``calibration=``."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any, Dict
+
+import pytest
+
+import platform_score
+from platform_score import Calibration, ScoreError
+
+ROOT = Path(__file__).resolve().parents[2]
+EMBEDDED = (ROOT / "score-core" / "calibration" / "mx-2026.toml").read_text(encoding="utf-8")
+INVALID = json.loads((ROOT / "fixtures" / "calibraciones" / "invalidas.json").read_text(encoding="utf-8"))
+
+BASE: Dict[str, Any] = {
+    "estado": "CMX",
+    "ingreso_mensual": 30000,
+    "tipo_ingreso": "asalariado",
+    "antiguedad_meses": 36,
+    "ahorro": 100000,
+    "edad": 35,
+}
+
+
+def renamed(new_id: str) -> Calibration:
+    return Calibration.from_toml(EMBEDDED.replace('id = "mx-2026.11-6"', f'id = "{new_id}"', 1))
+
+
+def test_the_default_is_the_embedded_file_and_reads_back() -> None:
+    default = Calibration.default()
+    assert default.id == platform_score.score(BASE)["calibracion"]
+    assert default.vigente_desde == "2026-02-01"
+    assert Calibration.from_toml(EMBEDDED) == default
+    assert Calibration.from_toml(default.to_toml()) == default
+    assert "Calibration(id=" in repr(default)
+
+
+def test_from_file(tmp_path: Path) -> None:
+    path = tmp_path / "banco.toml"
+    path.write_text(EMBEDDED.replace('id = "mx-2026.11-6"', 'id = "banco-2026"', 1), encoding="utf-8")
+    assert Calibration.from_file(path).id == "banco-2026"
+    assert Calibration.from_file(str(path)).id == "banco-2026"
+    with pytest.raises(OSError):
+        Calibration.from_file(tmp_path / "missing.toml")
+
+
+@pytest.mark.parametrize("case", INVALID["casos"], ids=lambda c: c["description"])
+def test_every_invalid_fixture_raises_calibration_invalid(case: Dict[str, Any]) -> None:
+    assert case["reemplazar"] in EMBEDDED
+    with pytest.raises(ScoreError) as info:
+        Calibration.from_toml(EMBEDDED.replace(case["reemplazar"], case["por"], 1))
+    assert info.value.code == "CALIBRATION_INVALID" == case["error"]["code"]
+    assert info.value.field == case["error"]["field"]
+    assert "CALIBRATION_INVALID" in platform_score.ERROR_CODES
+
+
+def test_every_scoring_function_takes_the_calibration() -> None:
+    other = renamed("banco-ejemplo-2026.03")
+    plain = platform_score.score(BASE)
+    report = platform_score.score(BASE, calibration=other)
+    assert report["calibracion"] == "banco-ejemplo-2026.03"
+    assert {**report, "calibracion": plain["calibracion"]} == plain
+    assert platform_score.score(BASE, decimals=True, calibration=other)["calibracion"] == "banco-ejemplo-2026.03"
+    text = platform_score.score_json(json.dumps(BASE), calibration=other)
+    assert json.loads(text)["calibracion"] == "banco-ejemplo-2026.03"
+    assert text == platform_score.score_json(json.dumps(BASE)).replace("mx-2026.11-6", "banco-ejemplo-2026.03")
+    many = platform_score.score_many([BASE, BASE], calibration=other)
+    assert [r["calibracion"] for r in many] == ["banco-ejemplo-2026.03"] * 2
+    lazy = platform_score.score_many([BASE], lazy=True, calibration=other)
+    assert lazy[0]["calibracion"] == "banco-ejemplo-2026.03"
+    assert platform_score.score_many([BASE])[0]["calibracion"] == "mx-2026.11-6"
+
+
+def test_score_frame_takes_the_calibration() -> None:
+    pd = pytest.importorskip("pandas")
+    frame = pd.DataFrame([BASE, BASE])
+    plain = platform_score.score_frame(frame)
+    calibrated = platform_score.score_frame(frame, calibration=renamed("banco-2026"))
+    assert calibrated.equals(plain)
+    with pytest.raises(TypeError):
+        platform_score.score_frame(frame, calibration="mx-2026")  # type: ignore[arg-type]
