@@ -56,8 +56,10 @@ pub struct ScoreErrorBody {
     /// The first mistake's field (its path, such as `coacreditado.edad`), null for the whole input.
     #[schema(example = "estado")]
     pub field: Option<String>,
-    /// Every mistake of the profile, at once.
-    pub errores: Vec<ScoreErrorItem>,
+    /// Every mistake of the profile, at once, whenever score-core read it. Absent when the
+    /// body never reached the model (not UTF-8 text) and on a contact field's
+    /// `VALIDATION_ERROR` (fases 1 and 2, onboarding), which are not the profile's mistakes.
+    pub errores: Option<Vec<ScoreErrorItem>>,
 }
 
 /// One mistake of a profile.

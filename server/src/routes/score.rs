@@ -230,9 +230,14 @@ pub struct BatchItem {
     /// The report (absent when the profile has an error).
     #[schema(value_type = Option<Object>, example = buyers::example_report)]
     platform_score: Option<Value>,
-    /// The error of this profile (absent when it was scored): the same `code`, `message` and
-    /// `field` as `POST /api/v1/score` would answer.
-    #[schema(value_type = Option<Object>, example = json!({"code": "UNKNOWN_STATE", "message": "Estado desconocido: Atlantis", "field": "estado"}))]
+    /// The error of this profile (absent when it was scored): the same `code`, `message`,
+    /// `field` and `errores` (every mistake of the profile) as `POST /api/v1/score` would answer.
+    #[schema(value_type = Option<Object>, example = json!({
+        "code": "UNKNOWN_STATE",
+        "message": "El campo \"estado\" no reconoce \"Atlantis\": usa la clave ISO (\"CMX\"), la clave INEGI (\"09\") o el nombre oficial.",
+        "field": "estado",
+        "errores": [{"codigo": "UNKNOWN_STATE", "campo": "estado", "mensaje": "El campo \"estado\" no reconoce \"Atlantis\": usa la clave ISO (\"CMX\"), la clave INEGI (\"09\") o el nombre oficial."}],
+    }))]
     error: Option<Value>,
 }
 
@@ -309,7 +314,9 @@ pub async fn score_batch(
             }
             Err(e) => {
                 out.extend_from_slice(br#""error":"#);
-                let error = serde_json::json!({"code": e.code.as_str(), "message": e.message, "field": e.field});
+                let error = serde_json::json!({
+                    "code": e.code.as_str(), "message": e.message, "field": e.field, "errores": e.errors,
+                });
                 out.extend_from_slice(error.to_string().as_bytes());
             }
         }

@@ -117,6 +117,8 @@ async fn a_batch_of_1000_profiles_gives_each_report_or_error_in_place() {
                 assert_eq!(item["error"]["code"], single["code"], "profile {i}");
                 assert_eq!(item["error"]["field"], single.get("field").cloned().unwrap_or(Value::Null), "profile {i}");
                 assert_eq!(item["error"]["message"], single["message"], "profile {i}");
+                assert_eq!(item["error"]["errores"], single["errores"], "profile {i}: every mistake, in order");
+                assert!(item["error"]["errores"].as_array().is_some_and(|e| !e.is_empty()), "profile {i}");
             }
         }
     }
