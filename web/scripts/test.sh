@@ -66,22 +66,25 @@ trap cleanup EXIT
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
 SMTP_PORT="$(free_port)"
 PORT="$(free_port)"
-OP_PORT="$(free_port)"
 mkdir -p "$WORK/mail"/{cur,new,tmp} "$WORK/data"
 
 "$ROOT/.venv/bin/python" -m aiosmtpd -n -l "127.0.0.1:$SMTP_PORT" -c aiosmtpd.handlers.Mailbox "$WORK/mail" &
 PIDS+=($!)
 
-# The server's own loopback OpenID provider (dev login form: any name, any password).
-OP_PORT="$OP_PORT" OP_CLIENT_ID=platform-web OP_CLIENT_SECRET=platform-web-secret \
+# The server's own loopback OpenID provider (dev login form: any name, any password). It listens
+# on a port the kernel picks and prints its issuer URL as its first line.
+OP_CLIENT_ID=platform-web OP_CLIENT_SECRET=platform-web-secret \
   OP_REDIRECT_URI="http://127.0.0.1:$PORT/api/auth/idp/callback" \
   node server/tests/oidc/provider.mjs > "$WORK/oidc.log" 2>&1 &
 PIDS+=($!)
-for _ in $(seq 1 100); do
-  curl -fsS "http://127.0.0.1:$OP_PORT/.well-known/openid-configuration" >/dev/null 2>&1 && break
+OP_URL=""
+for _ in $(seq 1 300); do
+  OP_URL="$(sed -n '1{/^http:/p}' "$WORK/oidc.log")"
+  [ -n "$OP_URL" ] && curl -fsS "$OP_URL/.well-known/openid-configuration" >/dev/null 2>&1 && break
   sleep 0.1
 done
-export OIDC_ISSUER_URL="http://127.0.0.1:$OP_PORT" OIDC_CLIENT_ID=platform-web OIDC_CLIENT_SECRET=platform-web-secret \
+[ -n "$OP_URL" ] || { echo "the OpenID provider did not start:" >&2; cat "$WORK/oidc.log" >&2; exit 1; }
+export OIDC_ISSUER_URL="$OP_URL" OIDC_CLIENT_ID=platform-web OIDC_CLIENT_SECRET=platform-web-secret \
   OIDC_REDIRECT_URL="http://127.0.0.1:$PORT/api/auth/idp/callback"
 
 export DATA_DIR="$WORK/data" PORT HOST=127.0.0.1 SMTP_URL="smtp://127.0.0.1:$SMTP_PORT" \
