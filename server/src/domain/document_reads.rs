@@ -263,6 +263,7 @@ pub enum Origin {
     Xml,
     Pdf,
     Ocr,
+    Qr,
 }
 
 impl Origin {
@@ -271,6 +272,7 @@ impl Origin {
         match text {
             "pdf" => Origin::Pdf,
             "ocr" => Origin::Ocr,
+            "qr" => Origin::Qr,
             _ => Origin::Xml,
         }
     }
@@ -280,6 +282,7 @@ impl Origin {
             Origin::Xml => "xml",
             Origin::Pdf => "pdf",
             Origin::Ocr => "ocr",
+            Origin::Qr => "qr",
         }
     }
 }
@@ -289,6 +292,7 @@ impl From<Fuente> for Origin {
         match f {
             Fuente::Pdf => Origin::Pdf,
             Fuente::Ocr => Origin::Ocr,
+            Fuente::Qr => Origin::Qr,
         }
     }
 }
