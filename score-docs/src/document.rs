@@ -3,7 +3,8 @@
 
 use crate::error::{DocError, DocErrorCode};
 use crate::facts::{Fuente, ReciboImpreso};
-use crate::printed::{looks_like_receipt, read_printed_receipt};
+use crate::printed::{looks_like_receipt, read_printed_receipt_with_qr};
+use crate::qr::CodigoQr;
 use crate::statement::{BankLayout, EstadoCuenta, read_statement};
 use crate::text;
 use rust_decimal::Decimal;
@@ -61,16 +62,29 @@ pub fn read_document_text(
     confianza: Decimal,
     layouts: &[BankLayout],
 ) -> Result<Documento, DocError> {
+    read_document_text_with_qr(text, None, kind, fuente, confianza, layouts)
+}
+
+/// [`read_document_text`] with the print's QR code when one was decoded: a receipt takes its
+/// UUID, RFCs and total from it ([`read_printed_receipt_with_qr`]); a statement ignores it.
+pub fn read_document_text_with_qr(
+    text: &str,
+    qr: Option<&CodigoQr>,
+    kind: Option<DocumentKind>,
+    fuente: Fuente,
+    confianza: Decimal,
+    layouts: &[BankLayout],
+) -> Result<Documento, DocError> {
     let kind = kind.unwrap_or_else(|| {
         let folded = text::fold(text);
-        if !looks_like_receipt(&folded) && layouts.iter().any(|l| l.matches(&folded)) {
+        if qr.is_none() && !looks_like_receipt(&folded) && layouts.iter().any(|l| l.matches(&folded)) {
             DocumentKind::EstadoCuenta
         } else {
             DocumentKind::ReciboNomina
         }
     });
     match kind {
-        DocumentKind::ReciboNomina => read_printed_receipt(text, fuente, confianza).map(|r| Documento::ReciboNomina(Box::new(r))),
+        DocumentKind::ReciboNomina => read_printed_receipt_with_qr(text, qr, fuente, confianza).map(|r| Documento::ReciboNomina(Box::new(r))),
         DocumentKind::EstadoCuenta => read_statement(text, fuente, confianza, layouts).map(|s| Documento::EstadoCuenta(Box::new(s))),
     }
 }

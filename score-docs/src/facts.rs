@@ -181,6 +181,9 @@ pub enum Fuente {
     Pdf,
     /// Tesseract's reading of a scan or a photo.
     Ocr,
+    /// The print's QR code (the SAT's verification URL: UUID, RFCs, total), the rest of the
+    /// print read from its text layer or by Tesseract.
+    Qr,
 }
 
 /// The checks a printed receipt must pass for its facts to count as verified.
@@ -201,6 +204,10 @@ pub struct ComprobacionesImpreso {
     /// Start of employment ≤ first day paid ≤ last day paid, and the pay date not before the
     /// period's first day.
     pub fechas_en_orden: bool,
+    /// With a QR code: its total (`tt`) equals the net pay computed from the totals read
+    /// (perceptions − deductions + other payments). Absent without a QR code.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub total_qr_cuadra: Option<bool>,
 }
 
 impl ComprobacionesImpreso {
@@ -213,6 +220,7 @@ impl ComprobacionesImpreso {
             && self.deducciones_cuadran
             && self.neto_cuadra
             && self.fechas_en_orden
+            && self.total_qr_cuadra != Some(false)
     }
 }
 
@@ -225,7 +233,7 @@ pub struct ReciboImpreso {
     /// The facts, with `read_cfdi`'s keys.
     #[serde(flatten)]
     pub hechos: CfdiFacts,
-    /// `pdf` or `ocr`.
+    /// `pdf`, `ocr`, or `qr` when UUID, RFCs and total came from the print's QR code.
     pub fuente: Fuente,
     /// Confidence of the text, 0–1: 1 for a PDF's text layer, Tesseract's mean word
     /// confidence for OCR.
@@ -238,6 +246,9 @@ pub struct ReciboImpreso {
     /// The net pay as printed (`neto` is computed from the totals, as for the XML).
     #[serde(with = "money::number")]
     pub neto_impreso: Decimal,
+    /// The print's QR code, when one was decoded.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub qr: Option<crate::qr::CodigoQr>,
 }
 
 impl ReciboImpreso {

@@ -28,6 +28,7 @@ mod facts;
 mod independiente;
 mod printed;
 mod profile;
+mod qr;
 mod sello;
 mod statement;
 mod text;
@@ -36,13 +37,14 @@ mod xml;
 pub use cfdi::read_cfdi;
 pub use date::Date;
 pub use error::{DocError, DocErrorCode};
-pub use document::{DocumentKind, Documento, read_document_text};
+pub use document::{DocumentKind, Documento, read_document_text, read_document_text_with_qr};
 pub use facts::{CfdiFacts, ComprobacionesImpreso, Deduccion, Fuente, MotivoSello, ReciboImpreso, Sello};
 pub use independiente::{
     DEBT_WORDS, DEFAULT_EXPENSE_FACTOR, DepositoExcluido, IngresoIndependiente, MIN_MONTHS, Mes, NOT_INCOME, PagoRecurrente,
     ingreso_independiente,
 };
-pub use printed::{read_printed_receipt, receipts_for_profile};
+pub use printed::{read_printed_receipt, read_printed_receipt_with_qr, receipts_for_profile};
+pub use qr::{CodigoQr, parse_verification_url};
 pub use statement::{
     BankLayout, Column, ComprobacionesEstado, DateFormat, EstadoCuenta, LAYOUTS_JSON, Movimiento, layout_for, read_statement,
 };

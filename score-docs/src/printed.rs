@@ -11,6 +11,7 @@
 
 use crate::date::Date;
 use crate::error::{DocError, DocErrorCode};
+use crate::qr::CodigoQr;
 use crate::facts::{CfdiFacts, ComprobacionesImpreso, Deduccion, Fuente, ReciboImpreso};
 use crate::text::{self, Line};
 use rust_decimal::Decimal;
@@ -194,6 +195,20 @@ pub(crate) fn looks_like_receipt(folded: &str) -> bool {
 /// Errors: `DOCUMENT_NOT_PAYROLL` when the text is not a payroll receipt,
 /// `DOCUMENT_UNREADABLE` (field: the missing value) when a required value cannot be read.
 pub fn read_printed_receipt(text: &str, fuente: Fuente, confianza: Decimal) -> Result<ReciboImpreso, DocError> {
+    read_printed_receipt_with_qr(text, None, fuente, confianza)
+}
+
+/// [`read_printed_receipt`] with the print's QR code when one was decoded: the UUID and both
+/// RFCs are the QR code's (exact, where OCR is not), `fuente` is `qr`, and the QR code's
+/// total must equal the net pay computed from the totals read (`total_qr_cuadra`), else the
+/// receipt is not verified. Without a QR code (`None`), the text alone as `fuente` says.
+pub fn read_printed_receipt_with_qr(
+    text: &str,
+    qr: Option<&CodigoQr>,
+    fuente: Fuente,
+    confianza: Decimal,
+) -> Result<ReciboImpreso, DocError> {
+    let fuente = if qr.is_some() { Fuente::Qr } else { fuente };
     let lines = text::lines(text);
     if lines.is_empty() {
         return Err(DocError::new(
@@ -209,13 +224,13 @@ pub fn read_printed_receipt(text: &str, fuente: Fuente, confianza: Decimal) -> R
             "El documento no parece un recibo de nómina: no se encontraron percepciones ni deducciones.",
         ));
     }
-    let uuid = lines
+    let uuid = qr.map(|q| q.uuid.clone()).or_else(|| lines
         .iter()
         .filter_map(|l| l.after(UUID))
         .find_map(|v| text::uuid_in(&v))
-        .or_else(|| text::tokens(text).find_map(text::parse_uuid));
-    let emisor_rfc = find(&lines, EMISOR_RFC, text::parse_rfc_checked);
-    let receptor_rfc = find(&lines, RECEPTOR_RFC, text::parse_rfc_checked);
+        .or_else(|| text::tokens(text).find_map(text::parse_uuid)));
+    let emisor_rfc = qr.map(|q| q.emisor_rfc.clone()).or_else(|| find(&lines, EMISOR_RFC, text::parse_rfc_checked));
+    let receptor_rfc = qr.map(|q| q.receptor_rfc.clone()).or_else(|| find(&lines, RECEPTOR_RFC, text::parse_rfc_checked));
     let emisor_rfc = emisor_rfc
         .or_else(|| rfc_anywhere(&lines, EMPLOYER_WORDS, receptor_rfc.as_deref(), 12))
         .ok_or_else(|| unreadable("emisor_rfc", "el RFC del emisor"))?;
@@ -264,6 +279,7 @@ pub fn read_printed_receipt(text: &str, fuente: Fuente, confianza: Decimal) -> R
         fechas_en_orden: in_order(fecha_inicial, fecha_final)
             && in_order(fecha_inicial, fecha_pago)
             && fecha_inicio.is_none_or(|start| in_order(start, fecha_inicial)),
+        total_qr_cuadra: qr.map(|q| q.total == neto),
     };
     let hechos = CfdiFacts {
         uuid,
@@ -298,6 +314,7 @@ pub fn read_printed_receipt(text: &str, fuente: Fuente, confianza: Decimal) -> R
         verificado: comprobaciones.todas(),
         comprobaciones,
         neto_impreso,
+        qr: qr.cloned(),
     })
 }
 

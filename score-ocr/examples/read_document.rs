@@ -1,5 +1,5 @@
 //! Reads printed documents and prints one JSON line per file: `{"archivo", "segundos",
-//! "texto": {fuente, confianza, paginas}, "documento"}` or `{"archivo", "error": {code,
+//! "texto": {fuente, confianza, paginas, qr}, "documento"}` (`qr`: a QR code was decoded) or `{"archivo", "error": {code,
 //! message}}`; a `.xml` file is read as a CFDI (`read_cfdi`, the true facts). Used by
 //! benches/ocr/accuracy.py; also a quick way to see what a document reads to.
 //!
@@ -31,15 +31,16 @@ fn main() {
         }
         let start = Instant::now();
         let result = extract_text(&bytes, &limits).and_then(|t| {
-            score_docs::read_document_text(&t.text, None, t.fuente, t.confianza, &layouts).map(|d| (t, d))
+            score_docs::read_document_text_with_qr(&t.text, t.qr.as_ref(), None, t.fuente, t.confianza, &layouts).map(|d| (t, d))
         });
         let seconds = start.elapsed().as_secs_f64();
         match result {
             Ok((t, d)) => println!(
-                r#"{{"archivo":{name},"segundos":{seconds:.3},"texto":{{"fuente":"{}","confianza":{},"paginas":{}}},"documento":{}}}"#,
+                r#"{{"archivo":{name},"segundos":{seconds:.3},"texto":{{"fuente":"{}","confianza":{},"paginas":{},"qr":{}}},"documento":{}}}"#,
                 if t.fuente == score_docs::Fuente::Pdf { "pdf" } else { "ocr" },
                 t.confianza,
                 t.paginas,
+                t.qr.is_some(),
                 d.to_json()
             ),
             Err(e) => println!(

@@ -11,6 +11,11 @@
 //!   Tesseract (`spa`), `fuente` `ocr`;
 //! - a PNG or JPEG photo or scan: Tesseract, `fuente` `ocr`.
 //!
+//! Every page image (a photo, a scanned page, or a text PDF's page rendered by `pdftoppm` at
+//! [`QR_DPI`]) is also searched for the QR code every printed CFDI carries (the SAT's
+//! verification URL, Anexo 20) with `rqrr`, a pure-Rust decoder: a receipt with a legible code
+//! takes its UUID, RFCs and total from it (`fuente` `qr`).
+//!
 //! `confianza` for OCR is Tesseract's mean word confidence (0–1). The tools run as child
 //! processes, never in this process: a malformed or hostile file can only make a child fail,
 //! and every child is killed at the document's time limit. Limits ([`Limits`]): bytes, pages,
@@ -23,15 +28,20 @@
 
 mod image;
 mod pdf;
+mod qr;
 mod run;
 mod tesseract;
 
 use std::time::{Duration, Instant};
 
 use rust_decimal::Decimal;
-use score_docs::{BankLayout, DocError, DocErrorCode, DocumentKind, Documento, Fuente};
+use score_docs::{BankLayout, CodigoQr, DocError, DocErrorCode, DocumentKind, Documento, Fuente};
 
 pub use image::{Format, dimensions, format_of};
+
+/// Resolution a text PDF's pages are rendered at to find their QR code (a CFDI's code is at
+/// least 2.75 cm wide: 200 dpi gives each of its modules 4 pixels or more).
+pub const QR_DPI: u32 = 200;
 
 /// What one document may cost.
 #[derive(Debug, Clone)]
@@ -70,6 +80,8 @@ pub struct Extracted {
     pub confianza: Decimal,
     /// Pages read (1 for an image).
     pub paginas: u32,
+    /// The print's QR code with the SAT's verification URL, when a page carries a legible one.
+    pub qr: Option<CodigoQr>,
 }
 
 /// The time left of a document; every child process gets at most that.
@@ -125,7 +137,8 @@ pub fn extract_text(bytes: &[u8], limits: &Limits) -> Result<Extracted, DocError
             let path = dir.path().join(format!("imagen.{}", format.extension()));
             std::fs::write(&path, bytes).map_err(|_| unreadable("No se pudo preparar la imagen para leerla."))?;
             let page = tesseract::read(&path, deadline)?;
-            Ok(Extracted { text: page.text, fuente: Fuente::Ocr, confianza: page.confianza, paginas: 1 })
+            let qr = qr::in_bytes(bytes);
+            Ok(Extracted { text: page.text, fuente: Fuente::Ocr, confianza: page.confianza, paginas: 1, qr })
         }
         None => Err(DocError::new(
             DocErrorCode::DocumentUnsupportedType,
@@ -135,8 +148,8 @@ pub fn extract_text(bytes: &[u8], limits: &Limits) -> Result<Extracted, DocError
     }
 }
 
-/// The facts of a printed document: its text ([`extract_text`]) read by score-docs as `kind`
-/// (or as what it looks like), with the bank `layouts` for statements.
+/// The facts of a printed document: its text and QR code ([`extract_text`]) read by
+/// score-docs as `kind` (or as what it looks like), with the bank `layouts` for statements.
 pub fn read_document(
     bytes: &[u8],
     kind: Option<DocumentKind>,
@@ -144,5 +157,12 @@ pub fn read_document(
     limits: &Limits,
 ) -> Result<Documento, DocError> {
     let extracted = extract_text(bytes, limits)?;
-    score_docs::read_document_text(&extracted.text, kind, extracted.fuente, extracted.confianza, layouts)
+    score_docs::read_document_text_with_qr(
+        &extracted.text,
+        extracted.qr.as_ref(),
+        kind,
+        extracted.fuente,
+        extracted.confianza,
+        layouts,
+    )
 }

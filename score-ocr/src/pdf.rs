@@ -1,11 +1,12 @@
 //! PDFs with Poppler: the text layer (`pdftotext -layout`), or, for a scan with no text layer,
-//! each page rendered (`pdftoppm`) and read by Tesseract. Page count and sizes come first
+//! each page rendered (`pdftoppm`) and read by Tesseract; either way the rendered pages are
+//! searched for the print's QR code. Page count and sizes come first
 //! (`pdfinfo`), so that the limits hold before anything is rendered.
 
 use rust_decimal::Decimal;
 use score_docs::{DocError, DocErrorCode, Fuente};
 
-use crate::{Deadline, Extracted, Limits, image, run, tesseract, unreadable};
+use crate::{Deadline, Extracted, Limits, image, qr, run, tesseract, unreadable};
 
 /// Fewer letters and digits than this in the text layer: the PDF is a scan.
 const MIN_TEXT_CHARS: usize = 40;
@@ -28,25 +29,17 @@ pub(crate) fn extract(bytes: &[u8], limits: &Limits, deadline: Deadline) -> Resu
     }
     let last = pages.to_string();
     let text = run::output("pdftotext", &["-layout", "-enc", "UTF-8", "-l", &last, "documento.pdf", "-"], dir.path(), deadline)?;
-    if text.chars().filter(|c| c.is_alphanumeric()).count() >= MIN_TEXT_CHARS {
-        return Ok(Extracted { text, fuente: Fuente::Pdf, confianza: Decimal::ONE, paginas: pages });
-    }
-    // A scan: every page's size at the rendering resolution within the pixel limit.
     let sizes = run::output("pdfinfo", &["-f", "1", "-l", &last, "documento.pdf"], dir.path(), deadline)?;
-    for (width_pt, height_pt) in page_sizes(&sizes) {
-        let scale = f64::from(limits.dpi) / 72.0;
-        image::check_pixels((width_pt * scale) as u32, (height_pt * scale) as u32, limits)?;
+    let sizes = page_sizes(&sizes);
+    if text.chars().filter(|c| c.is_alphanumeric()).count() >= MIN_TEXT_CHARS {
+        // The text layer holds no QR code: the pages are rendered to find it.
+        let dpi = crate::QR_DPI.min(limits.dpi);
+        let images = render(dir.path(), &last, dpi, &sizes, limits, deadline)?;
+        let qr = qr::in_pages(&images);
+        return Ok(Extracted { text, fuente: Fuente::Pdf, confianza: Decimal::ONE, paginas: pages, qr });
     }
-    let dpi = limits.dpi.to_string();
-    run::output("pdftoppm", &["-r", &dpi, "-gray", "-png", "-l", &last, "documento.pdf", "pagina"], dir.path(), deadline)?;
-    let mut images: Vec<_> = std::fs::read_dir(dir.path())
-        .map_err(|_| unreadable("No se pudieron leer las páginas del PDF."))?
-        .filter_map(Result::ok)
-        .map(|e| e.path())
-        .filter(|p| p.extension().is_some_and(|x| x == "png"))
-        .collect();
-    // pdftoppm pads the page numbers to one width, so the names sort in page order.
-    images.sort();
+    // A scan: read by Tesseract, and its pages searched for the QR code.
+    let images = render(dir.path(), &last, limits.dpi, &sizes, limits, deadline)?;
     if images.is_empty() {
         return Err(unreadable("El PDF no tiene texto ni páginas que se puedan leer."));
     }
@@ -59,7 +52,35 @@ pub(crate) fn extract(bytes: &[u8], limits: &Limits, deadline: Deadline) -> Resu
         words += page.words;
     }
     let confianza = if words == 0 { Decimal::ZERO } else { (weighted / Decimal::from(words)).round_dp(2) };
-    Ok(Extracted { text, fuente: Fuente::Ocr, confianza, paginas: pages })
+    let qr = qr::in_pages(&images);
+    Ok(Extracted { text, fuente: Fuente::Ocr, confianza, paginas: pages, qr })
+}
+
+/// Pages 1 to `last` rendered grey at `dpi` (each page's size checked against the pixel limit
+/// first), as PNG files in page order.
+fn render(
+    dir: &std::path::Path,
+    last: &str,
+    dpi: u32,
+    sizes: &[(f64, f64)],
+    limits: &Limits,
+    deadline: Deadline,
+) -> Result<Vec<std::path::PathBuf>, DocError> {
+    let scale = f64::from(dpi) / 72.0;
+    for (width_pt, height_pt) in sizes {
+        image::check_pixels((width_pt * scale) as u32, (height_pt * scale) as u32, limits)?;
+    }
+    let dpi = dpi.to_string();
+    run::output("pdftoppm", &["-r", &dpi, "-gray", "-png", "-l", last, "documento.pdf", "pagina"], dir, deadline)?;
+    let mut images: Vec<_> = std::fs::read_dir(dir)
+        .map_err(|_| unreadable("No se pudieron leer las páginas del PDF."))?
+        .filter_map(Result::ok)
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|x| x == "png"))
+        .collect();
+    // pdftoppm pads the page numbers to one width, so the names sort in page order.
+    images.sort();
+    Ok(images)
 }
 
 /// `Pages:` of pdfinfo's report.

@@ -9,6 +9,11 @@ use std::process::Command;
 /// A one-page PDF whose text layer is `text` in Courier (WinAnsi, so accents print), as simple
 /// as a PDF gets; `pages` repeats the page.
 pub fn text_pdf(text: &str, pages: usize) -> Vec<u8> {
+    text_pdf_drawing(text, pages, b"")
+}
+
+/// [`text_pdf`] with `drawing` (PDF content operators) painted after the text.
+pub fn text_pdf_drawing(text: &str, pages: usize, drawing: &[u8]) -> Vec<u8> {
     let mut content = b"BT /F1 8 Tf 10 TL 30 810 Td\n".to_vec();
     for line in text.lines() {
         content.push(b'(');
@@ -34,6 +39,7 @@ pub fn text_pdf(text: &str, pages: usize) -> Vec<u8> {
         content.extend_from_slice(b") Tj T*\n");
     }
     content.extend_from_slice(b"ET\n");
+    content.extend_from_slice(drawing);
     let kids: Vec<String> = (0..pages).map(|i| format!("{} 0 R", 5 + i)).collect();
     let mut objects = vec![
         b"<< /Type /Catalog /Pages 2 0 R >>".to_vec(),

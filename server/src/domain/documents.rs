@@ -546,6 +546,8 @@ pub enum Origin {
     Xml,
     Pdf,
     Ocr,
+    /// A print whose SAT QR code gave its UUID and RFCs.
+    Qr,
 }
 
 impl Origin {
@@ -554,6 +556,7 @@ impl Origin {
         match text {
             "pdf" => Origin::Pdf,
             "ocr" => Origin::Ocr,
+            "qr" => Origin::Qr,
             _ => Origin::Xml,
         }
     }
@@ -563,6 +566,7 @@ impl Origin {
             Origin::Xml => "xml",
             Origin::Pdf => "pdf",
             Origin::Ocr => "ocr",
+            Origin::Qr => "qr",
         }
     }
 }
@@ -572,6 +576,7 @@ impl From<score_docs::Fuente> for Origin {
         match f {
             score_docs::Fuente::Pdf => Origin::Pdf,
             score_docs::Fuente::Ocr => Origin::Ocr,
+            score_docs::Fuente::Qr => Origin::Qr,
         }
     }
 }
