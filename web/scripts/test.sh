@@ -72,14 +72,15 @@ mkdir -p "$WORK/mail"/{cur,new,tmp} "$WORK/data"
 PIDS+=($!)
 
 # The server's own loopback OpenID provider (dev login form: any name, any password). It listens
-# on a port the kernel picks and prints its issuer URL as its first line.
+# on a port the kernel picks and prints its issuer URL on a line of its own (after the library's
+# warnings).
 OP_CLIENT_ID=platform-web OP_CLIENT_SECRET=platform-web-secret \
   OP_REDIRECT_URI="http://127.0.0.1:$PORT/api/auth/idp/callback" \
   node server/tests/oidc/provider.mjs > "$WORK/oidc.log" 2>&1 &
 PIDS+=($!)
 OP_URL=""
 for _ in $(seq 1 300); do
-  OP_URL="$(sed -n '1{/^http:/p}' "$WORK/oidc.log")"
+  OP_URL="$(grep -m1 '^http://127\.0\.0\.1:[0-9]*$' "$WORK/oidc.log" || true)"
   [ -n "$OP_URL" ] && curl -fsS "$OP_URL/.well-known/openid-configuration" >/dev/null 2>&1 && break
   sleep 0.1
 done
