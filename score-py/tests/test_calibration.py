@@ -11,19 +11,12 @@ import pytest
 
 import platform_score
 from platform_score import Calibration, ScoreError
+from test_api import BASE
 
 ROOT = Path(__file__).resolve().parents[2]
 EMBEDDED = (ROOT / "score-core" / "calibration" / "mx-2026.toml").read_text(encoding="utf-8")
 INVALID = json.loads((ROOT / "fixtures" / "calibraciones" / "invalidas.json").read_text(encoding="utf-8"))
 
-BASE: Dict[str, Any] = {
-    "estado": "CMX",
-    "ingreso_mensual": 30000,
-    "tipo_ingreso": "asalariado",
-    "antiguedad_meses": 36,
-    "ahorro": 100000,
-    "edad": 35,
-}
 
 
 def renamed(new_id: str) -> Calibration:
