@@ -50,6 +50,7 @@ async function scoreManyAsync(profiles, options) {
 exports.MODEL_VERSION = native.MODEL_VERSION;
 exports.VERSION = native.VERSION;
 exports.ScoreError = ScoreError;
+exports.Calibration = native.Calibration; // the market's figures (score-core's calibration)
 exports.score = native.score;
 exports.scoreJson = native.scoreJson;
 exports.scoreMany = native.scoreMany;

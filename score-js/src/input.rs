@@ -93,6 +93,18 @@ pub fn not_a_text() -> ScoreError {
     Falla::NoEsTexto.en(None, &[("funcion", &"scoreJson")]).into()
 }
 
+/// INVALID_TYPE (no field) for a `calibration` option of the call named `function` that is
+/// neither a `Calibration` of the package nor `undefined`/`null`. The same in both bindings.
+pub fn not_a_calibration(function: &str) -> ScoreError {
+    let validos = "un Calibration (Calibration.fromToml(texto) o Calibration.default())";
+    Falla::OpcionTipo.en(None, &[("funcion", &function), ("opcion", &"calibration"), ("validos", &validos)]).into()
+}
+
+/// INVALID_TYPE (no field) for `Calibration.fromToml` given something other than a text.
+pub fn toml_not_a_text() -> ScoreError {
+    Falla::OpcionTipo.en(None, &[("funcion", &"Calibration.fromToml"), ("opcion", &"text"), ("validos", &"un texto TOML")]).into()
+}
+
 /// Doubles the gather function writes: per profile field a tag, a number and a byte length.
 pub const GATHER_DOUBLES: usize = 3 * FIELDS.len();
 /// Bytes for the UTF-8 of the profile's texts that are not a [`known_text`]; a profile whose
@@ -153,5 +165,9 @@ mod tests {
         assert_eq!((e.code, e.field.as_deref()), (ErrorCode::InvalidType, None));
         assert_eq!(options_not_an_object("scoreMany").code, ErrorCode::InvalidType);
         assert_eq!(not_a_text().code, ErrorCode::InvalidType);
+        let e = not_a_calibration("score");
+        assert_eq!((e.code, e.field.as_deref()), (ErrorCode::InvalidType, None));
+        assert!(e.message.starts_with("La opción \"calibration\" de score debe ser un Calibration"), "{}", e.message);
+        assert_eq!(toml_not_a_text().code, ErrorCode::InvalidType);
     }
 }

@@ -19,9 +19,11 @@ use score_core::batch::{self, Input, NoHost};
 use score_core::{Profile, ScoreError, ScoreReport};
 use score_js::input::{Errors, FlagValue, OptionValue, errors_option, simulations_option};
 
+mod calibration;
 pub mod docs;
 mod read;
 mod realm;
+use calibration::{Chosen, calibration_of, score_under, single_options};
 use read::read_profile;
 
 /// Version of the score model ("2.1").
@@ -34,7 +36,7 @@ pub const VERSION: &str = score_core::VERSION;
 
 /// The thrown (or rejected) form of a score-core error: a `ScoreError` of the helper module,
 /// with `index` for an item of a batch.
-fn js_error(env: &Env, e: &ScoreError, index: Option<usize>) -> Error {
+pub(crate) fn js_error(env: &Env, e: &ScoreError, index: Option<usize>) -> Error {
     match realm::score_error(env, e, index) {
         // SAFETY: the error was made in this env during this call.
         Ok(value) => Error::from(unsafe { Unknown::from_raw_unchecked(env.raw(), value) }),
@@ -54,8 +56,8 @@ fn report_js<'env>(env: &'env Env, report: &ScoreReport) -> Result<Unknown<'env>
     parse.apply(json, report.to_json_string())
 }
 
-fn score_unknown(v: Unknown<'_>) -> Result<std::result::Result<ScoreReport, ScoreError>> {
-    Ok(read_profile(v)?.and_then(|p| score_core::score(&p)))
+fn score_unknown(v: Unknown<'_>, calibration: &Chosen) -> Result<std::result::Result<ScoreReport, ScoreError>> {
+    Ok(read_profile(v)?.and_then(|p| score_under(&p, calibration.as_deref(), score_core::Opciones::default())))
 }
 
 /// Hands the addon the helper functions of `score_helpers.mjs` (`makeReportBuilder`,
@@ -76,38 +78,52 @@ pub fn install_helpers(
     realm::install(env, make_report_builder.raw(), make_profile_gather.raw(), score_error.raw())
 }
 
-/// Scores one buyer profile and returns the report. Throws an `Error` whose `code` is the
-/// stable score-core code ("UNKNOWN_STATE", ...) and `field` the profile field at fault.
-#[napi(ts_args_type = "profile: Profile", ts_return_type = "ScoreReport")]
-pub fn score<'env>(env: &'env Env, profile: Unknown<'env>) -> Result<Unknown<'env>> {
-    match score_unknown(profile)? {
+/// Scores one buyer profile and returns the report (under `options.calibration` when given).
+/// Throws an `Error` whose `code` is the stable score-core code ("UNKNOWN_STATE", ...) and
+/// `field` the profile field at fault.
+#[napi(ts_args_type = "profile: Profile, options?: ScoreOptions", ts_return_type = "ScoreReport")]
+pub fn score<'env>(env: &'env Env, profile: Unknown<'env>, options: Unknown<'env>) -> Result<Unknown<'env>> {
+    let calibration = single_options(options, "score")?.map_err(|e| js_error(env, &e, None))?;
+    match score_unknown(profile, &calibration)? {
         Ok(report) => report_js(env, &report),
         Err(e) => Err(js_error(env, &e, None)),
     }
 }
 
 /// Scores a profile given as JSON text and returns the report as compact JSON text,
-/// byte-identical to score-core's `score_json` on every platform.
-#[napi(ts_args_type = "profileJson: string", ts_return_type = "string")]
-pub fn score_json(env: &Env, profile_json: Unknown<'_>) -> Result<String> {
+/// byte-identical to score-core's `score_json` (`score_json_calibrated` under
+/// `options.calibration`) on every platform.
+#[napi(ts_args_type = "profileJson: string, options?: ScoreOptions", ts_return_type = "string")]
+pub fn score_json(env: &Env, profile_json: Unknown<'_>, options: Unknown<'_>) -> Result<String> {
     if profile_json.get_type()? != ValueType::String {
         return Err(js_error(env, &score_js::input::not_a_text(), None));
     }
+    let calibration = single_options(options, "scoreJson")?.map_err(|e| js_error(env, &e, None))?;
     let text = profile_json.coerce_to_string()?.into_utf8()?;
-    score_core::score_json(text.as_str()?).map_err(|e| js_error(env, &e, None))
+    match &calibration {
+        Some(c) => score_core::score_json_calibrated(text.as_str()?, c),
+        None => score_core::score_json(text.as_str()?),
+    }
+    .map_err(|e| js_error(env, &e, None))
 }
 
-/// The array, the [`Errors`] and the `simulations` option of a batch call named `function`,
-/// or the `ScoreError` its arguments are (not an array, bad options): thrown before any
-/// profile is read.
+/// What a batch call's options say.
+struct BatchOptions {
+    errors: Errors,
+    simulations: bool,
+    calibration: Chosen,
+}
+
+/// The array and the options of a batch call named `function`, or the `ScoreError` its
+/// arguments are (not an array, bad options): thrown before any profile is read.
 fn batch_args<'env>(
     env: &Env,
     function: &str,
     profiles: Unknown<'env>,
     options: Unknown<'env>,
-) -> Result<(Object<'env>, Errors, bool)> {
-    let (errors, simulations) = match options.get_type()? {
-        ValueType::Undefined | ValueType::Null => (Ok(Errors::Throw), Ok(true)),
+) -> Result<(Object<'env>, BatchOptions)> {
+    let (errors, simulations, calibration) = match options.get_type()? {
+        ValueType::Undefined | ValueType::Null => (Ok(Errors::Throw), Ok(true), Ok(None)),
         ValueType::Object => {
             let options = options.coerce_to_object()?;
             let errors: Unknown = options.get_named_property("errors")?;
@@ -125,12 +141,13 @@ fn batch_args<'env>(
                 ValueType::Boolean => simulations_option(function, FlagValue::Bool(simulations.coerce_to_bool()?)),
                 _ => simulations_option(function, FlagValue::Other),
             };
-            (errors, simulations)
+            (errors, simulations, calibration_of(&options, function)?)
         }
-        _ => (Err(score_js::input::options_not_an_object(function)), Ok(true)),
+        _ => (Err(score_js::input::options_not_an_object(function)), Ok(true), Ok(None)),
     };
     let errors = errors.map_err(|e| js_error(env, &e, None))?;
     let simulations = simulations.map_err(|e| js_error(env, &e, None))?;
+    let calibration = calibration.map_err(|e| js_error(env, &e, None))?;
     let not_a_list = || js_error(env, &score_core::host::not_a_list(function), None);
     if profiles.get_type()? != ValueType::Object {
         return Err(not_a_list());
@@ -139,7 +156,7 @@ fn batch_args<'env>(
     if !profiles.is_array()? {
         return Err(not_a_list());
     }
-    Ok((profiles, errors, simulations))
+    Ok((profiles, BatchOptions { errors, simulations, calibration }))
 }
 
 /// The JS value of one result of a batch (item `index`): the report, or with
@@ -158,7 +175,7 @@ fn batch_item(env: &Env, result: &std::result::Result<ScoreReport, ScoreError>, 
 /// `errors: "return"`: each bad profile's `ScoreError` in its place.
 #[napi(skip_typescript)]
 pub fn score_many<'env>(env: &'env Env, profiles: Unknown<'env>, options: Unknown<'env>) -> Result<Array<'env>> {
-    let (profiles, errors, simulations) = batch_args(env, "scoreMany", profiles, options)?;
+    let (profiles, BatchOptions { errors, simulations, calibration }) = batch_args(env, "scoreMany", profiles, options)?;
     let len = profiles.get_array_length()?;
     let mut out = env.create_array(0)?;
     let mut next = 0u32;
@@ -168,7 +185,12 @@ pub fn score_many<'env>(env: &'env Env, profiles: Unknown<'env>, options: Unknow
         next = end;
         block
     };
-    let emit = |results: Vec<std::result::Result<ScoreReport, ScoreError>>, start: usize| -> Result<()> {
+    let emit = |mut results: Vec<std::result::Result<ScoreReport, ScoreError>>, start: usize| -> Result<()> {
+        // The pipeline's threads take a plain function; each report is marked with the
+        // calibration's id as it comes back (score-core's `Calibration::stamp`).
+        if let Some(c) = &calibration {
+            results.iter_mut().flatten().for_each(|r| c.stamp(r));
+        }
         realm::in_scope(env, || {
             for (k, result) in results.iter().enumerate() {
                 let value = batch_item(env, result, start + k, errors)?;
@@ -195,13 +217,13 @@ pub fn score_many_part(
     from: u32,
     to: u32,
 ) -> Result<AsyncTask<ScoreManyTask>> {
-    let (profiles, errors, simulations) = batch_args(env, "scoreManyAsync", profiles, options)?;
+    let (profiles, BatchOptions { errors, simulations, calibration }) = batch_args(env, "scoreManyAsync", profiles, options)?;
     let to = to.min(profiles.get_array_length()?);
     let mut inputs = Vec::with_capacity(to.saturating_sub(from) as usize);
     for i in from..to {
         inputs.push(read_profile(profiles.get_element::<Unknown>(i)?)?);
     }
-    Ok(AsyncTask::new(ScoreManyTask { inputs, from: from as usize, errors, simulations }))
+    Ok(AsyncTask::new(ScoreManyTask { inputs, from: from as usize, errors, simulations, calibration }))
 }
 
 /// The work of one part of `scoreManyAsync`.
@@ -211,6 +233,7 @@ pub struct ScoreManyTask {
     from: usize,
     errors: Errors,
     simulations: bool,
+    calibration: Chosen,
 }
 
 /// A JS value made while resolving a task, handed to napi-rs as it is.
@@ -239,7 +262,12 @@ impl Task for ScoreManyTask {
     type JsValue = Made;
 
     fn compute(&mut self) -> Result<Self::Output> {
-        Ok(self.inputs.iter().map(batch::scorer(self.simulations)).collect())
+        let opciones = score_core::Opciones { simulaciones: self.simulations, ..score_core::Opciones::default() };
+        let calibration = self.calibration.as_deref();
+        Ok(self.inputs.iter().map(|input| match input {
+            Ok(p) => score_under(p, calibration, opciones),
+            Err(e) => Err(e.clone()),
+        }).collect())
     }
 
     fn resolve(&mut self, env: Env, output: Self::Output) -> Result<Self::JsValue> {
@@ -278,6 +306,7 @@ impl ToNapiValue for Report {
 #[derive(Debug)]
 pub struct ScoreTask {
     profile: Option<std::result::Result<Profile, ScoreError>>,
+    calibration: Chosen,
 }
 
 impl Task for ScoreTask {
@@ -286,7 +315,7 @@ impl Task for ScoreTask {
 
     fn compute(&mut self) -> Result<Self::Output> {
         let profile = self.profile.take().ok_or_else(|| Error::new(Status::GenericFailure, "task ran twice"))?;
-        Ok(profile.and_then(|p| score_core::score(&p)))
+        Ok(profile.and_then(|p| score_under(&p, self.calibration.as_deref(), score_core::Opciones::default())))
     }
 
     fn resolve(&mut self, env: Env, output: Self::Output) -> Result<Self::JsValue> {
@@ -299,7 +328,11 @@ impl Task for ScoreTask {
 
 /// Scores one profile off the event loop (on libuv's thread pool); resolves to the report or
 /// rejects with the same `Error` (`code`, `field`) that `score` throws.
-#[napi(ts_args_type = "profile: Profile", ts_return_type = "Promise<ScoreReport>")]
-pub fn score_async(profile: Unknown<'_>) -> Result<AsyncTask<ScoreTask>> {
-    Ok(AsyncTask::new(ScoreTask { profile: Some(read_profile(profile)?) }))
+#[napi(ts_args_type = "profile: Profile, options?: ScoreOptions", ts_return_type = "Promise<ScoreReport>")]
+pub fn score_async(profile: Unknown<'_>, options: Unknown<'_>) -> Result<AsyncTask<ScoreTask>> {
+    // Bad options reject the promise, as a bad profile does.
+    Ok(AsyncTask::new(match single_options(options, "scoreAsync")? {
+        Ok(calibration) => ScoreTask { profile: Some(read_profile(profile)?), calibration },
+        Err(e) => ScoreTask { profile: Some(Err(e)), calibration: None },
+    }))
 }

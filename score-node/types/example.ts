@@ -6,20 +6,31 @@ import * as wasmNode from '../../score-wasm/pkg-node/score_wasm';
 import initWeb, * as wasmWeb from '../../score-wasm/pkg-web/score_wasm';
 import type { Profile, ScoreReport, ScoreError, Nivel, Componente, CodigoRecomendacion, ErrorCode, DocumentErrorCode } from '../index';
 
-/** The API both packages share, stated once; each package must satisfy it. */
-interface ScoreApi {
-  score(profile: Profile): ScoreReport;
-  scoreJson(profileJson: string): string;
-  scoreMany(profiles: Profile[], options?: { errors?: 'throw' }): ScoreReport[];
+/** A calibration of either package, as the API uses it. */
+interface CalibrationLike {
+  readonly id: string;
+  readonly vigenteDesde: string;
+  toToml(): string;
+}
+
+/** The API both packages share, stated once; each package must satisfy it (its own
+ * `Calibration` class goes in its own options). */
+interface ScoreApi<C extends CalibrationLike> {
+  score(profile: Profile, options?: { calibration?: C }): ScoreReport;
+  scoreJson(profileJson: string, options?: { calibration?: C }): string;
+  scoreMany(profiles: Profile[], options?: { errors?: 'throw'; calibration?: C }): ScoreReport[];
   scoreMany(profiles: Profile[], options: { errors: 'return' }): Array<ScoreReport | ScoreError>;
-  scoreManyAsync(profiles: Profile[], options?: { errors?: 'throw' }): Promise<ScoreReport[]>;
+  scoreManyAsync(profiles: Profile[], options?: { errors?: 'throw'; calibration?: C }): Promise<ScoreReport[]>;
   scoreManyAsync(profiles: Profile[], options: { errors: 'return' }): Promise<Array<ScoreReport | ScoreError>>;
-  scoreAsync(profile: Profile): Promise<ScoreReport>;
+  scoreAsync(profile: Profile, options?: { calibration?: C }): Promise<ScoreReport>;
+  readonly Calibration: { fromToml(text: string): C; default(): C };
   readonly ScoreError: typeof ScoreError;
   readonly MODEL_VERSION: string;
   readonly VERSION: string;
 }
-const impls: ScoreApi[] = [node, wasmNode, wasmWeb];
+const nodeApi: ScoreApi<node.Calibration> = node;
+const wasmNodeApi: ScoreApi<wasmNode.Calibration> = wasmNode;
+const wasmWebApi: ScoreApi<wasmWeb.Calibration> = wasmWeb;
 
 const profile: Profile = {
   estado: 'CMX',
@@ -39,9 +50,17 @@ function describe(report: ScoreReport): string {
   return `${report.score} ${nivel} ${points.toFixed(2)} ${codes.join(',')} ${m2} ${report.estado.codigo}`;
 }
 
-export async function main(): Promise<void> {
-  await initWeb();
-  for (const api of impls) {
+async function use<C extends CalibrationLike>(api: ScoreApi<C>): Promise<void> {
+  {
+    const calibration: C = api.Calibration.default();
+    const id: string = calibration.id;
+    const other = api.Calibration.fromToml(calibration.toToml().replace(id, 'banco-2026'));
+    describe(api.score(profile, { calibration: other }));
+    describe(await api.scoreAsync(profile, { calibration }));
+    api.scoreJson(JSON.stringify(profile), { calibration });
+    api.scoreMany([profile], { calibration }).map(describe);
+    (await api.scoreManyAsync([profile], { calibration })).map(describe);
+    console.log(calibration.vigenteDesde);
     describe(api.score(profile));
     describe(await api.scoreAsync(profile));
     api.scoreMany([profile, { ...profile, estado: 'Jalisco' }]).map(describe);
@@ -63,6 +82,13 @@ export async function main(): Promise<void> {
   }
 }
 
+export async function main(): Promise<void> {
+  await initWeb();
+  await use(nodeApi);
+  await use(wasmNodeApi);
+  await use(wasmWebApi);
+}
+
 // @ts-expect-error: a report's score is a number, not a string.
 const wrongScore: string = node.score(profile).score;
 // @ts-expect-error: the income type is a closed list in the report's component keys.
@@ -76,6 +102,10 @@ const wrongWebLevel: 'mediano' = wasmWeb.score(profile).nivel;
 // @ts-expect-error: scoreMany takes profiles.
 wasmWeb.scoreMany([1, 2]);
 void [wrongScore, wrongComponent, incomplete, wrongWasmScore, wrongWebLevel];
+// @ts-expect-error: a calibration is a Calibration, not its id.
+node.score(profile, { calibration: 'mx-2026' });
+// @ts-expect-error: the same in WebAssembly.
+wasmWeb.scoreMany([profile], { calibration: 'mx-2026' });
 // @ts-expect-error: with errors: "return" an item may be a ScoreError, which has no score.
 const wrongItem: number = node.scoreMany([profile], { errors: 'return' })[0].score;
 // @ts-expect-error: errors is "throw" or "return".

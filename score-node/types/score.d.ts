@@ -251,8 +251,16 @@ export interface ErrorDetail {
   mensaje: string;
 }
 
+/** Options of every scoring call (`score`, `scoreJson`, `scoreAsync`, and the batches). */
+export interface ScoreOptions {
+  /** The figures to score with: `Calibration.fromToml(text)` or `Calibration.default()` (the
+   * embedded one, used when absent); the report's `calibracion` is its `id`. Anything else is
+   * a `ScoreError` with code INVALID_TYPE. `Calibration` is each package's own class. */
+  calibration?: Calibration | null;
+}
+
 /** Options of `scoreMany` and `scoreManyAsync`. */
-export interface ScoreManyOptions {
+export interface ScoreManyOptions extends ScoreOptions {
   /** `"throw"` (default): the first bad profile throws (or rejects), with its `index`.
    * `"return"`: each bad profile's `ScoreError` in its place in the result. */
   errors?: BatchErrors;

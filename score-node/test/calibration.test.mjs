@@ -1,0 +1,127 @@
+// Calibration: loaded from TOML, written back, refused with CALIBRATION_INVALID (every case of
+// fixtures/calibraciones/invalidas.json, the file Rust and Python test too), and taken by every
+// scoring call as the `calibration` option. Runs against the implementation SCORE_IMPL names,
+// like score.test.mjs.
+import { test, describe } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const root = join(here, '..', '..');
+const require = createRequire(import.meta.url);
+const IMPL = process.env.SCORE_IMPL ?? 'node';
+const paths = {
+  node: join(root, 'score-node', 'index.js'),
+  wasm: join(root, 'score-wasm', 'pkg-node', 'score_wasm.js'),
+};
+const api = require(paths[IMPL]);
+const { Calibration, ScoreError } = api;
+
+const EMBEDDED = readFileSync(join(root, 'score-core', 'calibration', 'mx-2026.toml'), 'utf8');
+const INVALID = JSON.parse(readFileSync(join(root, 'fixtures', 'calibraciones', 'invalidas.json'), 'utf8'));
+const manifest = JSON.parse(readFileSync(join(root, 'fixtures', 'manifest.json'), 'utf8'));
+const cases = manifest.cases.map((path) => ({ path, ...JSON.parse(readFileSync(join(root, 'fixtures', path), 'utf8')) }));
+const valid = cases.filter((c) => 'expected' in c && 'input' in c);
+const invalidProfiles = cases.filter((c) => c.error && 'input' in c);
+
+const BASE = { estado: 'CMX', ingreso_mensual: 30000, tipo_ingreso: 'asalariado', antiguedad_meses: 36, ahorro: 100000, edad: 35 };
+
+/** The embedded calibration under another id (every figure the same). */
+function renamed(id) {
+  const text = EMBEDDED.replace(/^id = "[^"]*"/m, `id = "${id}"`);
+  assert.notEqual(text, EMBEDDED);
+  return Calibration.fromToml(text);
+}
+
+/** `fn` throws the package's ScoreError with this code and field, and a Spanish message. */
+function assertThrowsCode(fn, code, field) {
+  assert.throws(fn, (err) => {
+    assert.ok(err instanceof ScoreError, `a ScoreError: ${err}`);
+    assert.equal(err.code, code, err.message);
+    assert.equal(err.field, field, err.message);
+    assert.equal(err.errors[0].codigo, code);
+    assert.equal(err.errors[0].campo, field);
+    assert.equal(err.message, `${code}: ${err.errors[0].mensaje}`);
+    return true;
+  });
+}
+
+describe(`Calibration (${IMPL})`, () => {
+  test('the default is the embedded document, the one a report names when none is given', () => {
+    const c = Calibration.default();
+    assert.ok(c instanceof Calibration);
+    assert.equal(c.id, api.score(BASE).calibracion);
+    assert.match(c.id, /^mx-/);
+    assert.equal(c.vigenteDesde, '2026-02-01');
+    assert.equal(Calibration.fromToml(EMBEDDED).id, c.id);
+    const again = Calibration.fromToml(c.toToml());
+    assert.deepEqual([again.id, again.vigenteDesde, again.toToml()], [c.id, c.vigenteDesde, c.toToml()]);
+  });
+
+  for (const caso of INVALID.casos) {
+    test(`refused: ${caso.description}`, () => {
+      assert.ok(EMBEDDED.includes(caso.reemplazar), caso.reemplazar);
+      const text = EMBEDDED.replace(caso.reemplazar, caso.por);
+      assert.equal(caso.error.code, 'CALIBRATION_INVALID');
+      assertThrowsCode(() => Calibration.fromToml(text), 'CALIBRATION_INVALID', caso.error.field);
+      assert.throws(() => Calibration.fromToml(text), /^ScoreError: CALIBRATION_INVALID: La calibración no es válida\. /);
+    });
+  }
+
+  test('misuse is INVALID_TYPE: fromToml of a non-text, a calibration option of another kind', () => {
+    for (const bad of [undefined, null, 5, {}, ['id = "x"']]) assertThrowsCode(() => Calibration.fromToml(bad), 'INVALID_TYPE', null);
+    for (const calibration of ['mx-2026', 5, {}, { id: 'x' }, [], ScoreError]) {
+      assertThrowsCode(() => api.score(BASE, { calibration }), 'INVALID_TYPE', null);
+      assertThrowsCode(() => api.scoreJson(JSON.stringify(BASE), { calibration }), 'INVALID_TYPE', null);
+      assertThrowsCode(() => api.scoreMany([BASE], { calibration }), 'INVALID_TYPE', null);
+    }
+    assertThrowsCode(() => api.score(BASE, 'mx-2026'), 'INVALID_TYPE', null);
+    assert.throws(() => new Calibration());
+  });
+
+  test('Calibration.default() scores every fixture as no calibration does, on every call', async () => {
+    const calibration = Calibration.default();
+    for (const c of valid) {
+      assert.deepStrictEqual(api.score(c.input, { calibration }), c.expected, c.path);
+      assert.equal(api.scoreJson(JSON.stringify(c.input), { calibration }), api.scoreJson(JSON.stringify(c.input)), c.path);
+    }
+    for (const c of invalidProfiles) {
+      assertThrowsCode(() => api.score(c.input, { calibration }), c.error.code, c.error.field ?? null);
+    }
+    const inputs = valid.map((c) => c.input);
+    const expected = valid.map((c) => c.expected);
+    assert.deepStrictEqual(api.scoreMany(inputs, { calibration }), expected);
+    assert.deepStrictEqual(await api.scoreManyAsync(inputs, { calibration }), expected);
+    assert.deepStrictEqual(await Promise.all(inputs.map((p) => api.scoreAsync(p, { calibration }))), expected);
+  });
+
+  test("a calibration's id is the report's calibracion on every call, the rest unchanged", async () => {
+    const calibration = renamed('banco-ejemplo-2026.03');
+    assert.equal(calibration.id, 'banco-ejemplo-2026.03');
+    const plain = api.score(BASE);
+    const report = api.score(BASE, { calibration });
+    assert.equal(report.calibracion, 'banco-ejemplo-2026.03');
+    assert.deepStrictEqual({ ...report, calibracion: plain.calibracion }, plain);
+    const text = api.scoreJson(JSON.stringify(BASE), { calibration });
+    assert.equal(text, api.scoreJson(JSON.stringify(BASE)).replace(`"calibracion":"${plain.calibracion}"`, '"calibracion":"banco-ejemplo-2026.03"'));
+    assert.equal((await api.scoreAsync(BASE, { calibration })).calibracion, 'banco-ejemplo-2026.03');
+    const many = api.scoreMany([BASE, { ...BASE, estado: 'XX' }, BASE], { calibration, errors: 'return', simulations: false });
+    assert.deepEqual([many[0].calibracion, many[1].code, many[2].calibracion], ['banco-ejemplo-2026.03', 'UNKNOWN_STATE', 'banco-ejemplo-2026.03']);
+    // Over several parts of scoreManyAsync and several chunks of scoreMany's pipeline.
+    const big = Array.from({ length: 9000 }, (_, i) => ({ ...BASE, ingreso_mensual: 20000 + i }));
+    for (const reports of [api.scoreMany(big, { calibration, simulations: false }), await api.scoreManyAsync(big, { calibration, simulations: false })]) {
+      assert.equal(reports.length, big.length);
+      assert.ok(reports.every((r) => r.calibracion === 'banco-ejemplo-2026.03'));
+    }
+    assert.equal(api.score(BASE).calibracion, plain.calibracion, 'the default is unchanged');
+  });
+
+  test('a bad options value rejects scoreAsync and scoreManyAsync', async () => {
+    for (const call of [() => api.scoreAsync(BASE, { calibration: 'x' }), () => api.scoreManyAsync([BASE], { calibration: 'x' })]) {
+      await assert.rejects(call(), (err) => err instanceof ScoreError && err.code === 'INVALID_TYPE' && err.field === null);
+    }
+  });
+});
