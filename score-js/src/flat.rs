@@ -113,6 +113,20 @@ impl Texts {
     }
 }
 
+/// A report's `calibracion` when it is a loaded calibration's id (an owned text, which the flat
+/// values do not carry: they index the model's static texts), taken out with score-core's own
+/// id put in its place, so that the report still goes through the report builder; the binding
+/// puts it back in the report and sets it on the built object.
+pub fn take_calibration_id(report: &mut ScoreReport) -> Option<String> {
+    match std::mem::replace(&mut report.calibracion, Cow::Borrowed(score_core::CALIBRATION)) {
+        Cow::Owned(id) => Some(id),
+        Cow::Borrowed(id) => {
+            report.calibracion = Cow::Borrowed(id);
+            None
+        }
+    }
+}
+
 /// Flat values of one report and the string cache, kept per JS realm by the binding.
 #[derive(Debug)]
 pub struct Flat {

@@ -22,7 +22,7 @@ printf '{ "name": "pack-test", "version": "1.0.0", "private": true }\n' > packag
 npm install --offline --no-audit --no-fund --loglevel=error "$tmp/$tarball"
 node pack-check.cjs "$name"
 node pack-check.mjs "$name"
-printf '{ "compilerOptions": { "strict": true, "noEmit": true, "module": "nodenext", "moduleResolution": "nodenext", "target": "es2022", "lib": ["es2022", "dom"], "types": [], "skipLibCheck": false }, "files": ["pack-check.ts"] }\n' > tsconfig.json
+printf '{ "compilerOptions": { "strict": true, "noEmit": true, "module": "nodenext", "moduleResolution": "nodenext", "target": "es2022", "lib": ["es2022", "esnext.disposable", "dom"], "types": [], "skipLibCheck": false }, "files": ["pack-check.ts"] }\n' > tsconfig.json
 "$TSC" -p tsconfig.json
 if [ "$1" = score-wasm ]; then
   # The browser build through the package's "./web" export, then each output folder packed and

@@ -45,11 +45,22 @@ pub(crate) fn js_error(env: &Env, e: &ScoreError, index: Option<usize>) -> Error
 }
 
 /// The report as a plain JS object with the keys and numbers of score-core's JSON: built by the
-/// realm's report builder, or else (a report with an owned text) through the JSON text.
-fn report_js<'env>(env: &'env Env, report: &ScoreReport) -> Result<Unknown<'env>> {
-    if let Some(value) = realm::build_report(env, report)? {
+/// realm's report builder (a loaded calibration's id set on the object after, see
+/// [`score_js::flat::take_calibration_id`]), or else (a report with another owned text) through
+/// the JSON text.
+fn report_js<'env>(env: &'env Env, report: &mut ScoreReport) -> Result<Unknown<'env>> {
+    let id = score_js::flat::take_calibration_id(report);
+    let built = realm::build_report(env, report);
+    if let Some(id) = id {
+        report.calibracion = id.into();
+    }
+    if let Some(value) = built? {
         // SAFETY: the builder returned `value` in this env during this call.
-        return Ok(unsafe { Unknown::from_raw_unchecked(env.raw(), value) });
+        let object = unsafe { Unknown::from_raw_unchecked(env.raw(), value) };
+        if let std::borrow::Cow::Owned(id) = &report.calibracion {
+            object.coerce_to_object()?.set_named_property("calibracion", id.as_str())?;
+        }
+        return Ok(object);
     }
     let json: Object = env.get_global()?.get_named_property_unchecked("JSON")?;
     let parse: Function<String, Unknown> = json.get_named_property_unchecked("parse")?;
@@ -85,7 +96,7 @@ pub fn install_helpers(
 pub fn score<'env>(env: &'env Env, profile: Unknown<'env>, options: Unknown<'env>) -> Result<Unknown<'env>> {
     let calibration = single_options(options, "score")?.map_err(|e| js_error(env, &e, None))?;
     match score_unknown(profile, &calibration)? {
-        Ok(report) => report_js(env, &report),
+        Ok(mut report) => report_js(env, &mut report),
         Err(e) => Err(js_error(env, &e, None)),
     }
 }
@@ -161,7 +172,7 @@ fn batch_args<'env>(
 
 /// The JS value of one result of a batch (item `index`): the report, or with
 /// [`Errors::Return`] the `ScoreError` in its place; with [`Errors::Throw`] an error throws.
-fn batch_item(env: &Env, result: &std::result::Result<ScoreReport, ScoreError>, index: usize, errors: Errors) -> Result<sys::napi_value> {
+fn batch_item(env: &Env, result: &mut std::result::Result<ScoreReport, ScoreError>, index: usize, errors: Errors) -> Result<sys::napi_value> {
     match (result, errors) {
         (Ok(report), _) => Ok(report_js(env, report)?.raw()),
         (Err(e), Errors::Return) => realm::score_error(env, e, Some(index)),
@@ -192,7 +203,7 @@ pub fn score_many<'env>(env: &'env Env, profiles: Unknown<'env>, options: Unknow
             results.iter_mut().flatten().for_each(|r| c.stamp(r));
         }
         realm::in_scope(env, || {
-            for (k, result) in results.iter().enumerate() {
+            for (k, result) in results.iter_mut().enumerate() {
                 let value = batch_item(env, result, start + k, errors)?;
                 // SAFETY: made in this env during this call.
                 out.set(u32::try_from(start + k).unwrap_or(u32::MAX), unsafe { Unknown::from_raw_unchecked(env.raw(), value) })?;
@@ -270,9 +281,9 @@ impl Task for ScoreManyTask {
         }).collect())
     }
 
-    fn resolve(&mut self, env: Env, output: Self::Output) -> Result<Self::JsValue> {
+    fn resolve(&mut self, env: Env, mut output: Self::Output) -> Result<Self::JsValue> {
         let mut out = env.create_array(0)?;
-        for (k, result) in output.iter().enumerate() {
+        for (k, result) in output.iter_mut().enumerate() {
             let value = batch_item(&env, result, self.from + k, self.errors)?;
             // SAFETY: made in this env during this callback.
             out.set(u32::try_from(k).unwrap_or(u32::MAX), unsafe { Unknown::from_raw_unchecked(env.raw(), value) })?;
@@ -298,7 +309,8 @@ impl ToNapiValue for Report {
     /// # Safety
     /// napi-rs calls this with the env of the callback that resolves the task.
     unsafe fn to_napi_value(env: sys::napi_env, val: Self) -> Result<sys::napi_value> {
-        Ok(report_js(&Env::from_raw(env), &val.0)?.raw())
+        let mut report = val.0;
+        Ok(report_js(&Env::from_raw(env), &mut report)?.raw())
     }
 }
 

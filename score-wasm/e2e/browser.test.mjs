@@ -1,5 +1,6 @@
 // End-to-end test of the page in Debian's Chromium (headless, driven by playwright-core):
-//  1. every fixture gives its expected result inside the browser (wasm API evaluated in the page);
+//  1. every fixture gives its expected result inside the browser (wasm API evaluated in the page),
+//     with and without Calibration.default(), and every invalid calibration fixture is refused;
 //  2. a person fills the form: the rendered score, level, gauge and bars equal the API's report;
 //  3. a bad value shows the Spanish error on the right field;
 //  4. the page keeps working offline once loaded (service worker), and under a strict CSP (no
@@ -85,6 +86,49 @@ test('every fixture gives the expected result inside the browser', async () => {
   }, valid.map((c) => c.input));
   assert.deepStrictEqual(batch.many, valid.map((c) => c.expected));
   assert.deepStrictEqual(batch.async, valid.map((c) => c.expected));
+});
+
+test('calibrations in the browser: every invalid document refused, the default scores every fixture as none', async () => {
+  const embedded = readFileSync(join(root, 'score-core', 'calibration', 'mx-2026.toml'), 'utf8');
+  const invalid = JSON.parse(readFileSync(join(fixtures, 'calibraciones', 'invalidas.json'), 'utf8')).casos;
+  const valid = cases.filter((c) => c.expected && 'input' in c);
+  const got = await page.evaluate(async ({ embedded, invalid, inputs }) => {
+    const { Calibration, ScoreError, score, scoreJson, scoreMany, scoreAsync } = window.platformScore;
+    const refused = invalid.map((c) => {
+      try {
+        Calibration.fromToml(embedded.replace(c.reemplazar, c.por));
+        return null;
+      } catch (e) {
+        return { code: e.code, field: e.field, isScoreError: e instanceof ScoreError, message: e.message };
+      }
+    });
+    const calibration = Calibration.default();
+    const other = Calibration.fromToml(embedded.replace(/^id = "[^"]*"/m, 'id = "banco-navegador-2026"'));
+    return {
+      refused,
+      id: calibration.id,
+      plainId: score(inputs[0]).calibracion,
+      reports: inputs.map((p) => score(p, { calibration })),
+      texts: inputs.map((p) => scoreJson(JSON.stringify(p), { calibration }) === scoreJson(JSON.stringify(p))),
+      many: scoreMany(inputs, { calibration }),
+      async: await Promise.all(inputs.map((p) => scoreAsync(p, { calibration }))),
+      otherIds: [score(inputs[0], { calibration: other }).calibracion, scoreMany(inputs, { calibration: other })[1].calibracion,
+        JSON.parse(scoreJson(JSON.stringify(inputs[0]), { calibration: other })).calibracion, (await scoreAsync(inputs[0], { calibration: other })).calibracion],
+    };
+  }, { embedded, invalid, inputs: valid.map((c) => c.input) });
+  invalid.forEach((c, i) => {
+    const r = got.refused[i];
+    assert.ok(r, c.description);
+    assert.deepStrictEqual([r.code, r.field, r.isScoreError], [c.error.code, c.error.field, true], c.description);
+    assert.ok(r.message.startsWith('CALIBRATION_INVALID: La calibración no es válida. '), r.message);
+  });
+  assert.equal(got.id, got.plainId);
+  assert.deepStrictEqual(got.reports, valid.map((c) => c.expected));
+  assert.ok(got.texts.every(Boolean));
+  assert.deepStrictEqual(got.many, valid.map((c) => c.expected));
+  assert.deepStrictEqual(got.async, valid.map((c) => c.expected));
+  assert.deepStrictEqual(got.otherIds, Array(4).fill('banco-navegador-2026'));
+  assert.deepStrictEqual(pageErrors, []);
 });
 
 async function typeInto(selector, text) {

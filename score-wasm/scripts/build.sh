@@ -63,8 +63,7 @@ done
 rm -rf "$PKG/www/pkg" && cp -r "$PKG/pkg-web" "$PKG/www/pkg"
 size=$(stat -c %s "$PKG/pkg-web/score_wasm_bg.wasm"); gz=$(gzip -9c "$PKG/pkg-web/score_wasm_bg.wasm" | wc -c)
 echo "score_wasm_bg.wasm: $size bytes ($gz gzip -9)"
-# Budget: 468 KiB raw (about 187 KB on the wire with gzip), what a portal page can load beside
-# its images. It was 250 KB until the verdict (dictamen, issue 17) added its rules and texts,
+# Budget: see the last line. It was 250 KB until the verdict (dictamen, issue 17) added its rules and texts,
 # 300 KiB until the what-ifs (simulaciones, issue 17) added about 5 KB gzip, and 320 KiB until
 # the credit products (productos, issue 17) added about 44 KB gzip: their rules in two
 # arithmetics (the filtered one and its decimal fallback), Banxico's CAT solver and its tables,
@@ -74,5 +73,10 @@ echo "score_wasm_bg.wasm: $size bytes ($gz gzip -9)"
 # 464 KiB until more of it (INFONAVIT's payment band in filtered arithmetic, the co-borrower
 # what-if's early stop) added 3.5 KB (1.3 KB gzip), and 468 KiB until every mistake of a profile at
 # once (issue 44: reading on after a mistake, the one table of messages, the errors handed to
-# JavaScript as objects) added 5.8 KB.
-[ "$size" -lt 483328 ] || { echo "score_wasm_bg.wasm is over the 472 KiB budget" >&2; exit 1; }
+# JavaScript as objects) added 5.8 KB, 472 KiB until loading a calibration document
+# (issue 42 item 4: Calibration.fromToml/default/toToml in the browser) added 559 KB (192 KB
+# gzip): score-core's TOML reader (toml's parser, its serde deserializer monomorphized through
+# serde_path_to_error for every table of the document, the document's derived Deserialize and
+# Serialize, the checks and their messages, the embedded 26 KB document); toToml alone is 27 KB.
+# Budget: 1020 KiB, the measured 1,041,172 bytes and 3 KB to spare (see score-wasm/README.md).
+[ "$size" -lt 1044480 ] || { echo "score_wasm_bg.wasm is over the 1020 KiB budget" >&2; exit 1; }

@@ -20,7 +20,11 @@ use score_js::input::{
 use serde_json::{Map, Value};
 use wasm_bindgen::prelude::*;
 
+mod calibration;
 mod realm;
+
+pub use calibration::Calibration;
+use calibration::{Chosen, calibration_of, single_options};
 
 /// The TypeScript types shared with score-node (one source: score-node/types/score.d.ts, whose
 /// report types score-js generates from score-core's walk).
@@ -57,7 +61,7 @@ extern "C" {
 /// `index`, and `errors`, every mistake as `{codigo, campo, mensaje}` objects (made here rather
 /// than through serde's writer, which the WebAssembly build would carry for them): the same
 /// shape score-node throws.
-fn js_error(e: &ScoreError, index: Option<usize>) -> JsValue {
+pub(crate) fn js_error(e: &ScoreError, index: Option<usize>) -> JsValue {
     let field = e.field.as_deref().map_or(JsValue::NULL, JsValue::from_str);
     #[allow(clippy::cast_precision_loss)] // an array index (< 2^32)
     let at = index.map_or(JsValue::UNDEFINED, |i| JsValue::from_f64(i as f64));
@@ -130,34 +134,57 @@ fn to_value(v: &JsValue, field: Option<&str>, depth: u32) -> Result<Option<Value
     Err(not_json(field, kind))
 }
 
-fn score_js(profile: &JsValue, opciones: score_core::Opciones) -> Result<ScoreReport, ScoreError> {
+fn score_js(profile: &JsValue, opciones: score_core::Opciones, calibration: &Chosen) -> Result<ScoreReport, ScoreError> {
     // A flat profile of plain values in one call; anything else is walked key by key into the
     // JSON value score-core reads, which reports the exact error.
     let profile = match realm::gather(profile) {
         Some(profile) => profile,
         None => Profile::from_json_value(&to_value(profile, None, 0)?.unwrap_or(Value::Null))?,
     };
-    // One call site of the model: the build inlines it, once.
-    score_core::score_with(&profile, opciones)
+    score_under(&profile, opciones, calibration)
+}
+
+/// Scores a read profile, under `calibration` when one was given: the one place that calls
+/// the model (the build inlines it once).
+fn score_under(profile: &Profile, opciones: score_core::Opciones, calibration: &Chosen) -> Result<ScoreReport, ScoreError> {
+    match calibration {
+        Some(c) => score_core::score_calibrated(profile, c, opciones),
+        None => score_core::score_with(profile, opciones),
+    }
 }
 
 /// The report as a plain JS object with the keys and numbers of score-core's JSON, built by
-/// the generated report builder (or else, for a report with an owned text, through the JSON
-/// text; both give the same object).
-fn report_js(report: &ScoreReport) -> JsValue {
-    realm::build_report(report)
-        .unwrap_or_else(|| JSON::parse(&report.to_json_string()).unwrap_or(JsValue::NULL))
+/// the generated report builder (a loaded calibration's id set on the object after, see
+/// `score_js::flat::take_calibration_id`), or else, for a report with another owned text,
+/// through the JSON text; both give the same object.
+fn report_js(report: &mut ScoreReport) -> JsValue {
+    let id = score_js::flat::take_calibration_id(report);
+    let built = realm::build_report(report);
+    if let Some(id) = id {
+        report.calibracion = id.into();
+    }
+    match built {
+        Some(object) => {
+            if let std::borrow::Cow::Owned(id) = &report.calibracion {
+                let _ = Reflect::set(&object, &JsValue::from_str("calibracion"), &JsValue::from_str(id));
+            }
+            object
+        }
+        None => JSON::parse(&report.to_json_string()).unwrap_or(JsValue::NULL),
+    }
 }
 
 // ---------------------------------------------------------------------------------------------
 // Exports
 
-/// Scores one buyer profile and returns the report. Throws an `Error` whose `code` is the
-/// stable score-core code ("UNKNOWN_STATE", ...) and `field` the profile field at fault.
+/// Scores one buyer profile and returns the report (under `options.calibration` when given).
+/// Throws an `Error` whose `code` is the stable score-core code ("UNKNOWN_STATE", ...) and
+/// `field` the profile field at fault.
 #[wasm_bindgen]
-pub fn score(profile: &JsProfile) -> Result<JsReport, JsValue> {
-    match score_js(profile, score_core::Opciones::default()) {
-        Ok(report) => Ok(report_js(&report).unchecked_into()),
+pub fn score(profile: &JsProfile, #[wasm_bindgen(unchecked_optional_param_type = "ScoreOptions")] options: Option<JsValue>) -> Result<JsReport, JsValue> {
+    let calibration = single_options("score", options.as_ref().unwrap_or(&JsValue::UNDEFINED)).map_err(|e| js_error(&e, None))?;
+    match score_js(profile, score_core::Opciones::default(), &calibration) {
+        Ok(mut report) => Ok(report_js(&mut report).unchecked_into()),
         Err(e) => Err(js_error(&e, None)),
     }
 }
@@ -165,12 +192,16 @@ pub fn score(profile: &JsProfile) -> Result<JsReport, JsValue> {
 /// Scores a profile given as JSON text and returns the report as compact JSON text,
 /// byte-identical to score-core's `score_json` on every platform.
 #[wasm_bindgen(js_name = scoreJson)]
-pub fn score_json(#[wasm_bindgen(unchecked_param_type = "string", js_name = "profileJson")] profile_json: &JsValue) -> Result<JsString, JsValue> {
+pub fn score_json(
+    #[wasm_bindgen(unchecked_param_type = "string", js_name = "profileJson")] profile_json: &JsValue,
+    #[wasm_bindgen(unchecked_optional_param_type = "ScoreOptions")] options: Option<JsValue>,
+) -> Result<JsString, JsValue> {
     let Some(profile_json) = profile_json.as_string() else {
         return Err(js_error(&not_a_text(), None));
     };
+    let calibration = single_options("scoreJson", options.as_ref().unwrap_or(&JsValue::UNDEFINED)).map_err(|e| js_error(&e, None))?;
     let report = Profile::from_json_str(&profile_json)
-        .and_then(|profile| score_core::score(&profile))
+        .and_then(|profile| score_under(&profile, score_core::Opciones::default(), &calibration))
         .map_err(|e| js_error(&e, None))?;
     Ok(realm::json_text(&report)
         .unwrap_or_else(|| JsString::from(report.to_json_string())))
@@ -213,6 +244,7 @@ fn errors_of(function: &str, options: &JsValue) -> Result<Errors, ScoreError> {
 fn score_many_named(function: &str, profiles: &JsValue, options: &JsValue) -> Result<Array, JsValue> {
     let errors = errors_of(function, options).map_err(|e| js_error(&e, None))?;
     let simulaciones = simulations_of(function, options).map_err(|e| js_error(&e, None))?;
+    let calibration = calibration_of(function, options).map_err(|e| js_error(&e, None))?;
     let opciones = score_core::Opciones { simulaciones, ..score_core::Opciones::default() };
     if !Array::is_array(profiles) {
         return Err(js_error(&not_a_list(function), None));
@@ -220,8 +252,8 @@ fn score_many_named(function: &str, profiles: &JsValue, options: &JsValue) -> Re
     let profiles: &Array = profiles.unchecked_ref();
     let out = Array::new();
     for (i, profile) in profiles.iter().enumerate() {
-        match (score_js(&profile, opciones), errors) {
-            (Ok(report), _) => out.push(&report_js(&report)),
+        match (score_js(&profile, opciones, &calibration), errors) {
+            (Ok(mut report), _) => out.push(&report_js(&mut report)),
             (Err(e), Errors::Return) => out.push(&js_error(&e, Some(i))),
             (Err(e), Errors::Throw) => return Err(js_error(&e, Some(i))),
         };
@@ -250,9 +282,11 @@ pub fn score_many_async(profiles: &JsValue, options: &JsValue) -> Promise {
 /// same `Error`. WebAssembly here has no threads, so the work runs on the calling thread when
 /// the function is called; run it in a Worker to keep a page's main thread free.
 #[wasm_bindgen(js_name = scoreAsync)]
-pub fn score_async(profile: &JsProfile) -> JsReportPromise {
-    let promise = match score_js(profile, score_core::Opciones::default()) {
-        Ok(report) => Promise::resolve(&report_js(&report)),
+pub fn score_async(profile: &JsProfile, #[wasm_bindgen(unchecked_optional_param_type = "ScoreOptions")] options: Option<JsValue>) -> JsReportPromise {
+    let scored = single_options("scoreAsync", options.as_ref().unwrap_or(&JsValue::UNDEFINED))
+        .and_then(|calibration| score_js(profile, score_core::Opciones::default(), &calibration));
+    let promise = match scored {
+        Ok(mut report) => Promise::resolve(&report_js(&mut report)),
         Err(e) => Promise::reject(&js_error(&e, None)),
     };
     promise.unchecked_into()

@@ -1,6 +1,6 @@
 // The buyer's page: reads the form, scores it with score-wasm in the browser on every change,
 // and renders the report. No framework, no network after the first load (see sw.js).
-import init, { score, scoreJson, scoreMany, scoreAsync, MODEL_VERSION, VERSION } from './pkg/score_wasm.js';
+import init, { score, scoreJson, scoreMany, scoreAsync, Calibration, ScoreError, MODEL_VERSION, VERSION } from './pkg/score_wasm.js';
 import { COMPONENTES, capacityRows, decimal, pesos } from './labels.js';
 
 const FIELDS = ['estado', 'ingreso_mensual', 'tipo_ingreso', 'antiguedad_meses', 'deudas_mensuales', 'ahorro', 'edad', 'personas_hogar', 'subcuenta_fondo'];
@@ -126,7 +126,7 @@ function update() {
 async function main() {
   await init();
   // The API, for the end-to-end test and the curious (same names as score-node).
-  window.platformScore = { score, scoreJson, scoreMany, scoreAsync, MODEL_VERSION, VERSION, readProfile };
+  window.platformScore = { score, scoreJson, scoreMany, scoreAsync, Calibration, ScoreError, MODEL_VERSION, VERSION, readProfile };
   $('modelo').textContent = MODEL_VERSION;
   $('version').textContent = VERSION;
   const form = $('perfil');
