@@ -60,6 +60,12 @@ impl Calibration {
         other.cast::<Calibration>().is_ok_and(|o| o.get().0 == self.0)
     }
 
+    /// Pickles (and copies) as `Calibration.from_toml(self.to_toml())`, so that Spark and Dask
+    /// can send it to their workers.
+    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<(Bound<'py, PyAny>, (String,))> {
+        Ok((py.get_type::<Calibration>().getattr("from_toml")?, (self.0.to_toml(),)))
+    }
+
     fn __repr__(&self) -> String {
         format!("Calibration(id={:?}, vigente_desde={:?})", self.0.id(), self.0.vigente_desde())
     }

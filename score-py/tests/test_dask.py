@@ -56,3 +56,27 @@ def test_errors_raise_when_computed() -> None:
     with pytest.raises(platform_score.ScoreError) as info:
         out.compute()
     assert info.value.code == "VALUE_OUT_OF_RANGE"
+
+
+def test_errors_all_and_a_calibration() -> None:
+    """errors="all" adds score_frame's errors column (every mistake as JSON); the calibration
+    reaches every partition (and pickles, as a distributed scheduler sends it)."""
+    import json
+    import pickle
+
+    df = portfolio(1200)
+    embedded = platform_score.Calibration.default().to_toml()
+    calibration = platform_score.Calibration.from_toml(embedded.replace(f'id = "{platform_score.Calibration.default().id}"',
+                                                                        'id = "banco-dask-2026"', 1))
+    assert pickle.loads(pickle.dumps(calibration)) == calibration
+    out = platform_score.dask.score(dd.from_pandas(df, npartitions=3), keep="cliente_id", errors="all",
+                                    calibration=pickle.loads(pickle.dumps(calibration)))
+    assert list(out.columns) == [c[0] for c in platform_score.output_schema("cliente_id", errors="all")]
+    computed = out.compute()
+    expected = platform_score.score_frame(df, keep="cliente_id", errors="all", calibration=calibration)
+    assert values(computed) == values(expected)
+    bad = computed["errors"].dropna().tolist()
+    assert len(bad) == len(range(3, 1200, 501))
+    assert all(json.loads(e)[0]["codigo"] == "VALUE_OUT_OF_RANGE" for e in bad)
+    with pytest.raises(TypeError):
+        platform_score.dask.score(dd.from_pandas(df, npartitions=2), calibration="banco-dask-2026")  # type: ignore[arg-type]

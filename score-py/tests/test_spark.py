@@ -81,3 +81,27 @@ def test_a_keep_the_frame_lacks_fails_before_spark_runs(spark: Any) -> None:
     df = spark.createDataFrame(portfolio(3))
     with pytest.raises(ValueError, match="keep nombra la columna \"id\""):
         platform_score.spark.score(df, keep=["id"])
+
+
+def test_errors_all_and_a_calibration_reach_the_executors(spark: Any) -> None:
+    """errors="all" gives score_frame's errors column; a Calibration travels to the executors
+    (pickled as its TOML) and scores as score_frame does under it; anything else is TypeError."""
+    import json
+
+    four = next(c for c in load_cases() if c.get("id") == "143-error-four-mistakes")
+    table = pa.Table.from_pylist([{**PROFILES[0], "cliente_id": 0}, {**four["input"], "cliente_id": 1}])
+    table = table.select(["cliente_id", *[k for k in table.column_names if k != "cliente_id"]])
+    embedded = platform_score.Calibration.default().to_toml()
+    calibration = platform_score.Calibration.from_toml(embedded.replace(f'id = "{platform_score.Calibration.default().id}"',
+                                                                        'id = "banco-spark-2026"', 1))
+    out = platform_score.spark.score(spark.createDataFrame(table), keep="cliente_id", errors="all", calibration=calibration)
+    assert out.columns == [c[0] for c in platform_score.output_schema(["cliente_id"], errors="all")]
+    got = out.toArrow().sort_by("cliente_id")
+    expected = platform_score.score_frame(table, keep="cliente_id", errors="all", calibration=calibration)
+    assert got.equals(expected.cast(got.schema))
+    assert json.loads(got.column("errors").to_pylist()[1]) == four["error"]["errores"]
+    assert got.column("errors").to_pylist()[0] is None
+    with pytest.raises(TypeError):
+        platform_score.spark.score(spark.createDataFrame(table), calibration="banco-spark-2026")  # type: ignore[arg-type]
+    with pytest.raises(ValueError):
+        platform_score.spark.score(spark.createDataFrame(table), errors="everything")  # type: ignore[arg-type]

@@ -55,8 +55,7 @@ def score_frame(
     None); the columns do not include ``calibracion``, and every calibration this version
     loads scores with the embedded figures, so the columns are the same under any of them.
     """
-    if calibration is not None and not isinstance(calibration, _core.Calibration):
-        raise TypeError(f"calibration debe ser un platform_score.Calibration, no {type(calibration).__name__}")
+    _check_calibration(calibration)
     return_errors = _errors_flag(errors)
     keep = [keep] if isinstance(keep, str) else list(keep)
     table = _Table.of(data)
@@ -110,6 +109,12 @@ def _arrow_type(kind: str, dictionary: bool) -> Any:
     if kind == "cat" and dictionary:
         return pa.dictionary(pa.int32(), pa.string())
     return pa.string()
+
+
+def _check_calibration(calibration: Any) -> None:
+    """TypeError unless ``calibration`` is None or a ``Calibration``."""
+    if calibration is not None and not isinstance(calibration, _core.Calibration):
+        raise TypeError(f"calibration debe ser un platform_score.Calibration, no {type(calibration).__name__}")
 
 
 def _errors_flag(errors: str) -> bool:
