@@ -98,6 +98,10 @@ describe(`Calibration (${IMPL})`, () => {
     for (const c of invalidProfiles) {
       assertThrowsCode(() => api.score(c.input, { calibration }), c.error.code, c.error.field ?? null);
     }
+    for (const c of cases.filter((c) => 'input_text' in c)) {
+      if (c.error) assertThrowsCode(() => api.scoreJson(c.input_text, { calibration }), c.error.code, c.error.field ?? null);
+      else assert.equal(api.scoreJson(c.input_text, { calibration }), JSON.stringify(c.expected), c.path);
+    }
     const inputs = valid.map((c) => c.input);
     const expected = valid.map((c) => c.expected);
     assert.deepStrictEqual(api.scoreMany(inputs, { calibration }), expected);
