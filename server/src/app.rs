@@ -218,6 +218,7 @@ impl Application {
     pub async fn build(config: Config) -> Result<Self, StartupError> {
         let lock = db::InstanceLock::acquire(&config.database_url).map_err(StartupError::Other)?;
         let listener = TcpListener::bind((config.host, config.port)).await?;
+        let config = config.with_bound_port(listener.local_addr()?.port());
         let mut app = Self::build_with_listener(config, listener).await?;
         app.instance_lock = Some(lock);
         Ok(app)
