@@ -75,11 +75,11 @@ pub async fn build_state(config: Config) -> Result<(AppState, WorkerHandle), Sta
 
 /// The full router: API routes, docs, fallbacks and every middleware.
 pub fn router(state: AppState) -> Router {
-    let (api, mut openapi) = routes::api_router().split_for_parts();
-    routes::complete_openapi(&mut openapi);
+    let (api, openapi) = routes::api_router().split_for_parts();
+    let openapi = routes::complete_openapi(openapi);
     let mut app: Router<AppState> = api;
     if state.config.api_docs_enabled {
-        app = app.merge(SwaggerUi::new("/docs").url("/openapi.json", openapi));
+        app = app.merge(SwaggerUi::new("/docs").external_url_unchecked("/openapi.json", openapi));
     } else {
         let doc = Arc::new(openapi);
         app = app.route(
