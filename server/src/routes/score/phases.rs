@@ -36,7 +36,7 @@ async fn create(state: &AppState, client: &ScoreClient, body: &RawValue, phase: 
     let (profile, contact) = buyers::split_profile_body(body)?;
     let scored = buyers::score_profile(&profile)?;
     state.metrics.record_score(scored.report.nivel.as_str());
-    buyers::insert(&state.profile_writer, &scored, &contact, phase).await
+    Ok(buyers::insert(&state.profile_writer, &scored, &contact, phase).await?)
 }
 
 /// Phase 1: creates the buyer profile.
