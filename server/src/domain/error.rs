@@ -21,8 +21,6 @@ pub enum ErrorKind {
     Conflict,
     /// A document larger than allowed.
     TooLarge,
-    /// A budget of requests is spent; try again after `retry_after` seconds.
-    RateLimited,
     /// A service this needs (the database, the identity provider, the document reader) does
     /// not answer now.
     Unavailable,
@@ -44,15 +42,13 @@ pub struct DomainError {
     pub code: &'static str,
     pub message: String,
     pub extra: Map<String, Value>,
-    /// Seconds until a spent budget allows the request again ([`ErrorKind::RateLimited`]).
-    pub retry_after: Option<u64>,
 }
 
 pub type DomainResult<T> = Result<T, DomainError>;
 
 impl DomainError {
     pub fn new(kind: ErrorKind, code: &'static str, message: impl Into<String>) -> Self {
-        Self { kind, code, message: message.into(), extra: Map::new(), retry_after: None }
+        Self { kind, code, message: message.into(), extra: Map::new() }
     }
 
     /// Adds an extra top-level field to the envelope.

@@ -112,38 +112,30 @@ impl ApiError {
         self
     }
 
+    // The answers a domain error can be are made as that domain error, so that each kind's
+    // status is written once ([`From<DomainError>`]).
     pub fn bad_request(code: &'static str, message: impl Into<String>) -> Self {
-        Self::new(StatusCode::BAD_REQUEST, code, message)
+        DomainError::bad_request(code, message).into()
     }
 
     pub fn validation(message: impl Into<String>) -> Self {
-        Self::new(
-            StatusCode::UNPROCESSABLE_ENTITY,
-            "VALIDATION_ERROR",
-            message,
-        )
+        DomainError::validation(message).into()
     }
 
     pub fn not_found(code: &'static str, message: impl Into<String>) -> Self {
-        Self::new(StatusCode::NOT_FOUND, code, message)
+        DomainError::not_found(code, message).into()
     }
 
     pub fn unauthorized(code: &'static str, message: impl Into<String>) -> Self {
-        let mut e = Self::new(StatusCode::UNAUTHORIZED, code, message);
-        e.www_authenticate = true;
-        e
+        DomainError::unauthorized(code, message).into()
     }
 
     pub fn forbidden() -> Self {
-        Self::new(
-            StatusCode::FORBIDDEN,
-            "FORBIDDEN",
-            "No tienes permisos para realizar esta acción",
-        )
+        DomainError::forbidden().into()
     }
 
     pub fn conflict(code: &'static str, message: impl Into<String>) -> Self {
-        Self::new(StatusCode::CONFLICT, code, message)
+        DomainError::conflict(code, message).into()
     }
 
     pub fn rate_limited(retry_after_secs: u64) -> Self {
@@ -158,21 +150,16 @@ impl ApiError {
     }
 
     pub fn service_unavailable(code: &'static str, message: impl Into<String>) -> Self {
-        Self::new(StatusCode::SERVICE_UNAVAILABLE, code, message)
+        DomainError::service_unavailable(code, message).into()
     }
 
     /// A 500 whose cause is logged (never sent to the client).
     pub fn internal(cause: impl std::fmt::Display) -> Self {
-        tracing::error!(error = %cause, "internal error");
-        Self::internal_generic()
+        DomainError::internal(cause).into()
     }
 
     pub fn internal_generic() -> Self {
-        Self::new(
-            StatusCode::INTERNAL_SERVER_ERROR,
-            "INTERNAL_ERROR",
-            "Error interno del servidor",
-        )
+        DomainError::internal_generic().into()
     }
 
     /// The default error for a bare status produced by the framework or a middleware.
@@ -267,13 +254,11 @@ impl From<DomainError> for ApiError {
             ErrorKind::NotFound => StatusCode::NOT_FOUND,
             ErrorKind::Conflict => StatusCode::CONFLICT,
             ErrorKind::TooLarge => StatusCode::PAYLOAD_TOO_LARGE,
-            ErrorKind::RateLimited => StatusCode::TOO_MANY_REQUESTS,
             ErrorKind::Unavailable => StatusCode::SERVICE_UNAVAILABLE,
             ErrorKind::Internal => StatusCode::INTERNAL_SERVER_ERROR,
         };
         let mut error = ApiError::new(status, e.code, e.message);
         error.extra = e.extra;
-        error.retry_after = e.retry_after;
         error.www_authenticate = e.kind == ErrorKind::Unauthenticated;
         error
     }
