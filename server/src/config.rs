@@ -458,9 +458,8 @@ mod tests {
         });
         let c = c.with_bound_port(43210);
         assert_eq!(c.frontend_url, "http://127.0.0.1:43210/");
-        let oidc = c.oidc.as_ref().unwrap();
-        assert_eq!(oidc.redirect_url, "http://127.0.0.1:43210/api/auth/idp/callback");
-        assert_eq!(oidc.issuer_url, "http://127.0.0.1:4000");
+        let urls = c.oidc.as_ref().map(|o| (o.redirect_url.as_str(), o.issuer_url.as_str()));
+        assert_eq!(urls, Some(("http://127.0.0.1:43210/api/auth/idp/callback", "http://127.0.0.1:4000")));
         let mut other = Config::for_tests("sqlite::memory:".into(), PathBuf::from("x"));
         other.frontend_url = "https://app.example.com".into();
         assert_eq!(other.with_bound_port(43210).frontend_url, "https://app.example.com");
