@@ -18,18 +18,14 @@
 //! - Matching: the rules and the fit formula are in `crate::domain::matching` (and the OpenAPI text).
 //! - Phase 3: one lead per profile and property, contact rules and consent in `crate::domain::leads`.
 
-mod calculator;
-mod matching;
-mod phases;
+pub mod calculator;
+pub mod matching;
+pub mod phases;
 pub mod schemas;
 
 use utoipa_axum::{router::OpenApiRouter, routes};
 
 use crate::state::AppState;
-
-pub use calculator::{BATCH_MAX_BYTES, BATCH_MAX_PROFILES, BatchData, BatchError, BatchItem, BatchRequest, ScoreData};
-pub use matching::MatchingQuery;
-pub use phases::{CreatedProfile, InterestBody};
 
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
@@ -38,7 +34,7 @@ pub fn router() -> OpenApiRouter<AppState> {
             // A batch of up to 1,000 profiles is larger than MAX_BODY_BYTES allows elsewhere.
             OpenApiRouter::new()
                 .routes(routes!(calculator::score_batch))
-                .layer(axum::extract::DefaultBodyLimit::max(BATCH_MAX_BYTES)),
+                .layer(axum::extract::DefaultBodyLimit::max(calculator::BATCH_MAX_BYTES)),
         )
         .routes(routes!(phases::create_profile))
         .routes(routes!(phases::refine_profile))
