@@ -3,7 +3,7 @@
 #
 # Works on a brand-new machine: installs what is missing (Debian `postgresql`, a Python venv
 # at <repo>/.venv with aiosmtpd, the npm `oidc-provider` in server/tests/oidc), starts a
-# throwaway PostgreSQL cluster on 127.0.0.1 (stopped and deleted on exit), then runs
+# throwaway PostgreSQL cluster on a Unix socket of its own (stopped and deleted on exit), then runs
 # `cargo test -p server` without and with TEST_DATABASE_URL, and a bounded schemathesis run
 # against the server's /openapi.json (server/scripts/schemathesis.sh). Exits non-zero on any failure.
 set -euo pipefail
@@ -39,7 +39,6 @@ bash "$ROOT/score-ocr/scripts/install-tools.sh"
 # --- throwaway PostgreSQL cluster ----------------------------------------------------------
 PGBIN="$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -1)"
 PGROOT="$(mktemp -d)"
-PGPORT=""
 PG_STARTED=0
 
 as_pg() {
@@ -56,17 +55,14 @@ trap cleanup EXIT
 
 if [ "$(id -u)" -eq 0 ]; then chown postgres:postgres "$PGROOT"; fi
 as_pg "$PGBIN/initdb" -D "$PGROOT/data" -U postgres -A trust -E UTF8 --no-sync >/dev/null
-# PostgreSQL cannot take port 0: a port that was free a moment ago may be taken by another
-# program before the server binds it, so a start that fails is tried again on another port.
-for attempt in 1 2 3 4 5; do
-  PGPORT="$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
-  log "starting PostgreSQL ($("$PGBIN/postgres" --version)) on 127.0.0.1:$PGPORT (attempt $attempt)"
-  if as_pg "$PGBIN/pg_ctl" -D "$PGROOT/data" -l "$PGROOT/log" -w \
-    -o "-c listen_addresses=127.0.0.1 -p $PGPORT -k $PGROOT -c fsync=off -c max_connections=300" start >/dev/null; then
-    PG_STARTED=1
-    break
-  fi
-done
+# PostgreSQL cannot take port 0, so it listens on no TCP port at all: only on a Unix socket in
+# this run's own folder (its port number only names the socket file there), which nothing
+# else can take. The tests connect with `?host=<folder>`.
+log "starting PostgreSQL ($("$PGBIN/postgres" --version)) on a Unix socket in $PGROOT"
+if as_pg "$PGBIN/pg_ctl" -D "$PGROOT/data" -l "$PGROOT/log" -w \
+  -o "-c listen_addresses='' -k $PGROOT -c fsync=off -c max_connections=300" start >/dev/null; then
+  PG_STARTED=1
+fi
 [ "$PG_STARTED" -eq 1 ] || { cat "$PGROOT/log"; exit 1; }
 
 # --- tests ---------------------------------------------------------------------------------
@@ -78,7 +74,7 @@ log "schemathesis against /openapi.json (bounded; the binary the tests built)"
 bash "$ROOT/server/scripts/schemathesis.sh" "${CARGO_TARGET_DIR:-$ROOT/target}/debug/server" || status=1
 
 log "server tests on PostgreSQL"
-TEST_DATABASE_URL="postgres://postgres@127.0.0.1:$PGPORT/postgres" cargo test -p server || status=1
+TEST_DATABASE_URL="postgres://postgres@localhost/postgres?host=$PGROOT" cargo test -p server || status=1
 
 if [ "$status" -ne 0 ]; then
   log "server tests FAILED"

@@ -75,11 +75,11 @@ pub async fn build_state(config: Config) -> Result<(AppState, WorkerHandle), Sta
 
 /// The full router: API routes, docs, fallbacks and every middleware.
 pub fn router(state: AppState) -> Router {
-    let (api, mut openapi) = routes::api_router().split_for_parts();
-    routes::complete_openapi(&mut openapi);
+    let (api, openapi) = routes::api_router().split_for_parts();
+    let openapi = routes::complete_openapi(openapi);
     let mut app: Router<AppState> = api;
     if state.config.api_docs_enabled {
-        app = app.merge(SwaggerUi::new("/docs").url("/openapi.json", openapi));
+        app = app.merge(SwaggerUi::new("/docs").external_url_unchecked("/openapi.json", openapi));
     } else {
         let doc = Arc::new(openapi);
         app = app.route(
@@ -218,6 +218,7 @@ impl Application {
     pub async fn build(config: Config) -> Result<Self, StartupError> {
         let lock = db::InstanceLock::acquire(&config.database_url).map_err(StartupError::Other)?;
         let listener = TcpListener::bind((config.host, config.port)).await?;
+        let config = config.with_bound_port(listener.local_addr()?.port());
         let mut app = Self::build_with_listener(config, listener).await?;
         app.instance_lock = Some(lock);
         Ok(app)

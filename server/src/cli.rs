@@ -251,7 +251,7 @@ pub async fn api_key(config: &Config, command: &Command) -> Result<String, Strin
         }),
         Command::ApiKeyRevoke { id } => match api_keys::revoke(&pool, id).await {
             Ok(Some(r)) => Ok(format!("API key {} ({}) revoked", r.id, r.name)),
-            Ok(None) => Err(crate::http::ApiError::not_found("API_KEY_NOT_FOUND", "no such API key")),
+            Ok(None) => Err(crate::domain::error::DomainError::not_found("API_KEY_NOT_FOUND", "no such API key")),
             Err(e) => Err(e),
         },
         _ => Ok(String::new()),

@@ -374,6 +374,27 @@ impl Config {
         Ok(())
     }
 
+    /// With `PORT=0` the kernel picks the port when the server binds. A URL of this
+    /// configuration that names port 0 (the default `FRONTEND_URL`, an `OIDC_REDIRECT_URL`
+    /// written `http://127.0.0.1:0/api/auth/idp/callback`) means that port: no client can
+    /// connect to port 0, so nothing else is meant. Tests and scripts thus never guess a
+    /// port that might be taken before the server binds it.
+    pub fn with_bound_port(mut self, port: u16) -> Self {
+        fn fill(url: &mut String, port: u16) {
+            if let Ok(mut parsed) = url::Url::parse(url)
+                && parsed.port() == Some(0)
+                && parsed.set_port(Some(port)).is_ok()
+            {
+                *url = parsed.to_string();
+            }
+        }
+        fill(&mut self.frontend_url, port);
+        if let Some(oidc) = self.oidc.as_mut() {
+            fill(&mut oidc.redirect_url, port);
+        }
+        self
+    }
+
     /// Builds `FRONTEND_URL` + `path` + `?key=value`.
     pub fn frontend_link(&self, path: &str, key: &str, value: &str) -> String {
         let base = self.frontend_url.trim_end_matches('/');
@@ -423,5 +444,24 @@ mod tests {
         let dbg = format!("{c:?}");
         assert!(!dbg.contains("test-secret"), "{dbg}");
         assert!(dbg.contains("<redacted>"));
+    }
+
+    #[test]
+    fn port_zero_in_own_urls_becomes_the_bound_port() {
+        let mut c = Config::for_tests("sqlite::memory:".into(), PathBuf::from("x"));
+        c.frontend_url = own_address(IpAddr::from([127, 0, 0, 1]), 0);
+        c.oidc = Some(OidcConfig {
+            issuer_url: "http://127.0.0.1:4000".into(),
+            client_id: "id".into(),
+            client_secret: "secret".into(),
+            redirect_url: "http://127.0.0.1:0/api/auth/idp/callback".into(),
+        });
+        let c = c.with_bound_port(43210);
+        assert_eq!(c.frontend_url, "http://127.0.0.1:43210/");
+        let urls = c.oidc.as_ref().map(|o| (o.redirect_url.as_str(), o.issuer_url.as_str()));
+        assert_eq!(urls, Some(("http://127.0.0.1:43210/api/auth/idp/callback", "http://127.0.0.1:4000")));
+        let mut other = Config::for_tests("sqlite::memory:".into(), PathBuf::from("x"));
+        other.frontend_url = "https://app.example.com".into();
+        assert_eq!(other.with_bound_port(43210).frontend_url, "https://app.example.com");
     }
 }

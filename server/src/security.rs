@@ -14,7 +14,7 @@ use tokio::sync::Semaphore;
 
 use crate::{
     config::{Argon2Config, Config},
-    http::error::ApiError,
+    domain::error::DomainError,
 };
 
 /// Minimum and maximum password length in characters (no composition rules; ASVS V6.2).
@@ -22,16 +22,16 @@ pub const PASSWORD_MIN_CHARS: usize = 12;
 pub const PASSWORD_MAX_CHARS: usize = 128;
 
 /// Checks the password rules. Returns the Spanish message of the violated rule.
-pub fn check_password_rules(password: &str) -> Result<(), ApiError> {
+pub fn check_password_rules(password: &str) -> Result<(), DomainError> {
     let n = password.chars().count();
     if n < PASSWORD_MIN_CHARS {
-        return Err(ApiError::validation(format!(
+        return Err(DomainError::validation(format!(
             "La contraseña debe tener al menos {PASSWORD_MIN_CHARS} caracteres"
         ))
         .with("field", "password"));
     }
     if n > PASSWORD_MAX_CHARS {
-        return Err(ApiError::validation(format!(
+        return Err(DomainError::validation(format!(
             "La contraseña debe tener como máximo {PASSWORD_MAX_CHARS} caracteres"
         ))
         .with("field", "password"));
@@ -144,20 +144,20 @@ impl PasswordService {
     }
 
     /// Hashes a password into a PHC string.
-    pub async fn hash(&self, password: &str) -> Result<String, ApiError> {
-        let _permit = self.permits.acquire().await.map_err(ApiError::internal)?;
+    pub async fn hash(&self, password: &str) -> Result<String, DomainError> {
+        let _permit = self.permits.acquire().await.map_err(DomainError::internal)?;
         let (memory, params) = (self.memory.clone(), self.params.clone());
         let pw = password.to_owned();
         tokio::task::spawn_blocking(move || hash_pooled(&memory, &params, pw.as_bytes()))
             .await
-            .map_err(ApiError::internal)?
-            .map_err(|e| ApiError::internal(format!("argon2: {e}")))
+            .map_err(DomainError::internal)?
+            .map_err(|e| DomainError::internal(format!("argon2: {e}")))
     }
 
     /// Verifies a password against a stored hash; with `None` it verifies against the dummy
     /// hash (always false) so the work done is the same.
-    pub async fn verify(&self, password: &str, stored: Option<&str>) -> Result<bool, ApiError> {
-        let _permit = self.permits.acquire().await.map_err(ApiError::internal)?;
+    pub async fn verify(&self, password: &str, stored: Option<&str>) -> Result<bool, DomainError> {
+        let _permit = self.permits.acquire().await.map_err(DomainError::internal)?;
         let memory = self.memory.clone();
         let pw = password.to_owned();
         let (hash, real) = match stored {
@@ -166,7 +166,7 @@ impl PasswordService {
         };
         let ok = tokio::task::spawn_blocking(move || verify_pooled(&memory, pw.as_bytes(), &hash))
             .await
-            .map_err(ApiError::internal)?;
+            .map_err(DomainError::internal)?;
         Ok(ok && real)
     }
 }
@@ -243,7 +243,7 @@ impl JwtService {
         role: &str,
         iat: i64,
         exp: i64,
-    ) -> Result<String, ApiError> {
+    ) -> Result<String, DomainError> {
         let claims = Claims {
             sub: user_id.into(),
             sid: session_id.into(),
@@ -260,7 +260,7 @@ impl JwtService {
             &claims,
             &self.encoding,
         )
-        .map_err(|e| ApiError::internal(format!("jwt encode: {e}")))
+        .map_err(|e| DomainError::internal(format!("jwt encode: {e}")))
     }
 
     /// Verifies signature, algorithm, `exp`, `iss`, `aud` and `typ`.

@@ -4,7 +4,8 @@
 # Works on a brand-new machine: installs what is missing (Debian chromium, the npm packages of
 # web/, the Python venv with aiosmtpd, score-wasm's browser package), builds the app and the
 # server, seeds a throwaway SQLite database, starts an SMTP sink (aiosmtpd, Maildir) and the
-# server on free loopback ports with the OpenID provider of server/tests/oidc, then runs web/e2e/*.test.mjs in headless Chromium.
+# server on loopback ports the kernel picks (each process reports its own) with the OpenID
+# provider of server/tests/oidc, then runs web/e2e/*.test.mjs in headless Chromium.
 # Screenshots are kept in web/e2e/artifacts/. Exits non-zero on any failure. Arguments, if
 # any, name the test files to run (default: all of web/e2e/).
 set -euo pipefail
@@ -63,34 +64,43 @@ cleanup() {
   rm -rf "$WORK"
 }
 trap cleanup EXIT
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
-SMTP_PORT="$(free_port)"
-PORT="$(free_port)"
 mkdir -p "$WORK/mail"/{cur,new,tmp} "$WORK/data"
 
-"$ROOT/.venv/bin/python" -m aiosmtpd -n -l "127.0.0.1:$SMTP_PORT" -c aiosmtpd.handlers.Mailbox "$WORK/mail" &
-PIDS+=($!)
+# Every listener gets a port the kernel picks and says which (no port is guessed as free): the
+# first line matching PATTERN in FILE, waiting up to 30 s while process PID lives.
+read_line() {  # FILE PATTERN PID WHAT
+  local line=""
+  for _ in $(seq 1 300); do
+    line="$(grep -m1 -o "$2" "$1" || true)"
+    [ -n "$line" ] && { echo "$line"; return 0; }
+    kill -0 "$3" 2>/dev/null || break
+    sleep 0.1
+  done
+  echo "$4 did not start:" >&2; cat "$1" >&2; return 1
+}
 
-# The server's own loopback OpenID provider (dev login form: any name, any password). It listens
-# on a port the kernel picks and prints its issuer URL on a line of its own (after the library's
-# warnings).
-OP_CLIENT_ID=platform-web OP_CLIENT_SECRET=platform-web-secret \
-  OP_REDIRECT_URI="http://127.0.0.1:$PORT/api/auth/idp/callback" \
+# The tests' SMTP sink (aiosmtpd, Maildir): it prints its port on its first line.
+"$ROOT/.venv/bin/python" server/tests/smtp_sink.py "$WORK/mail" > "$WORK/smtp.log" 2>&1 &
+PIDS+=($!)
+SMTP_PORT="$(read_line "$WORK/smtp.log" '^[0-9][0-9]*$' "$!" "the SMTP sink")"
+
+# The server's own loopback OpenID provider (dev login form: any name, any password). It prints
+# its issuer URL on a line of its own (after the library's warnings). It starts before the
+# server, whose port is not known yet: its client is a native one, whose loopback redirect URI
+# matches on any port.
+OP_CLIENT_ID=platform-web OP_CLIENT_SECRET=platform-web-secret OP_LOOPBACK_ANY_PORT=1 \
+  OP_REDIRECT_URI="http://127.0.0.1/api/auth/idp/callback" \
   node server/tests/oidc/provider.mjs > "$WORK/oidc.log" 2>&1 &
 PIDS+=($!)
-OP_URL=""
-for _ in $(seq 1 300); do
-  OP_URL="$(grep -m1 '^http://127\.0\.0\.1:[0-9]*$' "$WORK/oidc.log" || true)"
-  [ -n "$OP_URL" ] && curl -fsS "$OP_URL/.well-known/openid-configuration" >/dev/null 2>&1 && break
-  sleep 0.1
-done
-[ -n "$OP_URL" ] || { echo "the OpenID provider did not start:" >&2; cat "$WORK/oidc.log" >&2; exit 1; }
+OP_URL="$(read_line "$WORK/oidc.log" '^http://127\.0\.0\.1:[0-9]*$' "$!" "the OpenID provider")"
+# PORT=0: the server binds a port the kernel picks, puts it into the URLs written with port 0
+# (its own default FRONTEND_URL, OIDC_REDIRECT_URL) and names it in its `listening` log line.
 export OIDC_ISSUER_URL="$OP_URL" OIDC_CLIENT_ID=platform-web OIDC_CLIENT_SECRET=platform-web-secret \
-  OIDC_REDIRECT_URL="http://127.0.0.1:$PORT/api/auth/idp/callback"
+  OIDC_REDIRECT_URL="http://127.0.0.1:0/api/auth/idp/callback"
 
-export DATA_DIR="$WORK/data" PORT HOST=127.0.0.1 SMTP_URL="smtp://127.0.0.1:$SMTP_PORT" \
+export DATA_DIR="$WORK/data" PORT=0 HOST=127.0.0.1 SMTP_URL="smtp://127.0.0.1:$SMTP_PORT" \
   AUTH_RATE_LIMIT_PER_MINUTE=1000 SCORE_RATE_LIMIT_PER_MINUTE=10000 MAIL_RETRY_BASE_MS=200 \
-  WEB_DIST_DIR="$ROOT/web/dist" RUST_LOG=warn
+  WEB_DIST_DIR="$ROOT/web/dist" RUST_LOG=warn,server::cli=info LOG_FORMAT=json
 # Seeded accounts get no known password: this run's own, which the browser suite reads.
 export SEED_PASSWORD="e2e-$(python3 -c 'import secrets; print(secrets.token_urlsafe(18))')"
 SEED_OUT="$("$SERVER" seed --agents 60 --agencies 2 --properties-per-agent 4)"
@@ -100,11 +110,8 @@ SEED_OWNER="$(sed -n 's/.*office owner: \([^ ]*\).*/\1/p' <<<"$SEED_OUT")"
 
 "$SERVER" > "$WORK/server.log" 2>&1 &
 PIDS+=($!)
-BASE_URL="http://127.0.0.1:$PORT"
-for _ in $(seq 1 100); do
-  curl -fsS "$BASE_URL/readyz" >/dev/null 2>&1 && break
-  sleep 0.1
-done
+LISTENING="$(read_line "$WORK/server.log" '.*"message":"listening".*' "$!" "the server")"
+BASE_URL="http://$(sed -n 's/.*"address":"\([^"]*\)".*/\1/p' <<<"$LISTENING")"
 curl -fsS "$BASE_URL/readyz" >/dev/null || { cat "$WORK/server.log"; exit 1; }
 
 # --- the browser suite -----------------------------------------------------------------------

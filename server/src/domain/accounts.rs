@@ -9,7 +9,7 @@ use utoipa::ToSchema;
 use crate::{
     db::{self, Db},
     domain::users::{Role, UserRow, UserSummary, normalize_email},
-    http::error::{ApiError, is_unique_violation},
+    domain::error::{DomainError, is_unique_violation},
     mail::{Email, outbox},
     security::{JwtService, hash_token, random_token},
 };
@@ -52,10 +52,10 @@ pub enum CreateUserError {
     Db(sqlx::Error),
 }
 
-impl From<CreateUserError> for ApiError {
+impl From<CreateUserError> for DomainError {
     fn from(e: CreateUserError) -> Self {
         match e {
-            CreateUserError::EmailTaken => ApiError::bad_request(
+            CreateUserError::EmailTaken => DomainError::bad_request(
                 "EMAIL_ALREADY_EXISTS",
                 "El correo electrónico ya está registrado",
             ),
@@ -118,7 +118,7 @@ pub async fn register(
     new: &NewUser,
     ttl: Duration,
     email_for: impl FnOnce(&UserRow, &str) -> Email,
-) -> Result<Option<UserRow>, ApiError> {
+) -> Result<Option<UserRow>, DomainError> {
     let mut tx = db.begin().await?;
     let user = match create_user(&mut *tx, new).await {
         Ok(user) => user,
@@ -144,7 +144,7 @@ pub async fn issue_token_by_email(
     kind: TokenKind,
     ttl: Duration,
     email_for: impl FnOnce(&str) -> Email,
-) -> Result<(), ApiError> {
+) -> Result<(), DomainError> {
     let mut tx = db.begin().await?;
     let token = issue_one_time_token_in(&mut tx, user_id, kind, ttl).await?;
     outbox::enqueue(&mut *tx, &email_for(&token)).await?;
@@ -159,7 +159,7 @@ pub async fn issue_one_time_token(
     user_id: &str,
     kind: TokenKind,
     ttl: Duration,
-) -> Result<String, ApiError> {
+) -> Result<String, DomainError> {
     let mut tx = db.begin().await?;
     let token = issue_one_time_token_in(&mut tx, user_id, kind, ttl).await?;
     tx.commit().await?;
@@ -174,7 +174,7 @@ pub async fn issue_one_time_token_in(
     user_id: &str,
     kind: TokenKind,
     ttl: Duration,
-) -> Result<String, ApiError> {
+) -> Result<String, DomainError> {
     let now = db::now();
     let token = random_token();
     if kind != TokenKind::IdpLogin {
@@ -214,7 +214,7 @@ pub async fn consume_one_time_token<'e, E>(
     exec: E,
     token: &str,
     kind: TokenKind,
-) -> Result<Option<String>, ApiError>
+) -> Result<Option<String>, DomainError>
 where
     E: sqlx::Executor<'e, Database = sqlx::Any>,
 {
@@ -252,7 +252,7 @@ pub async fn start_session(
     ttl: Duration,
     user: &UserRow,
     method: &str,
-) -> Result<LoginData, ApiError> {
+) -> Result<LoginData, DomainError> {
     let now = db::now();
     let ttl = ttl.as_secs();
     let exp = now + ttl as i64;
@@ -278,7 +278,7 @@ pub async fn start_session(
 
 /// The user id and role of an open session of `user_id` whose account is active (what a bearer
 /// token's `sid` and `sub` must name).
-pub async fn session_user(db: &Db, session_id: &str, user_id: &str) -> Result<Option<(String, String)>, ApiError> {
+pub async fn session_user(db: &Db, session_id: &str, user_id: &str) -> Result<Option<(String, String)>, DomainError> {
     Ok(sqlx::query_as(
         "SELECT u.id, u.role FROM sessions s JOIN users u ON u.id = s.user_id \
          WHERE s.id = $1 AND s.user_id = $2 AND s.revoked_at IS NULL AND s.expires_at > $3 \
@@ -292,7 +292,7 @@ pub async fn session_user(db: &Db, session_id: &str, user_id: &str) -> Result<Op
 }
 
 /// Saves the editable profile fields of `user` (names, phone, company).
-pub async fn update_profile(db: &Db, user: &UserRow) -> Result<(), ApiError> {
+pub async fn update_profile(db: &Db, user: &UserRow) -> Result<(), DomainError> {
     sqlx::query(
         "UPDATE users SET first_name = $1, last_name = $2, phone = $3, company_name = $4, \
          updated_at = $5 WHERE id = $6",
@@ -309,7 +309,7 @@ pub async fn update_profile(db: &Db, user: &UserRow) -> Result<(), ApiError> {
 }
 
 /// Revokes one session (logout).
-pub async fn revoke_session(db: &Db, session_id: &str) -> Result<(), ApiError> {
+pub async fn revoke_session(db: &Db, session_id: &str) -> Result<(), DomainError> {
     sqlx::query("UPDATE sessions SET revoked_at = $1 WHERE id = $2 AND revoked_at IS NULL")
         .bind(db::now())
         .bind(session_id)
@@ -331,7 +331,7 @@ pub enum TokenUse {
 
 /// Consumes a verification token and marks the user's e-mail verified (a pending account
 /// becomes active), in one transaction.
-pub async fn verify_email(db: &Db, token: &str) -> Result<TokenUse, ApiError> {
+pub async fn verify_email(db: &Db, token: &str) -> Result<TokenUse, DomainError> {
     let mut tx = db.begin().await?;
     let Some(user_id) = consume_one_time_token(&mut *tx, token, TokenKind::VerifyEmail).await? else {
         return Ok(TokenUse::Invalid);
@@ -355,7 +355,7 @@ pub async fn verify_email(db: &Db, token: &str) -> Result<TokenUse, ApiError> {
 /// Consumes a reset token and sets the new password hash, in one transaction that also spends
 /// every other open reset token of the user and revokes all their sessions. Returns the use and
 /// the number of sessions revoked.
-pub async fn reset_password(db: &Db, token: &str, password_hash: &str) -> Result<(TokenUse, u64), ApiError> {
+pub async fn reset_password(db: &Db, token: &str, password_hash: &str) -> Result<(TokenUse, u64), DomainError> {
     let mut tx = db.begin().await?;
     let Some(user_id) = consume_one_time_token(&mut *tx, token, TokenKind::ResetPassword).await? else {
         return Ok((TokenUse::Invalid, 0));
@@ -384,7 +384,7 @@ pub async fn reset_password(db: &Db, token: &str, password_hash: &str) -> Result
 }
 
 /// Revokes every open session of a user (password reset, role change, disabling).
-pub async fn revoke_all_sessions<'e, E>(exec: E, user_id: &str) -> Result<u64, ApiError>
+pub async fn revoke_all_sessions<'e, E>(exec: E, user_id: &str) -> Result<u64, DomainError>
 where
     E: sqlx::Executor<'e, Database = sqlx::Any>,
 {

@@ -14,14 +14,14 @@ use crate::{
     },
     domain::users::{Caller, Role},
     http::{
-        error::{ApiError, ApiResult, is_unique_violation},
         paging::{Pagination, Paging},
     },
 };
+use crate::domain::error::{DomainError, DomainResult, ErrorKind, is_unique_violation};
 
 /// True when the caller manages the office: platform admin, or role agency_admin (or the
 /// owner with role admin) owning it or assigned to it as co-admin.
-pub async fn manages(db: &Db, caller: Caller<'_>, agency_id: &str) -> ApiResult<bool> {
+pub async fn manages(db: &Db, caller: Caller<'_>, agency_id: &str) -> DomainResult<bool> {
     if caller.role == Role::Admin {
         return Ok(true);
     }
@@ -41,7 +41,7 @@ pub async fn manages(db: &Db, caller: Caller<'_>, agency_id: &str) -> ApiResult<
 
 
 /// Ids of the offices a user owns (oldest first) and of those they co-administer.
-pub async fn managed_offices(db: &Db, user_id: &str) -> ApiResult<(Vec<String>, Vec<String>)> {
+pub async fn managed_offices(db: &Db, user_id: &str) -> DomainResult<(Vec<String>, Vec<String>)> {
     let owned: Vec<(String,)> =
         sqlx::query_as("SELECT id FROM agencies WHERE owner_id = $1 ORDER BY created_at, id")
             .bind(user_id)
@@ -61,7 +61,7 @@ pub async fn managed_offices(db: &Db, user_id: &str) -> ApiResult<(Vec<String>, 
 
 /// The offices a user owns or co-administers, by name: every office they manage, including one
 /// with no agents yet (the office page offers it as the home of the first agent).
-pub async fn managed_briefs(db: &Db, user_id: &str) -> ApiResult<Vec<AgencyBrief>> {
+pub async fn managed_briefs(db: &Db, user_id: &str) -> DomainResult<Vec<AgencyBrief>> {
     let rows: Vec<(String, String, Option<String>, Option<String>)> = sqlx::query_as(
         "SELECT id, name, logo, city FROM agencies WHERE owner_id = $1 \
          OR id IN (SELECT agency_id FROM agency_admins WHERE user_id = $1) ORDER BY name, id",
@@ -84,7 +84,7 @@ pub struct AgencyRow {
     pub updated_at: i64,
 }
 
-pub async fn find_agency(db: &Db, id: &str) -> ApiResult<AgencyRow> {
+pub async fn find_agency(db: &Db, id: &str) -> DomainResult<AgencyRow> {
     if !db::is_id(id) {
         return Err(agency_not_found());
     }
@@ -97,8 +97,8 @@ pub async fn find_agency(db: &Db, id: &str) -> ApiResult<AgencyRow> {
     .ok_or_else(agency_not_found)
 }
 
-pub fn agency_not_found() -> ApiError {
-    ApiError::not_found("AGENCY_NOT_FOUND", "Oficina no encontrada")
+pub fn agency_not_found() -> DomainError {
+    DomainError::not_found("AGENCY_NOT_FOUND", "Oficina no encontrada")
 }
 
 /// `{id, name, logo, city}` of an office.
@@ -168,7 +168,7 @@ const AGENCY_LIST_SELECT: &str = "SELECT g.id, g.name, g.logo, g.city, g.created
     (SELECT COUNT(*) FROM agent_profiles a WHERE a.agency_id = g.id) AS agents_count FROM agencies g";
 
 /// The view of one office (404 `AGENCY_NOT_FOUND`).
-pub async fn view(db: &Db, id: &str) -> ApiResult<AgencyView> {
+pub async fn view(db: &Db, id: &str) -> DomainResult<AgencyView> {
     let mut sql = Sql::new(AGENCY_LIST_SELECT);
     sql.push(" WHERE g.id = ").bind_text(id);
     Ok(sql
@@ -180,7 +180,7 @@ pub async fn view(db: &Db, id: &str) -> ApiResult<AgencyView> {
 }
 
 /// A page of offices by name, with the total.
-pub async fn page(db: &Db, paging: Paging) -> ApiResult<(Vec<AgencyView>, Pagination)> {
+pub async fn page(db: &Db, paging: Paging) -> DomainResult<(Vec<AgencyView>, Pagination)> {
     let (total,): (i64,) = sqlx::query_as("SELECT COUNT(*) FROM agencies")
         .fetch_one(db)
         .await?;
@@ -203,7 +203,7 @@ pub async fn insert(
     name: &str,
     logo: Option<&str>,
     city: Option<&str>,
-) -> ApiResult<String> {
+) -> DomainResult<String> {
     let id = db::new_id();
     sqlx::query(
         "INSERT INTO agencies (id, name, logo, city, owner_id, created_at, updated_at) \
@@ -221,7 +221,7 @@ pub async fn insert(
 }
 
 /// Saves the name, logo and city of `agency`.
-pub async fn update(db: &Db, agency: &AgencyRow) -> ApiResult<()> {
+pub async fn update(db: &Db, agency: &AgencyRow) -> DomainResult<()> {
     sqlx::query("UPDATE agencies SET name = $1, logo = $2, city = $3, updated_at = $4 WHERE id = $5")
         .bind(&agency.name)
         .bind(&agency.logo)
@@ -233,12 +233,12 @@ pub async fn update(db: &Db, agency: &AgencyRow) -> ApiResult<()> {
     Ok(())
 }
 
-fn already_admin() -> ApiError {
-    ApiError::conflict("ALREADY_ADMIN", "El usuario ya administra la oficina")
+fn already_admin() -> DomainError {
+    DomainError::conflict("ALREADY_ADMIN", "El usuario ya administra la oficina")
 }
 
 /// Makes `user_id` a co-admin of the office (409 `ALREADY_ADMIN` when they are one).
-pub async fn add_admin(db: &Db, agency: &AgencyRow, user_id: &str) -> ApiResult<()> {
+pub async fn add_admin(db: &Db, agency: &AgencyRow, user_id: &str) -> DomainResult<()> {
     if user_id == agency.owner_id {
         return Err(already_admin());
     }
@@ -256,7 +256,7 @@ pub async fn add_admin(db: &Db, agency: &AgencyRow, user_id: &str) -> ApiResult<
 }
 
 /// Removes a co-admin (404 `ADMIN_NOT_FOUND` when `user_id` is not one).
-pub async fn remove_admin(db: &Db, agency_id: &str, user_id: &str) -> ApiResult<()> {
+pub async fn remove_admin(db: &Db, agency_id: &str, user_id: &str) -> DomainResult<()> {
     let n = if db::is_id(user_id) {
         sqlx::query("DELETE FROM agency_admins WHERE agency_id = $1 AND user_id = $2")
             .bind(agency_id)
@@ -268,7 +268,7 @@ pub async fn remove_admin(db: &Db, agency_id: &str, user_id: &str) -> ApiResult<
         0
     };
     if n == 0 {
-        return Err(ApiError::not_found(
+        return Err(DomainError::not_found(
             "ADMIN_NOT_FOUND",
             "El usuario no es co-administrador de la oficina",
         ));
@@ -278,21 +278,21 @@ pub async fn remove_admin(db: &Db, agency_id: &str, user_id: &str) -> ApiResult<
 
 /// The caller's `current` office: the one office they own, else the one office they
 /// co-administer. None: 403 `NO_AGENCY`; several: 409 `AGENCY_AMBIGUOUS` with `agencyIds`.
-pub async fn current(db: &Db, user_id: &str) -> ApiResult<AgencyRow> {
+pub async fn current(db: &Db, user_id: &str) -> DomainResult<AgencyRow> {
     let (owned, co) = managed_offices(db, user_id).await?;
     let id = match (owned.as_slice(), co.as_slice()) {
         ([one], _) => one.clone(),
         ([], [one]) => one.clone(),
         ([], []) => {
-            return Err(ApiError::new(
-                axum::http::StatusCode::FORBIDDEN,
+            return Err(DomainError::new(
+                ErrorKind::Forbidden,
                 "NO_AGENCY",
                 "No administras ninguna oficina",
             ));
         }
         _ => {
             let ids: Vec<String> = if owned.is_empty() { co } else { owned };
-            return Err(ApiError::conflict(
+            return Err(DomainError::conflict(
                 "AGENCY_AMBIGUOUS",
                 "Administras varias oficinas: usa POST /api/agencies/{id}/agents",
             )
@@ -303,7 +303,7 @@ pub async fn current(db: &Db, user_id: &str) -> ApiResult<AgencyRow> {
 }
 
 /// The office of the agent whose user is `user_id` (404 `NO_AGENCY` when unassigned).
-pub async fn of_agent_user(db: &Db, user_id: &str) -> ApiResult<AgencyRow> {
+pub async fn of_agent_user(db: &Db, user_id: &str) -> DomainResult<AgencyRow> {
     let row: Option<AgencyRow> = sqlx::query_as(
         "SELECT g.id, g.name, g.logo, g.city, g.owner_id, g.created_at, g.updated_at \
          FROM agent_profiles a JOIN agencies g ON g.id = a.agency_id WHERE a.user_id = $1",
@@ -311,5 +311,5 @@ pub async fn of_agent_user(db: &Db, user_id: &str) -> ApiResult<AgencyRow> {
     .bind(user_id)
     .fetch_optional(db)
     .await?;
-    row.ok_or_else(|| ApiError::not_found("NO_AGENCY", "No perteneces a ninguna oficina"))
+    row.ok_or_else(|| DomainError::not_found("NO_AGENCY", "No perteneces a ninguna oficina"))
 }

@@ -10,7 +10,7 @@ use utoipa::ToSchema;
 
 use crate::{
     db::{self, Db},
-    http::error::ApiError,
+    domain::error::DomainError,
     security::{hash_token, random_token},
 };
 
@@ -70,14 +70,14 @@ impl ApiKeyRow {
 const COLUMNS: &str = "id, name, key_prefix, rate_limit_per_minute, created_by, created_at, revoked_at";
 
 /// Checks a name and a limit given by an administrator or the CLI.
-pub fn check(name: &str, rate_limit_per_minute: i64) -> Result<(), ApiError> {
+pub fn check(name: &str, rate_limit_per_minute: i64) -> Result<(), DomainError> {
     let name = name.trim();
     if name.is_empty() || name.chars().count() > 100 || crate::http::text::has_forbidden_char(name, false) {
-        return Err(ApiError::validation("El campo name es obligatorio (máximo 100 caracteres, sin caracteres de control)")
+        return Err(DomainError::validation("El campo name es obligatorio (máximo 100 caracteres, sin caracteres de control)")
             .with("field", "name"));
     }
     if !(1..=MAX_RATE_LIMIT).contains(&rate_limit_per_minute) {
-        return Err(ApiError::validation(format!(
+        return Err(DomainError::validation(format!(
             "El campo rateLimitPerMinute debe estar entre 1 y {MAX_RATE_LIMIT}"
         ))
         .with("field", "rateLimitPerMinute"));
@@ -91,7 +91,7 @@ pub async fn create(
     name: &str,
     rate_limit_per_minute: i64,
     created_by: Option<&str>,
-) -> Result<(ApiKeyRow, String), ApiError> {
+) -> Result<(ApiKeyRow, String), DomainError> {
     check(name, rate_limit_per_minute)?;
     let key = format!("{KEY_PREFIX}{}", random_token());
     let row = ApiKeyRow {
@@ -120,13 +120,13 @@ pub async fn create(
 }
 
 /// Every key, newest first.
-pub async fn list(db: &Db) -> Result<Vec<ApiKeyRow>, ApiError> {
+pub async fn list(db: &Db) -> Result<Vec<ApiKeyRow>, DomainError> {
     let sql = format!("SELECT {COLUMNS} FROM api_keys ORDER BY created_at DESC, id");
     Ok(sqlx::query_as(sqlx::AssertSqlSafe(sql)).fetch_all(db).await?)
 }
 
 /// Revokes a key at once; `None` when there is no such key. Revoking twice keeps the first time.
-pub async fn revoke(db: &Db, id: &str) -> Result<Option<ApiKeyRow>, ApiError> {
+pub async fn revoke(db: &Db, id: &str) -> Result<Option<ApiKeyRow>, DomainError> {
     if !db::is_id(id) {
         return Ok(None);
     }
@@ -140,7 +140,7 @@ pub async fn revoke(db: &Db, id: &str) -> Result<Option<ApiKeyRow>, ApiError> {
 }
 
 /// The working key `key` names, if any (unknown and revoked keys are the same to a caller).
-pub async fn find_active(db: &Db, key: &str) -> Result<Option<ApiKeyRow>, ApiError> {
+pub async fn find_active(db: &Db, key: &str) -> Result<Option<ApiKeyRow>, DomainError> {
     if !key.starts_with(KEY_PREFIX) || key.len() > 100 {
         return Ok(None);
     }

@@ -23,7 +23,7 @@ use utoipa::ToSchema;
 
 use crate::{
     db::{self, Db},
-    http::error::{ApiError, ApiResult},
+    domain::error::{DomainError, DomainResult},
 };
 
 /// Contact fields accepted beside the profile fields.
@@ -67,7 +67,7 @@ pub fn members_text(members: &Members) -> String {
 }
 
 /// The contact fields of a request body, each removed from it by `take`.
-fn take_contact(mut take: impl FnMut(&str) -> Option<Value>) -> ApiResult<ContactPatch> {
+fn take_contact(mut take: impl FnMut(&str) -> Option<Value>) -> DomainResult<ContactPatch> {
     let mut contact = ContactPatch::default();
     for key in CONTACT_FIELDS {
         if let Some(value) = take(key) {
@@ -84,7 +84,7 @@ fn take_contact(mut take: impl FnMut(&str) -> Option<Value>) -> ApiResult<Contac
 
 /// The object of a request body, split into its other fields and contact fields. A body that
 /// is not an object is left to the caller's parser, which reports its type.
-pub fn split_body(body: Value) -> ApiResult<(Value, ContactPatch)> {
+pub fn split_body(body: Value) -> DomainResult<(Value, ContactPatch)> {
     let Value::Object(mut map) = body else {
         return Ok((body, ContactPatch::default()));
     };
@@ -95,7 +95,7 @@ pub fn split_body(body: Value) -> ApiResult<(Value, ContactPatch)> {
 /// A profile request body, split into the profile's JSON text (its numbers as written) and
 /// the contact fields. A body that is not an object is left to score-core, which reports
 /// `INVALID_TYPE`.
-pub fn split_profile_body(body: &RawValue) -> ApiResult<(String, ContactPatch)> {
+pub fn split_profile_body(body: &RawValue) -> DomainResult<(String, ContactPatch)> {
     let Some(mut fields) = members(body.get()) else {
         return Ok((body.get().to_owned(), ContactPatch::default()));
     };
@@ -104,12 +104,12 @@ pub fn split_profile_body(body: &RawValue) -> ApiResult<(String, ContactPatch)> 
     Ok((members_text(&fields), contact))
 }
 
-fn invalid_contact(field: &str, message: &str) -> ApiError {
-    ApiError::validation(message.to_string()).with("field", field)
+fn invalid_contact(field: &str, message: &str) -> DomainError {
+    DomainError::validation(message.to_string()).with("field", field)
 }
 
 /// Validates one contact field; `null` or an empty text clears it.
-fn contact_value(field: &str, value: Value) -> ApiResult<Option<String>> {
+fn contact_value(field: &str, value: Value) -> DomainResult<Option<String>> {
     let text = match value {
         Value::Null => return Ok(None),
         Value::String(s) => s.trim().to_string(),
@@ -176,7 +176,7 @@ pub struct Scored {
 
 /// Validates and scores a profile (JSON text) through score-core, which reads its numbers as
 /// written, as the calculator does.
-pub fn score_profile(profile: &str) -> ApiResult<Scored> {
+pub fn score_profile(profile: &str) -> DomainResult<Scored> {
     // Read and validated once; scoring a `ValidProfile` cannot fail.
     let valid = score_core::ValidProfile::from_json_str(profile)?;
     let report = valid.score();
@@ -184,7 +184,7 @@ pub fn score_profile(profile: &str) -> ApiResult<Scored> {
 }
 
 /// Inserts a new profile in `phase` and returns it, once it is durably stored.
-pub async fn insert(writer: &ProfileWriter, scored: &Scored, contact: &ContactPatch, phase: i64) -> ApiResult<BuyerRow> {
+pub async fn insert(writer: &ProfileWriter, scored: &Scored, contact: &ContactPatch, phase: i64) -> DomainResult<BuyerRow> {
     let now = db::now();
     let row = BuyerRow {
         id: db::new_id(),
@@ -231,7 +231,7 @@ async fn insert_row(conn: &mut sqlx::AnyConnection, row: &BuyerRow) -> Result<()
 /// Most profiles committed in one transaction.
 const MAX_BATCH: usize = 256;
 
-type Pending = (BuyerRow, oneshot::Sender<ApiResult<BuyerRow>>);
+type Pending = (BuyerRow, oneshot::Sender<DomainResult<BuyerRow>>);
 
 /// Group commit for new buyer profiles (phase 1 and onboarding, the write-heavy endpoints).
 ///
@@ -257,9 +257,9 @@ impl ProfileWriter {
     }
 
     /// Stores `row` and returns it once committed.
-    pub async fn write(&self, row: BuyerRow) -> ApiResult<BuyerRow> {
+    pub async fn write(&self, row: BuyerRow) -> DomainResult<BuyerRow> {
         let (reply, answer) = oneshot::channel();
-        let closed = || ApiError::service_unavailable("SHUTTING_DOWN", "El servidor se está deteniendo");
+        let closed = || DomainError::service_unavailable("SHUTTING_DOWN", "El servidor se está deteniendo");
         self.tx.send((row, reply)).await.map_err(|_| closed())?;
         answer.await.map_err(|_| closed())?
     }
@@ -278,8 +278,8 @@ async fn run_writer(db: Db, mut rx: mpsc::Receiver<Pending>) {
                 tracing::warn!(error = %e, rows = batch.len(), "profile batch failed; retrying row by row");
                 for (row, reply) in batch.drain(..) {
                     let result = match db.acquire().await {
-                        Ok(mut conn) => insert_row(&mut conn, &row).await.map(|()| row).map_err(ApiError::from),
-                        Err(e) => Err(ApiError::from(e)),
+                        Ok(mut conn) => insert_row(&mut conn, &row).await.map(|()| row).map_err(DomainError::from),
+                        Err(e) => Err(DomainError::from(e)),
                     };
                     let _ = reply.send(result);
                 }
@@ -298,8 +298,8 @@ async fn commit_batch(db: &Db, batch: &[Pending]) -> Result<(), sqlx::Error> {
 
 /// The profile with this id, or 404 `PROFILE_NOT_FOUND` (also for ids that are not UUIDs, so
 /// nothing about the id space is revealed). `db` is the pool or a transaction.
-pub async fn find<'e, E: sqlx::Executor<'e, Database = sqlx::Any>>(db: E, id: &str) -> ApiResult<BuyerRow> {
-    let not_found = || ApiError::not_found("PROFILE_NOT_FOUND", "Perfil no encontrado");
+pub async fn find<'e, E: sqlx::Executor<'e, Database = sqlx::Any>>(db: E, id: &str) -> DomainResult<BuyerRow> {
+    let not_found = || DomainError::not_found("PROFILE_NOT_FOUND", "Perfil no encontrado");
     if !db::is_id(id) {
         return Err(not_found());
     }
@@ -319,16 +319,16 @@ pub async fn find<'e, E: sqlx::Executor<'e, Database = sqlx::Any>>(db: E, id: &s
 
 /// `changes` (JSON text of profile fields; `null` clears an optional one) over the profile
 /// JSON `base`, as JSON text: every number as written.
-pub fn merge_changes(base: &str, changes: &str) -> ApiResult<String> {
+pub fn merge_changes(base: &str, changes: &str) -> DomainResult<String> {
     let Some(changes) = members(changes) else {
         // score-core reports a non-object profile as INVALID_TYPE with its own message.
         return match score_core::Profile::from_json_str(changes) {
             Err(e) => Err(e.into()),
-            Ok(_) => Err(ApiError::internal("a non-object profile was accepted")),
+            Ok(_) => Err(DomainError::internal("a non-object profile was accepted")),
         };
     };
     let Some(mut merged) = members(base) else {
-        return Err(ApiError::internal("stored profile is not a JSON object"));
+        return Err(DomainError::internal("stored profile is not a JSON object"));
     };
     for (key, value) in changes {
         if value.get() == "null" {
@@ -360,7 +360,7 @@ pub fn rescored(current: &BuyerRow, scored: &Scored, contact: &ContactPatch) -> 
 }
 
 /// Stores every field of `row` over the profile with its id.
-pub async fn update(conn: &mut sqlx::AnyConnection, row: &BuyerRow) -> ApiResult<()> {
+pub async fn update(conn: &mut sqlx::AnyConnection, row: &BuyerRow) -> DomainResult<()> {
     sqlx::query(
         "UPDATE buyer_profiles SET profile_json = $1, report_json = $2, model_version = $3, score = $4, nivel = $5, \
          estado = $6, phase = $7, contact_name = $8, contact_email = $9, contact_phone = $10, updated_at = $11 \
@@ -433,12 +433,12 @@ pub struct ProfileView {
 }
 
 impl BuyerRow {
-    pub fn view(&self) -> ApiResult<ProfileView> {
-        let parse = |text: &str| serde_json::from_str::<Value>(text).map_err(ApiError::internal);
+    pub fn view(&self) -> DomainResult<ProfileView> {
+        let parse = |text: &str| serde_json::from_str::<Value>(text).map_err(DomainError::internal);
         Ok(ProfileView {
             id: self.id.clone(),
             fase: self.phase,
-            perfil: RawValue::from_string(self.profile_json.clone()).map_err(ApiError::internal)?,
+            perfil: RawValue::from_string(self.profile_json.clone()).map_err(DomainError::internal)?,
             platform_score: parse(&self.report_json)?,
             modelo_version: self.model_version.clone(),
             contacto: ContactSummary {

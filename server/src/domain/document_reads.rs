@@ -26,7 +26,7 @@ use crate::{
         buyers::ProfileView,
         documents::{self, ReadReceipt, VerificationView},
     },
-    http::error::{ApiError, ApiResult},
+    domain::error::{DomainError, DomainResult},
 };
 
 /// Where a printed document is.
@@ -84,8 +84,8 @@ struct ReadRow {
 }
 
 impl ReadRow {
-    fn view(self) -> ApiResult<LecturaView> {
-        let documento = self.documento_json.map(|t| serde_json::from_str(&t).map_err(ApiError::internal)).transpose()?;
+    fn view(self) -> DomainResult<LecturaView> {
+        let documento = self.documento_json.map(|t| serde_json::from_str(&t).map_err(DomainError::internal)).transpose()?;
         let error = self.error_code.map(|code| serde_json::json!({ "codigo": code, "mensaje": self.error_message }));
         Ok(LecturaView {
             id: self.id,
@@ -114,7 +114,7 @@ pub struct NewRead {
 
 /// Records files about to be read by the instance `reader` for the profile `profile_id`
 /// (which must exist).
-pub async fn start(db: &Db, reader: &str, profile_id: &str, files: &[NewRead]) -> ApiResult<Vec<LecturaView>> {
+pub async fn start(db: &Db, reader: &str, profile_id: &str, files: &[NewRead]) -> DomainResult<Vec<LecturaView>> {
     let now = db::now();
     let mut tx = db.begin().await?;
     let mut ids = Vec::with_capacity(files.len());
@@ -157,7 +157,7 @@ pub async fn start(db: &Db, reader: &str, profile_id: &str, files: &[NewRead]) -
 }
 
 /// The profile's printed documents, newest first (at most 100).
-pub async fn list(db: &Db, profile_id: &str) -> ApiResult<Vec<LecturaView>> {
+pub async fn list(db: &Db, profile_id: &str) -> DomainResult<Vec<LecturaView>> {
     let rows = sqlx::query_as::<_, ReadRow>(
         "SELECT id, archivo, sha256, tipo, estado, documento_json, aplicado, nota, error_code, error_message, created_at, \
          finished_at FROM document_reads WHERE profile_id = $1 ORDER BY created_at DESC, id DESC LIMIT 100",
@@ -170,7 +170,7 @@ pub async fn list(db: &Db, profile_id: &str) -> ApiResult<Vec<LecturaView>> {
 
 /// The income the profile's read bank statements support (score-docs' rule for the
 /// self-employed), when it has any.
-pub async fn statements_income(db: &Db, profile_id: &str) -> ApiResult<Option<Value>> {
+pub async fn statements_income(db: &Db, profile_id: &str) -> DomainResult<Option<Value>> {
     let texts = sqlx::query_scalar::<_, String>(
         "SELECT documento_json FROM document_reads WHERE profile_id = $1 AND estado = $2 AND tipo = 'estado_cuenta' \
          AND documento_json IS NOT NULL ORDER BY created_at, id",
@@ -184,10 +184,10 @@ pub async fn statements_income(db: &Db, profile_id: &str) -> ApiResult<Option<Va
     }
     let statements = texts
         .iter()
-        .map(|t| EstadoCuenta::from_json(t).map_err(ApiError::internal))
-        .collect::<ApiResult<Vec<_>>>()?;
+        .map(|t| EstadoCuenta::from_json(t).map_err(DomainError::internal))
+        .collect::<DomainResult<Vec<_>>>()?;
     let income = score_docs::ingreso_independiente(&statements, score_docs::DEFAULT_EXPENSE_FACTOR);
-    serde_json::from_str(&income.to_json()).map(Some).map_err(ApiError::internal)
+    serde_json::from_str(&income.to_json()).map(Some).map_err(DomainError::internal)
 }
 
 async fn finish_row(
@@ -198,7 +198,7 @@ async fn finish_row(
     aplicado: bool,
     nota: Option<&str>,
     error: Option<(&str, &str)>,
-) -> ApiResult<()> {
+) -> DomainResult<()> {
     sqlx::query(
         "UPDATE document_reads SET estado = $2, tipo = COALESCE($3, tipo), documento_json = $4, aplicado = $5, nota = $6, \
          error_code = $7, error_message = $8, finished_at = $9 WHERE id = $1",
@@ -219,7 +219,7 @@ async fn finish_row(
 
 /// Records what reading the file `read` of the profile `profile_id` gave, and applies it: a
 /// verified printed receipt is attached to the profile (which rescores it).
-pub async fn finish(db: &Db, read: &str, profile_id: &str, file: NewRead, outcome: Result<Documento, DocError>) -> ApiResult<()> {
+pub async fn finish(db: &Db, read: &str, profile_id: &str, file: NewRead, outcome: Result<Documento, DocError>) -> DomainResult<()> {
     let documento = match outcome {
         Err(e) => return finish_row(db, read, RECHAZADO, None, false, None, Some((e.code.as_str(), &e.message))).await,
         Ok(d) => d,
@@ -237,7 +237,7 @@ pub async fn finish(db: &Db, read: &str, profile_id: &str, file: NewRead, outcom
             match documents::attach(db, profile_id, vec![receipt], documents::today_in_mexico()).await {
                 Ok(_) => finish_row(db, read, LEIDO, Some(("recibo_nomina", json)), true, None, None).await,
                 // The receipt was read; the profile refuses it (another worker's, too many).
-                Err(e) if e.status.is_client_error() => {
+                Err(e) if e.kind.is_client_error() => {
                     finish_row(db, read, RECHAZADO, Some(("recibo_nomina", json)), false, None, Some((e.code, &e.message))).await
                 }
                 Err(e) => Err(e),
@@ -248,7 +248,7 @@ pub async fn finish(db: &Db, read: &str, profile_id: &str, file: NewRead, outcom
 
 /// Says that the server instance `instance` is alive (its documents are being read); run when
 /// it starts and every few seconds after ([`crate::reader`]).
-pub async fn heartbeat(db: &Db, instance: &str) -> ApiResult<()> {
+pub async fn heartbeat(db: &Db, instance: &str) -> DomainResult<()> {
     sqlx::query(
         "INSERT INTO server_instances (id, heartbeat_at) VALUES ($1, $2) \
          ON CONFLICT (id) DO UPDATE SET heartbeat_at = EXCLUDED.heartbeat_at",
@@ -264,7 +264,7 @@ pub async fn heartbeat(db: &Db, instance: &str) -> ApiResult<()> {
 /// died with them in its memory (no heartbeat for `stale_after_secs`), or rows from before
 /// readers were recorded. The buyer is told to send them again. The documents other live
 /// instances are reading are left alone, so a starting instance never cuts another's work.
-pub async fn interrupt_orphaned(db: &Db, stale_after_secs: i64) -> ApiResult<u64> {
+pub async fn interrupt_orphaned(db: &Db, stale_after_secs: i64) -> DomainResult<u64> {
     let now = db::now();
     let done = sqlx::query(
         "UPDATE document_reads SET estado = $1, error_code = $2, error_message = $3, finished_at = $4 \
@@ -305,7 +305,7 @@ pub struct VerifiedProfileView {
 
 impl VerifiedProfileView {
     /// The profile `row` with its verification and printed documents.
-    pub async fn load(db: &Db, profile: ProfileView, verificacion: Option<VerificationView>) -> ApiResult<VerifiedProfileView> {
+    pub async fn load(db: &Db, profile: ProfileView, verificacion: Option<VerificationView>) -> DomainResult<VerifiedProfileView> {
         let lecturas = list(db, &profile.id).await?;
         let ingreso_estados_cuenta = statements_income(db, &profile.id).await?;
         Ok(VerifiedProfileView { profile, verificacion, lecturas, ingreso_estados_cuenta })

@@ -31,7 +31,7 @@ use crate::{
     domain::{
         buyers::{self, BuyerRow, ContactPatch, Members, ProfileView},
     },
-    http::error::{ApiError, ApiResult},
+    domain::error::{DomainError, DomainResult},
 };
 
 /// A receipt read from an upload, not stored yet.
@@ -50,7 +50,7 @@ pub struct ReadReceipt {
 /// place among the `recibos` of the request. A file that is not a readable payroll receipt
 /// fails the request with its code (`DOCUMENT_*`), `field` = `recibos[i]` (plus the attribute
 /// at fault) and `archivo` = its name.
-pub fn read_receipts(files: &[(usize, Option<String>, &[u8])]) -> ApiResult<Vec<ReadReceipt>> {
+pub fn read_receipts(files: &[(usize, Option<String>, &[u8])]) -> DomainResult<Vec<ReadReceipt>> {
     files
         .iter()
         .map(|&(i, ref name, bytes)| match score_docs::read_cfdi(bytes) {
@@ -65,7 +65,7 @@ pub fn read_receipts(files: &[(usize, Option<String>, &[u8])]) -> ApiResult<Vec<
                     Some(f) => format!("recibos[{i}].{f}"),
                     None => format!("recibos[{i}]"),
                 };
-                let error = ApiError::from(DocError { field: Some(field), message: format!("Recibo {}: {}", i + 1, e.message), ..e });
+                let error = DomainError::from(DocError { field: Some(field), message: format!("Recibo {}: {}", i + 1, e.message), ..e });
                 Err(match name {
                     Some(n) => error.with("archivo", n.as_str()),
                     None => error,
@@ -191,25 +191,25 @@ struct DocumentRow {
 }
 
 /// The stored verification of a profile, if it has receipts.
-pub async fn find_verification(db: &Db, profile_id: &str) -> ApiResult<Option<VerificationView>> {
+pub async fn find_verification(db: &Db, profile_id: &str) -> DomainResult<Option<VerificationView>> {
     let text = sqlx::query_scalar::<_, String>("SELECT verification_json FROM buyer_verifications WHERE profile_id = $1")
         .bind(profile_id)
         .fetch_optional(db)
         .await?;
-    text.map(|t| serde_json::from_str(&t).map_err(ApiError::internal)).transpose()
+    text.map(|t| serde_json::from_str(&t).map_err(DomainError::internal)).transpose()
 }
 
 /// Locks the profile for this transaction (a write first: PostgreSQL locks the row, SQLite
 /// takes its write lock), so that two uploads or refinements of one profile run one after the
 /// other and each sees the other's receipts; then reads it.
-async fn lock_profile(conn: &mut AnyConnection, id: &str) -> ApiResult<BuyerRow> {
+async fn lock_profile(conn: &mut AnyConnection, id: &str) -> DomainResult<BuyerRow> {
     if db::is_id(id) {
         sqlx::query("UPDATE buyer_profiles SET updated_at = updated_at WHERE id = $1").bind(id).execute(&mut *conn).await?;
     }
     buyers::find(&mut *conn, id).await
 }
 
-async fn stored_documents(conn: &mut AnyConnection, profile_id: &str) -> ApiResult<Vec<(DocumentRow, CfdiFacts)>> {
+async fn stored_documents(conn: &mut AnyConnection, profile_id: &str) -> DomainResult<Vec<(DocumentRow, CfdiFacts)>> {
     let rows = sqlx::query_as::<_, DocumentRow>(
         "SELECT id, uuid, sha256, facts_json, fuente, created_at FROM buyer_documents WHERE profile_id = $1 \
          ORDER BY fecha_inicial_pago, fecha_final_pago, created_at, id",
@@ -218,11 +218,11 @@ async fn stored_documents(conn: &mut AnyConnection, profile_id: &str) -> ApiResu
     .fetch_all(&mut *conn)
     .await?;
     rows.into_iter()
-        .map(|r| CfdiFacts::from_json(&r.facts_json).map(|f| (r, f)).map_err(ApiError::internal))
+        .map(|r| CfdiFacts::from_json(&r.facts_json).map(|f| (r, f)).map_err(DomainError::internal))
         .collect()
 }
 
-async fn declared_profile(conn: &mut AnyConnection, current: &BuyerRow) -> ApiResult<Option<String>> {
+async fn declared_profile(conn: &mut AnyConnection, current: &BuyerRow) -> DomainResult<Option<String>> {
     Ok(sqlx::query_scalar::<_, String>("SELECT declared_json FROM buyer_verifications WHERE profile_id = $1")
         .bind(&current.id)
         .fetch_optional(&mut *conn)
@@ -234,7 +234,7 @@ async fn declared_profile(conn: &mut AnyConnection, current: &BuyerRow) -> ApiRe
 /// when a receipt names another worker than the others (those on file included); 413
 /// `DOCUMENT_TOO_LARGE` beyond score-docs' receipts per profile; score-core's codes when the
 /// verified profile is one the model refuses.
-pub async fn attach(db: &Db, id: &str, receipts: Vec<ReadReceipt>, today: Date) -> ApiResult<(BuyerRow, DocumentsAttached)> {
+pub async fn attach(db: &Db, id: &str, receipts: Vec<ReadReceipt>, today: Date) -> DomainResult<(BuyerRow, DocumentsAttached)> {
     let mut tx = db.begin().await?;
     let current = lock_profile(&mut tx, id).await?;
     let stored = stored_documents(&mut tx, id).await?;
@@ -316,7 +316,7 @@ pub async fn refine(
     changes: &str,
     contact: &ContactPatch,
     today: Date,
-) -> ApiResult<(BuyerRow, Option<VerificationView>)> {
+) -> DomainResult<(BuyerRow, Option<VerificationView>)> {
     let mut tx = db.begin().await?;
     let current = lock_profile(&mut tx, id).await?;
     let refined = match declared_profile(&mut tx, &current).await? {
@@ -346,14 +346,14 @@ async fn rescore(
     declared: &str,
     contact: &ContactPatch,
     today: Date,
-) -> ApiResult<(BuyerRow, VerificationView)> {
+) -> DomainResult<(BuyerRow, VerificationView)> {
     let stored = stored_documents(conn, &current.id).await?;
     let facts: Vec<CfdiFacts> = stored.iter().map(|(_, f)| f.clone()).collect();
     let verified = score_docs::profile_from_cfdi(&facts, today)?;
-    let perfil_verificado = serde_json::to_value(&verified.perfil).map_err(ApiError::internal)?;
+    let perfil_verificado = serde_json::to_value(&verified.perfil).map_err(DomainError::internal)?;
     let (Some(declared_members), Some(verified_members)) = (buyers::members(declared), buyers::members(&perfil_verificado.to_string()))
     else {
-        return Err(ApiError::internal("a declared or verified profile is not a JSON object"));
+        return Err(DomainError::internal("a declared or verified profile is not a JSON object"));
     };
     let (effective, campos, discrepancias) = apply_verified(&declared_members, &verified_members);
     let scored = buyers::score_profile(&buyers::members_text(&effective))?;
@@ -376,14 +376,14 @@ async fn rescore(
     let view = VerificationView {
         campos,
         discrepancias,
-        perfil_declarado: RawValue::from_string(declared.to_owned()).map_err(ApiError::internal)?,
+        perfil_declarado: RawValue::from_string(declared.to_owned()).map_err(DomainError::internal)?,
         perfil_verificado,
-        deudas_nomina: serde_json::to_value(&verified.deudas_nomina).map_err(ApiError::internal)?,
-        comprobacion: serde_json::to_value(&verified.verificacion).map_err(ApiError::internal)?,
+        deudas_nomina: serde_json::to_value(&verified.deudas_nomina).map_err(DomainError::internal)?,
+        comprobacion: serde_json::to_value(&verified.verificacion).map_err(DomainError::internal)?,
         documentos,
         actualizado_at: db::to_rfc3339(row.updated_at),
     };
-    let verification_json = serde_json::to_string(&view).map_err(ApiError::internal)?;
+    let verification_json = serde_json::to_string(&view).map_err(DomainError::internal)?;
     sqlx::query(
         "INSERT INTO buyer_verifications (profile_id, declared_json, verification_json, updated_at) \
          VALUES ($1, $2, $3, $4) ON CONFLICT (profile_id) DO UPDATE SET declared_json = $2, \
@@ -400,11 +400,11 @@ async fn rescore(
 }
 
 /// Refuses receipts of another worker than `worker` (the first on file, or the first sent).
-fn same_worker(worker: &CfdiFacts, receipts: &[ReadReceipt], on_file: bool) -> ApiResult<()> {
+fn same_worker(worker: &CfdiFacts, receipts: &[ReadReceipt], on_file: bool) -> DomainResult<()> {
     for (i, r) in receipts.iter().enumerate() {
         if r.facts.receptor_rfc != worker.receptor_rfc || r.facts.receptor_curp != worker.receptor_curp {
             let whose = if on_file { "los recibos que ya tiene este perfil son" } else { "el recibo 1 es" };
-            let error = ApiError::from(DocError {
+            let error = DomainError::from(DocError {
                 code: DocErrorCode::DocumentMixedWorkers,
                 field: Some(format!("recibos[{i}]")),
                 message: format!(

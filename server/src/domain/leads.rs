@@ -13,7 +13,6 @@
 //!   agent sees the name, e-mail and phone in `GET /api/agent/leads` (authenticated, only its
 //!   own leads). The e-mail to the agent carries no buyer contact data, only a link to that list.
 
-use axum::http::StatusCode;
 use serde::Serialize;
 use serde_json::{Map, Value};
 use utoipa::ToSchema;
@@ -29,11 +28,11 @@ use crate::{
         properties::{PropertyRow, find_property},
     },
     http::{
-        error::{ApiError, ApiResult},
         paging::{Pagination, Paging},
     },
     mail,
 };
+use crate::domain::error::{DomainError, DomainResult, ErrorKind};
 
 /// How the buyer prefers to be contacted.
 pub const CONTACT_PREFERENCES: [&str; 3] = ["email", "telefono", "whatsapp"];
@@ -49,37 +48,37 @@ pub struct InterestInput {
 }
 
 /// An error about one body field, in the common envelope with `field`.
-fn field_error(status: StatusCode, code: &'static str, field: &str, message: String) -> ApiError {
-    ApiError::new(status, code, message).with("field", field)
+fn field_error(kind: ErrorKind, code: &'static str, field: &str, message: String) -> DomainError {
+    DomainError::new(kind, code, message).with("field", field)
 }
 
 impl InterestInput {
     /// Reads the body with the score area's codes: 400 `INVALID_TYPE`, `MISSING_FIELD`,
     /// `UNKNOWN_FIELD`; 422 `VALIDATION_ERROR` for values out of their domain.
-    pub fn parse(body: Value) -> ApiResult<InterestInput> {
+    pub fn parse(body: Value) -> DomainResult<InterestInput> {
         let Value::Object(map) = body else {
-            return Err(ApiError::bad_request("INVALID_TYPE", "El cuerpo debe ser un objeto JSON."));
+            return Err(DomainError::bad_request("INVALID_TYPE", "El cuerpo debe ser un objeto JSON."));
         };
         if let Some(unknown) = map.keys().find(|k| !["propiedad_id", "mensaje", "preferencia_contacto"].contains(&k.as_str())) {
-            return Err(field_error(StatusCode::BAD_REQUEST, "UNKNOWN_FIELD", unknown, format!("Campo desconocido: \"{unknown}\".")));
+            return Err(field_error(ErrorKind::Malformed, "UNKNOWN_FIELD", unknown, format!("Campo desconocido: \"{unknown}\".")));
         }
         let propiedad_id = match map.get("propiedad_id") {
             None | Some(Value::Null) => {
-                return Err(field_error(StatusCode::BAD_REQUEST, "MISSING_FIELD", "propiedad_id", "Falta el campo \"propiedad_id\".".into()));
+                return Err(field_error(ErrorKind::Malformed, "MISSING_FIELD", "propiedad_id", "Falta el campo \"propiedad_id\".".into()));
             }
             Some(Value::String(s)) => s.trim().to_string(),
             Some(_) => return Err(type_error("propiedad_id")),
         };
         let mensaje = optional_text(&map, "mensaje")?;
         if mensaje.as_ref().is_some_and(|m| m.chars().count() > MAX_MESSAGE) {
-            return Err(field_error(StatusCode::UNPROCESSABLE_ENTITY, "VALIDATION_ERROR", "mensaje", format!("El mensaje admite hasta {MAX_MESSAGE} caracteres.")));
+            return Err(field_error(ErrorKind::Invalid, "VALIDATION_ERROR", "mensaje", format!("El mensaje admite hasta {MAX_MESSAGE} caracteres.")));
         }
         let preferencia_contacto = optional_text(&map, "preferencia_contacto")?;
         if let Some(p) = &preferencia_contacto
             && !CONTACT_PREFERENCES.contains(&p.as_str())
         {
             return Err(field_error(
-                StatusCode::UNPROCESSABLE_ENTITY,
+                ErrorKind::Invalid,
                 "VALIDATION_ERROR",
                 "preferencia_contacto",
                 "preferencia_contacto debe ser email, telefono o whatsapp.".into(),
@@ -89,11 +88,11 @@ impl InterestInput {
     }
 }
 
-fn type_error(field: &str) -> ApiError {
-    field_error(StatusCode::BAD_REQUEST, "INVALID_TYPE", field, format!("El campo \"{field}\" debe ser un texto."))
+fn type_error(field: &str) -> DomainError {
+    field_error(ErrorKind::Malformed, "INVALID_TYPE", field, format!("El campo \"{field}\" debe ser un texto."))
 }
 
-fn optional_text(map: &Map<String, Value>, field: &str) -> ApiResult<Option<String>> {
+fn optional_text(map: &Map<String, Value>, field: &str) -> DomainResult<Option<String>> {
     match map.get(field) {
         None | Some(Value::Null) => Ok(None),
         Some(Value::String(s)) => Ok(Some(s.trim().to_string()).filter(|s| !s.is_empty())),
@@ -162,10 +161,10 @@ pub async fn document_interest(
     profile: &BuyerRow,
     input: &InterestInput,
     contact: &ContactPatch,
-) -> ApiResult<(bool, InterestRecorded)> {
+) -> DomainResult<(bool, InterestRecorded)> {
     let property = find_property(db, &input.propiedad_id).await?;
     let Some(agent_id) = property.agent_id.as_deref() else {
-        return Err(ApiError::conflict("PROPERTY_WITHOUT_AGENT", "Esta propiedad no tiene un agente asignado que pueda atenderte."));
+        return Err(DomainError::conflict("PROPERTY_WITHOUT_AGENT", "Esta propiedad no tiene un agente asignado que pueda atenderte."));
     };
     let agent: LeadAgent = sqlx::query_as(
         "SELECT a.id, a.is_active, u.email, u.first_name, u.last_name \
@@ -174,15 +173,15 @@ pub async fn document_interest(
     .bind(agent_id)
     .fetch_optional(db)
     .await?
-    .ok_or_else(|| ApiError::conflict("PROPERTY_WITHOUT_AGENT", "Esta propiedad no tiene un agente asignado que pueda atenderte."))?;
+    .ok_or_else(|| DomainError::conflict("PROPERTY_WITHOUT_AGENT", "Esta propiedad no tiene un agente asignado que pueda atenderte."))?;
     if agent.is_active == 0 {
-        return Err(ApiError::conflict("AGENT_INACTIVE", "El agente de esta propiedad no está activo por ahora."));
+        return Err(DomainError::conflict("AGENT_INACTIVE", "El agente de esta propiedad no está activo por ahora."));
     }
 
     let (name, email, phone) = contact.over(profile);
     if email.is_none() && phone.is_none() {
         return Err(field_error(
-            StatusCode::UNPROCESSABLE_ENTITY,
+            ErrorKind::Invalid,
             "CONTACT_REQUIRED",
             "email",
             "Para que el agente pueda contactarte, indica tu email o tu telefono.".into(),
@@ -196,7 +195,7 @@ pub async fn document_interest(
     let reachable = if preference == "email" { email.is_some() } else { phone.is_some() };
     if !reachable {
         return Err(field_error(
-            StatusCode::UNPROCESSABLE_ENTITY,
+            ErrorKind::Invalid,
             "VALIDATION_ERROR",
             "preferencia_contacto",
             format!("Elegiste contacto por {preference}, pero tu perfil no tiene ese dato: agrégalo en esta solicitud."),
@@ -395,13 +394,13 @@ pub struct AgentLeads {
 }
 
 /// The leads of the agent profile of `user_id`, most recently updated first.
-pub async fn of_agent(db: &Db, user_id: &str, property_id: Option<&str>, paging: Paging) -> ApiResult<AgentLeads> {
+pub async fn of_agent(db: &Db, user_id: &str, property_id: Option<&str>, paging: Paging) -> DomainResult<AgentLeads> {
     let agent: Option<(String,)> = sqlx::query_as("SELECT id FROM agent_profiles WHERE user_id = $1")
         .bind(user_id)
         .fetch_optional(db)
         .await?;
     let Some((agent_id,)) = agent else {
-        return Err(ApiError::not_found("AGENT_NOT_FOUND", "Tu cuenta no tiene un perfil de agente"));
+        return Err(DomainError::not_found("AGENT_NOT_FOUND", "Tu cuenta no tiene un perfil de agente"));
     };
     let filter = |sql: &mut Sql| {
         sql.push(" FROM leads l JOIN properties p ON p.id = l.property_id JOIN buyer_profiles b ON b.id = l.buyer_profile_id WHERE l.agent_id = ");

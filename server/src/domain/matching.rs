@@ -34,10 +34,10 @@ use crate::{
         properties::{PROPERTY_COLUMNS, PropertyRow, PropertyView},
     },
     http::{
-        error::{ApiError, ApiResult},
         paging::{Pagination, Paging},
     },
 };
+use crate::domain::error::{DomainError, DomainResult};
 
 /// Share of the ceiling at which the price fit is highest.
 const IDEAL_USE: f64 = 0.8;
@@ -286,7 +286,7 @@ pub struct MatchPage {
 
 /// The page of listings that fit `criteria`, best first; `operation` is `sale`, `rent` or
 /// `None` for both.
-pub async fn find(db: &Db, criteria: &Criteria, operation: Option<&str>, paging: Paging) -> ApiResult<(Vec<Match>, i64)> {
+pub async fn find(db: &Db, criteria: &Criteria, operation: Option<&str>, paging: Paging) -> DomainResult<(Vec<Match>, i64)> {
     let where_clause = |sql: &mut Sql| {
         sql.push(" FROM properties p JOIN agent_profiles a ON a.id = p.agent_id AND a.is_active = 1 WHERE p.estado = ");
         sql.bind_text(&criteria.estado);
@@ -358,22 +358,22 @@ pub async fn find(db: &Db, criteria: &Criteria, operation: Option<&str>, paging:
 /// The ceilings of a stored profile: from its stored report (the figures the buyer was shown,
 /// whatever model version produced them), or, if that report lacks a figure matching needs,
 /// from the stored profile rescored by the current model (`criterios.modelo_version` says which).
-pub fn criteria_of(row: &BuyerRow) -> ApiResult<Criteria> {
-    let stored: Value = serde_json::from_str(&row.report_json).map_err(ApiError::internal)?;
+pub fn criteria_of(row: &BuyerRow) -> DomainResult<Criteria> {
+    let stored: Value = serde_json::from_str(&row.report_json).map_err(DomainError::internal)?;
     if let Some(c) = Criteria::from_report(&stored, &row.estado, &row.model_version) {
         return Ok(c);
     }
-    let report = serde_json::to_value(crate::domain::buyers::score_profile(&row.profile_json)?.report).map_err(ApiError::internal)?;
+    let report = serde_json::to_value(crate::domain::buyers::score_profile(&row.profile_json)?.report).map_err(DomainError::internal)?;
     Criteria::from_report(&report, &row.estado, score_core::MODEL_VERSION)
-        .ok_or_else(|| ApiError::internal("the current report lacks the matching figures"))
+        .ok_or_else(|| DomainError::internal("the current report lacks the matching figures"))
 }
 
 /// The `operation` filter: `sale`, `rent` or absent.
-pub fn parse_operation(v: Option<&str>) -> ApiResult<Option<&str>> {
+pub fn parse_operation(v: Option<&str>) -> DomainResult<Option<&str>> {
     match v {
         None => Ok(None),
         Some(op @ ("sale" | "rent")) => Ok(Some(op)),
-        Some(_) => Err(ApiError::bad_request("INVALID_QUERY", "El parámetro operation debe ser sale o rent")
+        Some(_) => Err(DomainError::bad_request("INVALID_QUERY", "El parámetro operation debe ser sale o rent")
             .with("field", "operation")),
     }
 }

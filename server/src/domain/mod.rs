@@ -1,6 +1,7 @@
 //! The domain: one module per area, each owning its rows, views, rules and SQL. Modules here
-//! use the database, the small HTTP leaves (`http::error`, `http::paging`, `http::text`) and
-//! each other, never the application state or the routes.
+//! use the database, their one error type (`error`: no HTTP status, `http::error` maps it),
+//! the small leaves `http::paging` and `http::text` and each other, never the application
+//! state or the routes.
 
 pub mod accounts;
 pub mod api_keys;
@@ -9,6 +10,7 @@ pub mod agents;
 pub mod buyers;
 pub mod document_reads;
 pub mod documents;
+pub mod error;
 pub mod leads;
 pub mod matching;
 pub mod oidc;

@@ -25,7 +25,7 @@ use crate::{
         accounts::{self, CreateUserError, NewUser},
         users::{Role, UserRow},
     },
-    http::error::{ApiError, ApiResult, is_unique_violation},
+    domain::error::{DomainError, DomainResult, is_unique_violation},
     security::hash_token,
 };
 
@@ -54,9 +54,9 @@ impl OidcState {
         })
     }
 
-    pub fn config(&self) -> ApiResult<&OidcConfig> {
+    pub fn config(&self) -> DomainResult<&OidcConfig> {
         self.config.as_ref().ok_or_else(|| {
-            ApiError::not_found(
+            DomainError::not_found(
                 "IDP_NOT_CONFIGURED",
                 "El proveedor de identidad externo no está configurado",
             )
@@ -64,17 +64,17 @@ impl OidcState {
     }
 
     /// Discovery document, fetched once and cached (retried on the next request if it fails).
-    pub async fn metadata(&self) -> ApiResult<CoreProviderMetadata> {
+    pub async fn metadata(&self) -> DomainResult<CoreProviderMetadata> {
         if let Some(m) = self.metadata.read().await.as_ref() {
             return Ok(m.clone());
         }
         let cfg = self.config()?;
-        let issuer = IssuerUrl::new(cfg.issuer_url.clone()).map_err(ApiError::internal)?;
+        let issuer = IssuerUrl::new(cfg.issuer_url.clone()).map_err(DomainError::internal)?;
         let m = CoreProviderMetadata::discover_async(issuer, &self.http)
             .await
             .map_err(|e| {
                 tracing::error!(error = %e, "OIDC discovery failed");
-                ApiError::service_unavailable(
+                DomainError::service_unavailable(
                     "IDP_UNAVAILABLE",
                     "El proveedor de identidad no está disponible",
                 )
@@ -87,7 +87,7 @@ impl OidcState {
 
 /// Stores a login flow started by the redirect (the hash of its `state`, the PKCE verifier and
 /// the nonce), valid [`FLOW_TTL_SECS`], after removing the expired ones.
-pub async fn save_flow(db: &Db, state_secret: &str, pkce_verifier: &str, nonce: &str) -> ApiResult<()> {
+pub async fn save_flow(db: &Db, state_secret: &str, pkce_verifier: &str, nonce: &str) -> DomainResult<()> {
     let now = db::now();
     sqlx::query("DELETE FROM oidc_flows WHERE expires_at < $1")
         .bind(now)
@@ -109,7 +109,7 @@ pub async fn save_flow(db: &Db, state_secret: &str, pkce_verifier: &str, nonce: 
 
 /// Takes the unexpired flow of `state` (single use: the row is deleted by the one caller that
 /// gets it): its PKCE verifier and nonce.
-pub async fn take_flow(db: &Db, state: &str) -> ApiResult<Option<(String, String)>> {
+pub async fn take_flow(db: &Db, state: &str) -> DomainResult<Option<(String, String)>> {
     Ok(sqlx::query_as(
         "DELETE FROM oidc_flows WHERE state_hash = $1 AND expires_at > $2 RETURNING pkce_verifier, nonce",
     )
@@ -129,7 +129,7 @@ pub async fn link_or_create(
     given: Option<String>,
     family: Option<String>,
     full: Option<String>,
-) -> ApiResult<Result<UserRow, &'static str>> {
+) -> DomainResult<Result<UserRow, &'static str>> {
     let linked: Option<(String,)> =
         sqlx::query_as("SELECT user_id FROM user_identities WHERE issuer = $1 AND subject = $2")
             .bind(issuer)
@@ -159,7 +159,7 @@ pub async fn link_or_create(
             }
             UserRow::find_by_id(db, &existing.id)
                 .await?
-                .ok_or_else(ApiError::internal_generic)?
+                .ok_or_else(DomainError::internal_generic)?
         }
         None => {
             let (first, last) = match (given, family, full) {
@@ -193,7 +193,7 @@ pub async fn link_or_create(
                 // Created concurrently: use the existing row.
                 Err(CreateUserError::EmailTaken) => UserRow::find_by_email(db, &email)
                     .await?
-                    .ok_or_else(ApiError::internal_generic)?,
+                    .ok_or_else(DomainError::internal_generic)?,
                 Err(CreateUserError::Db(e)) => return Err(e.into()),
             }
         }

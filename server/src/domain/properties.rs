@@ -19,11 +19,11 @@ use crate::{
         users::{Caller, Role},
     },
     http::{
-        error::{ApiError, ApiResult},
         paging::{Pagination, Paging},
         text::optional_url,
     },
 };
+use crate::domain::error::{DomainError, DomainResult};
 
 pub const PROPERTY_COLUMNS: &str = "id, agent_id, title, description, operation, price, estado, \
     city, m2, bedrooms, bathrooms, images, created_at, updated_at";
@@ -100,21 +100,21 @@ impl PropertyRow {
     }
 }
 
-pub async fn find_property(db: &Db, id: &str) -> ApiResult<PropertyRow> {
+pub async fn find_property(db: &Db, id: &str) -> DomainResult<PropertyRow> {
     if !db::is_id(id) {
-        return Err(ApiError::not_found("PROPERTY_NOT_FOUND", "Propiedad no encontrada"));
+        return Err(DomainError::not_found("PROPERTY_NOT_FOUND", "Propiedad no encontrada"));
     }
     let mut sql = Sql::new(&format!("SELECT {PROPERTY_COLUMNS} FROM properties WHERE id = "));
     sql.bind_text(id);
     sql.query_as::<PropertyRow>()
         .fetch_optional(db)
         .await?
-        .ok_or_else(|| ApiError::not_found("PROPERTY_NOT_FOUND", "Propiedad no encontrada"))
+        .ok_or_else(|| DomainError::not_found("PROPERTY_NOT_FOUND", "Propiedad no encontrada"))
 }
 
 /// Whether the caller may create, change or delete listings of `agent_id`: the agent itself,
 /// a manager of its office, or the platform admin. Listings without agent: platform admin only.
-pub async fn may_list_for(db: &Db, caller: Caller<'_>, agent_id: Option<&str>) -> ApiResult<bool> {
+pub async fn may_list_for(db: &Db, caller: Caller<'_>, agent_id: Option<&str>) -> DomainResult<bool> {
     if caller.role == Role::Admin {
         return Ok(true);
     }
@@ -133,28 +133,28 @@ pub async fn may_list_for(db: &Db, caller: Caller<'_>, agent_id: Option<&str>) -
     }
 }
 
-pub fn invalid(field: &str, message: &str) -> ApiError {
-    ApiError::validation(message.to_string()).with("field", field)
+pub fn invalid(field: &str, message: &str) -> DomainError {
+    DomainError::validation(message.to_string()).with("field", field)
 }
 
-pub fn parse_operation(v: &str, field: &str) -> ApiResult<String> {
+pub fn parse_operation(v: &str, field: &str) -> DomainResult<String> {
     match v.trim() {
         o @ ("sale" | "rent") => Ok(o.to_string()),
         _ => Err(invalid(field, "operation debe ser sale o rent")),
     }
 }
 
-pub fn parse_estado(v: &str) -> ApiResult<String> {
+pub fn parse_estado(v: &str) -> DomainResult<String> {
     score_core::State::parse(v)
         .map(|s| s.info().iso.to_string())
         .ok_or_else(|| {
-            ApiError::validation(format!("Estado desconocido: {v}"))
+            DomainError::validation(format!("Estado desconocido: {v}"))
                 .with("field", "estado")
                 .with("detail", "Código ISO 3166-2:MX (CMX, JAL...), clave INEGI o nombre")
         })
 }
 
-pub fn positive(v: f64, field: &str, max: f64) -> ApiResult<f64> {
+pub fn positive(v: f64, field: &str, max: f64) -> DomainResult<f64> {
     if v.is_finite() && v > 0.0 && v <= max {
         Ok(v)
     } else {
@@ -162,14 +162,14 @@ pub fn positive(v: f64, field: &str, max: f64) -> ApiResult<f64> {
     }
 }
 
-pub fn small_count(v: Option<i64>, field: &str) -> ApiResult<Option<i64>> {
+pub fn small_count(v: Option<i64>, field: &str) -> DomainResult<Option<i64>> {
     match v {
         Some(n) if !(0..=100).contains(&n) => Err(invalid(field, &format!("{field} debe estar entre 0 y 100"))),
         other => Ok(other),
     }
 }
 
-pub fn images(v: Option<Vec<String>>) -> ApiResult<String> {
+pub fn images(v: Option<Vec<String>>) -> DomainResult<String> {
     let list = v.unwrap_or_default();
     if list.len() > 20 {
         return Err(invalid("images", "Como máximo 20 imágenes"));
@@ -185,7 +185,7 @@ pub fn images(v: Option<Vec<String>>) -> ApiResult<String> {
 }
 
 /// The agent profile of the user `user_id`, if they have one.
-pub async fn own_agent_id(db: &Db, user_id: &str) -> ApiResult<Option<String>> {
+pub async fn own_agent_id(db: &Db, user_id: &str) -> DomainResult<Option<String>> {
     let own: Option<(String,)> = sqlx::query_as("SELECT id FROM agent_profiles WHERE user_id = $1")
         .bind(user_id)
         .fetch_optional(db)
@@ -194,7 +194,7 @@ pub async fn own_agent_id(db: &Db, user_id: &str) -> ApiResult<Option<String>> {
 }
 
 /// Stores a new listing (its `id`, `created_at` and `updated_at` are set here) and returns it.
-pub async fn insert(db: &Db, mut p: PropertyRow) -> ApiResult<PropertyRow> {
+pub async fn insert(db: &Db, mut p: PropertyRow) -> DomainResult<PropertyRow> {
     p.id = db::new_id();
     p.created_at = db::now();
     p.updated_at = p.created_at;
@@ -223,7 +223,7 @@ pub async fn insert(db: &Db, mut p: PropertyRow) -> ApiResult<PropertyRow> {
 }
 
 /// Saves every field of `p` and returns the stored row.
-pub async fn update(db: &Db, p: &PropertyRow) -> ApiResult<PropertyRow> {
+pub async fn update(db: &Db, p: &PropertyRow) -> DomainResult<PropertyRow> {
     sqlx::query(
         "UPDATE properties SET agent_id = $1, title = $2, description = $3, operation = $4, \
          price = $5, estado = $6, city = $7, city_norm = $8, m2 = $9, bedrooms = $10, \
@@ -248,7 +248,7 @@ pub async fn update(db: &Db, p: &PropertyRow) -> ApiResult<PropertyRow> {
     find_property(db, &p.id).await
 }
 
-pub async fn delete(db: &Db, id: &str) -> ApiResult<()> {
+pub async fn delete(db: &Db, id: &str) -> DomainResult<()> {
     sqlx::query("DELETE FROM properties WHERE id = $1")
         .bind(id)
         .execute(db)
@@ -270,7 +270,7 @@ pub struct ListFilter {
 }
 
 /// A page of listings matching `f`, newest first.
-pub async fn page(db: &Db, f: &ListFilter, paging: Paging) -> ApiResult<(Vec<PropertyRow>, Pagination)> {
+pub async fn page(db: &Db, f: &ListFilter, paging: Paging) -> DomainResult<(Vec<PropertyRow>, Pagination)> {
     let mut w = Sql::new(" WHERE 1 = 1");
     if let Some(op) = &f.operation {
         w.push(" AND operation = ").bind_text(op.clone());
@@ -321,7 +321,7 @@ pub struct PropertiesCount {
 }
 
 /// How many listings an agent has, in all and by operation.
-pub async fn count_of_agent(db: &Db, agent_id: &str) -> ApiResult<PropertiesCount> {
+pub async fn count_of_agent(db: &Db, agent_id: &str) -> DomainResult<PropertiesCount> {
     let (total, for_sale, for_rent): (i64, i64, i64) = sqlx::query_as(
         "SELECT COUNT(*), COALESCE(SUM(CASE WHEN operation = 'sale' THEN 1 ELSE 0 END), 0), \
          COALESCE(SUM(CASE WHEN operation = 'rent' THEN 1 ELSE 0 END), 0) \
@@ -338,7 +338,7 @@ pub async fn count_of_agent(db: &Db, agent_id: &str) -> ApiResult<PropertiesCoun
 }
 
 /// A page of an agent's listings (optionally of one operation), newest first.
-pub async fn page_of_agent(db: &Db, agent_id: &str, operation: Option<&str>, paging: Paging) -> ApiResult<Vec<PropertyRow>> {
+pub async fn page_of_agent(db: &Db, agent_id: &str, operation: Option<&str>, paging: Paging) -> DomainResult<Vec<PropertyRow>> {
     let mut sql = Sql::new(&format!("SELECT {PROPERTY_COLUMNS} FROM properties WHERE agent_id = "));
     sql.bind_text(agent_id);
     if let Some(op) = operation {

@@ -6,7 +6,7 @@ use utoipa::ToSchema;
 
 use crate::{
     db::{self, Db},
-    http::error::ApiResult,
+    domain::error::DomainResult,
 };
 
 /// Reviews shown in the agent detail (newest first); `reviewsCount` gives the total.
@@ -57,7 +57,7 @@ impl ReviewRow {
 
 /// Recomputes `rating` and `reviews_count` of an agent from its reviews. Call inside the
 /// transaction that changed the reviews, after locking the agent row (see [`upsert`]).
-pub async fn recompute_rating(conn: &mut sqlx::AnyConnection, agent_id: &str) -> ApiResult<()> {
+pub async fn recompute_rating(conn: &mut sqlx::AnyConnection, agent_id: &str) -> DomainResult<()> {
     let (sum, count): (i64, i64) = sqlx::query_as(
         "SELECT CAST(COALESCE(SUM(rating), 0) AS BIGINT), COUNT(*) FROM reviews WHERE agent_id = $1",
     )
@@ -80,7 +80,7 @@ pub async fn recompute_rating(conn: &mut sqlx::AnyConnection, agent_id: &str) ->
 
 
 /// The latest [`DETAIL_REVIEWS`] reviews of an agent, newest first.
-pub async fn latest(db: &Db, agent_id: &str) -> ApiResult<Vec<ReviewView>> {
+pub async fn latest(db: &Db, agent_id: &str) -> DomainResult<Vec<ReviewView>> {
     let rows = sqlx::query_as::<_, ReviewRow>(
         "SELECT r.id, r.rating, r.comment, r.created_at, r.updated_at, u.first_name, u.last_name \
          FROM reviews r JOIN users u ON u.id = r.user_id WHERE r.agent_id = $1 \
@@ -114,7 +114,7 @@ pub async fn upsert(
     user_id: &str,
     rating: i64,
     comment: Option<String>,
-) -> ApiResult<Option<Upserted>> {
+) -> DomainResult<Option<Upserted>> {
     let now = db::now();
     let mut tx = db.begin().await?;
     let locked = sqlx::query("UPDATE agent_profiles SET updated_at = updated_at WHERE id = $1")

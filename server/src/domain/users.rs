@@ -3,7 +3,7 @@
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
-use crate::{db, http::error::ApiError};
+use crate::{db, domain::error::DomainError};
 
 /// User roles. `admin` (platform administrator) cannot be self-registered; it is created
 /// with the `create-admin` subcommand.
@@ -78,7 +78,7 @@ pub const USER_COLUMNS: &str = "id, email, password_hash, first_name, last_name,
     company_name, role, status, email_verified, created_at";
 
 impl UserRow {
-    pub async fn find_by_email(db: &db::Db, email: &str) -> Result<Option<UserRow>, ApiError> {
+    pub async fn find_by_email(db: &db::Db, email: &str) -> Result<Option<UserRow>, DomainError> {
         Ok(sqlx::query_as::<_, UserRow>(
             "SELECT id, email, password_hash, first_name, last_name, phone, company_name, role, \
              status, email_verified, created_at FROM users WHERE email = $1",
@@ -88,7 +88,7 @@ impl UserRow {
         .await?)
     }
 
-    pub async fn find_by_id(db: &db::Db, id: &str) -> Result<Option<UserRow>, ApiError> {
+    pub async fn find_by_id(db: &db::Db, id: &str) -> Result<Option<UserRow>, DomainError> {
         if !db::is_id(id) {
             return Ok(None);
         }

@@ -15,6 +15,9 @@ use serde::Serialize;
 use serde_json::{Map, Value};
 use utoipa::ToSchema;
 
+use crate::domain::error::{DomainError, ErrorKind};
+pub use crate::domain::error::is_unique_violation;
+
 /// Body of every error response.
 #[derive(Debug, Serialize, ToSchema)]
 pub struct ErrorBody {
@@ -109,38 +112,30 @@ impl ApiError {
         self
     }
 
+    // The answers a domain error can be are made as that domain error, so that each kind's
+    // status is written once ([`From<DomainError>`]).
     pub fn bad_request(code: &'static str, message: impl Into<String>) -> Self {
-        Self::new(StatusCode::BAD_REQUEST, code, message)
+        DomainError::bad_request(code, message).into()
     }
 
     pub fn validation(message: impl Into<String>) -> Self {
-        Self::new(
-            StatusCode::UNPROCESSABLE_ENTITY,
-            "VALIDATION_ERROR",
-            message,
-        )
+        DomainError::validation(message).into()
     }
 
     pub fn not_found(code: &'static str, message: impl Into<String>) -> Self {
-        Self::new(StatusCode::NOT_FOUND, code, message)
+        DomainError::not_found(code, message).into()
     }
 
     pub fn unauthorized(code: &'static str, message: impl Into<String>) -> Self {
-        let mut e = Self::new(StatusCode::UNAUTHORIZED, code, message);
-        e.www_authenticate = true;
-        e
+        DomainError::unauthorized(code, message).into()
     }
 
     pub fn forbidden() -> Self {
-        Self::new(
-            StatusCode::FORBIDDEN,
-            "FORBIDDEN",
-            "No tienes permisos para realizar esta acción",
-        )
+        DomainError::forbidden().into()
     }
 
     pub fn conflict(code: &'static str, message: impl Into<String>) -> Self {
-        Self::new(StatusCode::CONFLICT, code, message)
+        DomainError::conflict(code, message).into()
     }
 
     pub fn rate_limited(retry_after_secs: u64) -> Self {
@@ -155,21 +150,16 @@ impl ApiError {
     }
 
     pub fn service_unavailable(code: &'static str, message: impl Into<String>) -> Self {
-        Self::new(StatusCode::SERVICE_UNAVAILABLE, code, message)
+        DomainError::service_unavailable(code, message).into()
     }
 
     /// A 500 whose cause is logged (never sent to the client).
     pub fn internal(cause: impl std::fmt::Display) -> Self {
-        tracing::error!(error = %cause, "internal error");
-        Self::internal_generic()
+        DomainError::internal(cause).into()
     }
 
     pub fn internal_generic() -> Self {
-        Self::new(
-            StatusCode::INTERNAL_SERVER_ERROR,
-            "INTERNAL_ERROR",
-            "Error interno del servidor",
-        )
+        DomainError::internal_generic().into()
     }
 
     /// The default error for a bare status produced by the framework or a middleware.
@@ -252,53 +242,47 @@ impl IntoResponse for ApiError {
 #[derive(Clone, Copy, Debug)]
 pub struct EnvelopeMarker;
 
+/// The one place where a domain error becomes an HTTP answer: its kind gives the status, its
+/// code, message and extra fields the envelope.
+impl From<DomainError> for ApiError {
+    fn from(e: DomainError) -> Self {
+        let status = match e.kind {
+            ErrorKind::Malformed => StatusCode::BAD_REQUEST,
+            ErrorKind::Invalid => StatusCode::UNPROCESSABLE_ENTITY,
+            ErrorKind::Unauthenticated => StatusCode::UNAUTHORIZED,
+            ErrorKind::Forbidden => StatusCode::FORBIDDEN,
+            ErrorKind::NotFound => StatusCode::NOT_FOUND,
+            ErrorKind::Conflict => StatusCode::CONFLICT,
+            ErrorKind::TooLarge => StatusCode::PAYLOAD_TOO_LARGE,
+            ErrorKind::Unavailable => StatusCode::SERVICE_UNAVAILABLE,
+            ErrorKind::Internal => StatusCode::INTERNAL_SERVER_ERROR,
+        };
+        let mut error = ApiError::new(status, e.code, e.message);
+        error.extra = e.extra;
+        error.www_authenticate = e.kind == ErrorKind::Unauthenticated;
+        error
+    }
+}
+
+/// Database errors as the domain classifies them ([`DomainError`]).
 impl From<sqlx::Error> for ApiError {
     fn from(e: sqlx::Error) -> Self {
-        match e {
-            sqlx::Error::PoolTimedOut => {
-                tracing::error!("database pool timed out");
-                Self::service_unavailable("DATABASE_UNAVAILABLE", "Base de datos no disponible")
-            }
-            other => Self::internal(format!("database: {other}")),
-        }
+        DomainError::from(e).into()
     }
 }
 
-/// A score-core error in the common envelope ([`ScoreErrorBody`]): the first mistake's code,
-/// message and field, and every mistake in `errores`. Malformed input (the first mistake a bad
-/// type, a missing or unknown field) is 400; well-formed values the model rejects are 422.
+/// A score-core error in the common envelope ([`ScoreErrorBody`]): 400 for malformed input,
+/// 422 for values the model rejects ([`DomainError`]'s kinds).
 impl From<score_core::ScoreError> for ApiError {
     fn from(e: score_core::ScoreError) -> Self {
-        use score_core::ErrorCode::*;
-        let status = match e.code {
-            InvalidJson | InvalidType | MissingField | UnknownField => StatusCode::BAD_REQUEST,
-            _ => StatusCode::UNPROCESSABLE_ENTITY,
-        };
-        let errores = serde_json::to_value(&e.errors).unwrap_or_default();
-        ApiError::new(status, e.code.as_str(), e.message).with("field", e.field).with("errores", errores)
+        DomainError::from(e).into()
     }
 }
 
-/// A score-docs error (a payroll receipt that cannot be used) in the common envelope: 413 for
-/// `DOCUMENT_TOO_LARGE`, 503 for `DOCUMENT_OCR_UNAVAILABLE` (the server cannot read prints),
-/// 422 for the other `DOCUMENT_*` codes (the request was well formed, the document is not a
-/// usable receipt), with `field` when one is at fault.
+/// A score-docs error in the common envelope: 413 for `DOCUMENT_TOO_LARGE`, 503 for
+/// `DOCUMENT_OCR_UNAVAILABLE`, 422 for the other `DOCUMENT_*` codes ([`DomainError`]'s kinds).
 impl From<score_docs::DocError> for ApiError {
     fn from(e: score_docs::DocError) -> Self {
-        let status = match e.code {
-            score_docs::DocErrorCode::DocumentTooLarge => StatusCode::PAYLOAD_TOO_LARGE,
-            score_docs::DocErrorCode::DocumentOcrUnavailable => StatusCode::SERVICE_UNAVAILABLE,
-            _ => StatusCode::UNPROCESSABLE_ENTITY,
-        };
-        let error = ApiError::new(status, e.code.as_str(), e.message);
-        match e.field {
-            Some(field) => error.with("field", field),
-            None => error,
-        }
+        DomainError::from(e).into()
     }
-}
-
-/// True when a database error is a unique-constraint violation.
-pub fn is_unique_violation(e: &sqlx::Error) -> bool {
-    matches!(e, sqlx::Error::Database(db) if db.is_unique_violation())
 }

@@ -3,7 +3,7 @@
 use serde::Serialize;
 use utoipa::ToSchema;
 
-use super::error::{ApiError, ApiResult};
+use crate::domain::error::{DomainError, DomainResult};
 
 /// Largest `limit` of every paged list.
 pub const MAX_LIMIT: i64 = 100;
@@ -21,18 +21,18 @@ pub struct Paging {
 impl Paging {
     /// Validates `page` >= 1 and 1 <= `limit` <= [`MAX_LIMIT`]; anything else is
     /// 400 `INVALID_PAGINATION` (never silently clamped).
-    pub fn new(page: Option<i64>, limit: Option<i64>) -> ApiResult<Paging> {
+    pub fn new(page: Option<i64>, limit: Option<i64>) -> DomainResult<Paging> {
         let page = page.unwrap_or(1);
         let limit = limit.unwrap_or(DEFAULT_LIMIT);
         if !(1..=1_000_000).contains(&page) {
-            return Err(ApiError::bad_request(
+            return Err(DomainError::bad_request(
                 "INVALID_PAGINATION",
                 "El parámetro page debe ser un entero entre 1 y 1000000",
             )
             .with("field", "page"));
         }
         if !(1..=MAX_LIMIT).contains(&limit) {
-            return Err(ApiError::bad_request(
+            return Err(DomainError::bad_request(
                 "INVALID_PAGINATION",
                 format!("El parámetro limit debe ser un entero entre 1 y {MAX_LIMIT}"),
             )

@@ -3,7 +3,7 @@
 
 use serde::{Deserialize, Deserializer};
 
-use super::error::{ApiError, ApiResult};
+use crate::domain::error::{DomainError, DomainResult};
 
 /// For PATCH-like bodies: absent → `None`, `null` → `Some(None)`, value → `Some(Some(v))`.
 pub fn patch<'de, D, T>(d: D) -> Result<Option<Option<T>>, D::Error>
@@ -14,12 +14,12 @@ where
     Ok(Some(Option::deserialize(d)?))
 }
 
-fn field_error(field: &str, message: impl Into<String>) -> ApiError {
-    ApiError::validation(message).with("field", field)
+fn field_error(field: &str, message: impl Into<String>) -> DomainError {
+    DomainError::validation(message).with("field", field)
 }
 
 /// A required text (trimmed, 1..=max characters, no control characters).
-pub fn required_text(v: &str, field: &str, max: usize) -> ApiResult<String> {
+pub fn required_text(v: &str, field: &str, max: usize) -> DomainResult<String> {
     let v = v.trim();
     if v.is_empty() {
         return Err(field_error(field, format!("El campo {field} es obligatorio")));
@@ -75,7 +75,7 @@ pub fn json_has_forbidden_control(body: &[u8]) -> bool {
     false
 }
 
-fn check_text(v: &str, field: &str, max: usize, multiline: bool) -> ApiResult<()> {
+fn check_text(v: &str, field: &str, max: usize, multiline: bool) -> DomainResult<()> {
     if v.chars().count() > max {
         return Err(field_error(
             field,
@@ -92,7 +92,7 @@ fn check_text(v: &str, field: &str, max: usize, multiline: bool) -> ApiResult<()
 }
 
 /// An optional text: empty or `null` clears it.
-pub fn optional_text(v: Option<String>, field: &str, max: usize) -> ApiResult<Option<String>> {
+pub fn optional_text(v: Option<String>, field: &str, max: usize) -> DomainResult<Option<String>> {
     optional_text_ml(v, field, max, false)
 }
 
@@ -101,7 +101,7 @@ pub fn optional_text_ml(
     field: &str,
     max: usize,
     multiline: bool,
-) -> ApiResult<Option<String>> {
+) -> DomainResult<Option<String>> {
     match v.map(|s| s.trim().to_string()) {
         None => Ok(None),
         Some(s) if s.is_empty() => Ok(None),
@@ -113,7 +113,7 @@ pub fn optional_text_ml(
 }
 
 /// An optional absolute http(s) URL (at most 500 characters).
-pub fn optional_url(v: Option<String>, field: &str) -> ApiResult<Option<String>> {
+pub fn optional_url(v: Option<String>, field: &str) -> DomainResult<Option<String>> {
     let Some(s) = optional_text(v, field, 500)? else {
         return Ok(None);
     };
@@ -129,7 +129,7 @@ pub fn optional_url(v: Option<String>, field: &str) -> ApiResult<Option<String>>
 }
 
 /// An optional date `YYYY-MM-DD` (a real calendar date between 1900 and 2100).
-pub fn optional_date(v: Option<String>, field: &str) -> ApiResult<Option<String>> {
+pub fn optional_date(v: Option<String>, field: &str) -> DomainResult<Option<String>> {
     let Some(s) = optional_text(v, field, 10)? else {
         return Ok(None);
     };

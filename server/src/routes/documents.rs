@@ -34,19 +34,19 @@ pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new().routes(routes!(attach_documents)).layer(DefaultBodyLimit::max(MAX_UPLOAD_BYTES))
 }
 
-/// The multipart body, for the OpenAPI document.
+/// The multipart body as the OpenAPI document shows it; the handler reads its parts one by
+/// one (`http::upload::Uploads`, bounded in count and size), not into this type.
 #[derive(Debug, ToSchema)]
-#[allow(dead_code)]
 pub struct ReceiptsForm {
     /// Payroll receipts: CFDI 3.3/4.0 XML with the Nómina 1.2 complement (at most 1 MiB), or
     /// the receipt's printed PDF, a scan or a photo (PDF, PNG or JPEG, at most 10 MiB); repeat
     /// the field for each file.
     #[schema(value_type = Vec<String>, format = Binary)]
-    recibos: Vec<Vec<u8>>,
+    pub recibos: Vec<Vec<u8>>,
     /// Bank statements (PDF, PNG or JPEG, at most 10 MiB), for the self-employed: repeat the
     /// field for each month.
     #[schema(value_type = Vec<String>, format = Binary)]
-    estados_cuenta: Vec<Vec<u8>>,
+    pub estados_cuenta: Vec<Vec<u8>>,
 }
 
 /// Answer of an upload with printed documents (202): they are being read; `GET

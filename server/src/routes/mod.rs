@@ -146,10 +146,14 @@ impl Modify for CommonResponses {
     }
 }
 
-/// Completes the document of [`api_router`] once every area is merged in (modifiers of
-/// `ApiDoc` run before that, on an empty document).
-pub fn complete_openapi(openapi: &mut utoipa::openapi::OpenApi) {
-    CommonResponses.modify(openapi);
+/// The served document: that of [`api_router`] completed once every area is merged in
+/// (modifiers of `ApiDoc` run before that, on an empty document), as JSON with score-core's
+/// own schemas of the profile and the report in place ([`score::schemas`]).
+pub fn complete_openapi(mut openapi: utoipa::openapi::OpenApi) -> serde_json::Value {
+    CommonResponses.modify(&mut openapi);
+    let mut doc = serde_json::to_value(&openapi).expect("the OpenAPI document is JSON");
+    score::schemas::insert(&mut doc);
+    doc
 }
 
 /// All API routes with their OpenAPI description.

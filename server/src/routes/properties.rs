@@ -79,7 +79,7 @@ pub async fn create_property(
             match properties::own_agent_id(&state.db, &auth.user_id).await? {
                 Some(id) => id,
                 None if auth.role == Role::Admin || auth.role == Role::AgencyAdmin => {
-                    return Err(invalid("agentId", "El campo agentId es obligatorio"));
+                    return Err(invalid("agentId", "El campo agentId es obligatorio").into());
                 }
                 None => return Err(ApiError::forbidden()),
             }

@@ -220,3 +220,31 @@ fn no_file_imports_a_file_that_imports_it_back() {
     }
     assert!(loops.is_empty(), "file-level import loops in server/src:\n{}", loops.join("\n"));
 }
+
+/// The layers' two rules about errors and transactions: a domain module speaks no HTTP (no
+/// axum, no status code, no `ApiError`: its `DomainError` becomes a status in `http/error.rs`
+/// only), and no route opens a transaction (a write that must commit with another is one
+/// domain function).
+#[test]
+fn the_domain_speaks_no_http_and_routes_open_no_transaction() {
+    let mut offences = Vec::new();
+    for file in source_files() {
+        let text = std::fs::read_to_string(crate_dir().join(&file)).unwrap();
+        let code: String = text.lines().filter(|l| !l.trim_start().starts_with("//")).collect::<Vec<_>>().join("\n");
+        if file.starts_with("src/domain/") {
+            for word in ["axum", "StatusCode", "ApiError", "ApiResult", "http::error"] {
+                if code.contains(word) {
+                    offences.push(format!("{file} uses {word}"));
+                }
+            }
+        }
+        if file.starts_with("src/routes/") {
+            for word in [".begin()", "Transaction<"] {
+                if code.contains(word) {
+                    offences.push(format!("{file} opens a transaction ({word})"));
+                }
+            }
+        }
+    }
+    assert!(offences.is_empty(), "{offences:#?}");
+}

@@ -150,6 +150,42 @@ async fn router_and_openapi_document_agree() {
     assert!(doc["components"]["securitySchemes"]["bearer"].is_object());
 }
 
+/// The profile and the report are documented by score-core's own schemas (those of
+/// `fixtures/*.schema.json`), `not` included, not by copies: the calculator's body, a batch's
+/// profiles and results, and the phases' bodies point at them.
+#[tokio::test]
+async fn the_profile_and_the_report_are_score_cores_schemas() {
+    let app = TestApp::spawn().await;
+    let doc: Value = app.get("/openapi.json").await.json().await.unwrap();
+    let schemas = &doc["components"]["schemas"];
+    let without_ids = |mut schema: Value| {
+        let map = schema.as_object_mut().unwrap();
+        map.remove("$schema");
+        map.remove("$id");
+        schema
+    };
+    assert_eq!(schemas["Profile"], without_ids(score_core::schema::profile_schema()));
+    let mut report = schemas["ScoreReport"].clone();
+    let examples = report.as_object_mut().unwrap().remove("examples").expect("a report example");
+    assert_eq!(report, without_ids(score_core::schema::report_schema()));
+    assert!(examples[0]["score"].is_number(), "{examples}");
+    assert!(schemas["Profile"].to_string().contains("\"not\""));
+    let input = &schemas["ProfileInput"];
+    for field in ["estado", "ingreso_mensual", "coacreditado", "nombre", "email", "telefono"] {
+        assert!(input["properties"][field].is_object(), "ProfileInput lacks {field}");
+    }
+    assert_eq!(input["required"], schemas["Profile"]["required"]);
+    let body = |path: &str| doc["paths"][path]["post"]["requestBody"]["content"]["application/json"]["schema"].to_string();
+    assert!(body("/api/v1/score").contains("#/components/schemas/Profile\""));
+    assert!(body("/api/v1/fase1/perfil").contains("#/components/schemas/ProfileInput"));
+    assert!(schemas["BatchRequest"].to_string().contains("#/components/schemas/Profile\""));
+    assert!(schemas["BatchItem"].to_string().contains("#/components/schemas/ScoreReport"));
+    assert!(schemas["ScoreData"].to_string().contains("#/components/schemas/ScoreReport"));
+    for copy in ["ScoreProfile", "CoBorrowerProfile"] {
+        assert!(schemas[copy].is_null(), "{copy} is a hand-written copy");
+    }
+}
+
 /// Sends the documented request example of `method path` (with `ids` put in the path, values
 /// of other objects put in place of the example's placeholders) and checks that the answer is
 /// one of the operation's documented 2xx statuses. Returns the body.

@@ -254,8 +254,9 @@ async fn a_full_queue_refuses_the_upload_whole_and_a_restart_marks_unread_docume
         .execute(&app.db)
         .await
         .unwrap();
+    // This instance's own sweep (every HEARTBEAT) may mark it first: either marks it once.
     let marked = server::domain::document_reads::interrupt_orphaned(&app.db, 30).await.unwrap();
-    assert_eq!(marked, 1);
+    assert!(marked <= 1, "{marked}");
     let profile = data(app.get(&format!("/api/v1/perfil/{id}")).await, 200).await;
     assert_eq!(profile["lecturas"][0]["estado"], "rechazado");
     assert_eq!(profile["lecturas"][0]["error"]["codigo"], "DOCUMENT_READ_INTERRUPTED");

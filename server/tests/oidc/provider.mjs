@@ -1,6 +1,9 @@
 // Loopback OpenID Provider for the server's end-to-end tests (npm oidc-provider, panva).
 // Dev interactions are on: any login name is accepted with any password, then consent.
-// Environment: OP_CLIENT_ID, OP_CLIENT_SECRET, OP_REDIRECT_URI, OP_USERINFO_ONLY.
+// Environment: OP_CLIENT_ID, OP_CLIENT_SECRET, OP_REDIRECT_URI, OP_USERINFO_ONLY,
+// OP_LOOPBACK_ANY_PORT (=1: the client is a `native` one, whose loopback redirect URI matches
+// on any port, RFC 8252 7.3; for a client started after the provider on a port the kernel
+// picks, e.g. OP_REDIRECT_URI=http://127.0.0.1/api/auth/idp/callback).
 // Accounts: login `<name>` gets e-mail `<name>@example.test`; names starting with
 // `unverified` get `email_verified: false`; names of the form `x--user@domain` use that
 // e-mail (`x` prefix dropped), so a test can log in as an existing local account.
@@ -23,6 +26,7 @@ const provider = new Provider(issuer, {
     client_id: process.env.OP_CLIENT_ID || 'platform-test',
     client_secret: process.env.OP_CLIENT_SECRET || 'platform-test-secret',
     redirect_uris: [process.env.OP_REDIRECT_URI],
+    ...(process.env.OP_LOOPBACK_ANY_PORT === '1' ? { application_type: 'native' } : {}),
     grant_types: ['authorization_code'],
     response_types: ['code'],
   }],

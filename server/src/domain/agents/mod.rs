@@ -22,18 +22,18 @@ use crate::{
         users::{Caller, Role},
     },
     http::{
-        error::{ApiError, ApiResult},
         paging::{Pagination, Paging},
         text::optional_url,
     },
 };
+use crate::domain::error::{DomainError, DomainResult};
 
-pub fn agent_not_found() -> ApiError {
-    ApiError::not_found("AGENT_NOT_FOUND", "Agente no encontrado")
+pub fn agent_not_found() -> DomainError {
+    DomainError::not_found("AGENT_NOT_FOUND", "Agente no encontrado")
 }
 
-pub fn external_id_taken() -> ApiError {
-    ApiError::bad_request(
+pub fn external_id_taken() -> DomainError {
+    DomainError::bad_request(
         "EXTERNAL_ID_ALREADY_EXISTS",
         "El externalId ya está asignado a otro agente",
     )
@@ -88,7 +88,7 @@ pub const AGENT_SELECT: &str = "SELECT a.id, a.user_id, a.agency_id, a.external_
     FROM agent_profiles a JOIN users u ON u.id = a.user_id \
     LEFT JOIN agencies g ON g.id = a.agency_id";
 
-pub async fn find_agent(db: &Db, id: &str) -> ApiResult<AgentRow> {
+pub async fn find_agent(db: &Db, id: &str) -> DomainResult<AgentRow> {
     if !db::is_id(id) {
         return Err(agent_not_found());
     }
@@ -103,7 +103,7 @@ pub async fn find_agent(db: &Db, id: &str) -> ApiResult<AgentRow> {
 /// Whether the caller may manage this agent (update every field, move, delete): the platform
 /// Whether the caller may manage this agent (update every field, move, delete): the platform
 /// admin, or a manager of the agent's office. Nobody else manages an unassigned agent.
-pub async fn manages_agent(db: &Db, caller: Caller<'_>, agency_id: Option<&str>) -> ApiResult<bool> {
+pub async fn manages_agent(db: &Db, caller: Caller<'_>, agency_id: Option<&str>) -> DomainResult<bool> {
     if caller.role == Role::Admin {
         return Ok(true);
     }
@@ -124,7 +124,7 @@ pub struct SocialMedia {
 }
 
 impl SocialMedia {
-    pub fn validated(self) -> ApiResult<SocialMedia> {
+    pub fn validated(self) -> DomainResult<SocialMedia> {
         Ok(SocialMedia {
             facebook: optional_url(self.facebook, "socialMedia.facebook")?,
             instagram: optional_url(self.instagram, "socialMedia.instagram")?,
@@ -315,7 +315,7 @@ pub fn search_text(first: &str, last: &str, company: Option<&str>) -> String {
 }
 
 /// Recomputes the search text of the agent of `user_id` (if the user is an agent).
-pub async fn refresh_agent_search(db: &Db, user_id: &str) -> ApiResult<()> {
+pub async fn refresh_agent_search(db: &Db, user_id: &str) -> DomainResult<()> {
     let row: Option<(String, String, Option<String>)> = sqlx::query_as(
         "SELECT u.first_name, u.last_name, a.company FROM agent_profiles a \
          JOIN users u ON u.id = a.user_id WHERE a.user_id = $1",
@@ -354,7 +354,7 @@ pub struct ListFilter {
 }
 
 /// A page of active agents matching `f`, highest rating first.
-pub async fn page_active(db: &Db, f: &ListFilter, paging: Paging) -> ApiResult<(Vec<AgentRow>, Pagination)> {
+pub async fn page_active(db: &Db, f: &ListFilter, paging: Paging) -> DomainResult<(Vec<AgentRow>, Pagination)> {
     let mut filter = Sql::new(" WHERE a.is_active = 1");
     if let Some(city) = &f.city {
         filter.push(" AND a.city_norm = ").bind_text(city.clone());
@@ -373,7 +373,7 @@ pub async fn page_active(db: &Db, f: &ListFilter, paging: Paging) -> ApiResult<(
 
 /// A page of the agents (active or not) of every office the caller manages (every office for
 /// the platform admin).
-pub async fn page_of_managed(db: &Db, caller: Caller<'_>, paging: Paging) -> ApiResult<(Vec<AgentRow>, Pagination)> {
+pub async fn page_of_managed(db: &Db, caller: Caller<'_>, paging: Paging) -> DomainResult<(Vec<AgentRow>, Pagination)> {
     let mut filter = Sql::new(" WHERE a.agency_id IS NOT NULL");
     if caller.role != Role::Admin {
         filter
@@ -387,7 +387,7 @@ pub async fn page_of_managed(db: &Db, caller: Caller<'_>, paging: Paging) -> Api
 }
 
 /// Runs a paged agent query: `filter` holds the WHERE clause (with its binds).
-async fn page(db: &Db, filter: &Sql, paging: Paging) -> ApiResult<(Vec<AgentRow>, Pagination)> {
+async fn page(db: &Db, filter: &Sql, paging: Paging) -> DomainResult<(Vec<AgentRow>, Pagination)> {
     let count = Sql {
         text: format!("SELECT COUNT(*) FROM agent_profiles a{}", filter.text),
         args: filter.args.clone(),
@@ -420,7 +420,7 @@ pub fn agencies_of(rows: &[AgentRow]) -> Vec<AgencyBrief> {
 
 /// Moves `agent` to the office `target` (None: unassigns it) as a compare-and-set on the
 /// office it was read with: 409 `AGENT_MOVED` if it was moved meanwhile.
-pub async fn assign(db: &Db, agent: &AgentRow, target: Option<&str>) -> ApiResult<()> {
+pub async fn assign(db: &Db, agent: &AgentRow, target: Option<&str>) -> DomainResult<()> {
     let mut sql = Sql::new("UPDATE agent_profiles SET agency_id = ");
     match target {
         Some(t) => sql.bind_text(t),
@@ -434,7 +434,7 @@ pub async fn assign(db: &Db, agent: &AgentRow, target: Option<&str>) -> ApiResul
     };
     let res = sql.query().execute(db).await?;
     if res.rows_affected() != 1 {
-        return Err(ApiError::conflict(
+        return Err(DomainError::conflict(
             "AGENT_MOVED",
             "El agente cambió de oficina mientras tanto; vuelve a intentarlo",
         ));
@@ -445,7 +445,7 @@ pub async fn assign(db: &Db, agent: &AgentRow, target: Option<&str>) -> ApiResul
 /// Deletes an agent in one transaction: its properties are kept with `agentId: null`; the
 /// profile, the reviews about it and its user account (with its sessions and its reviews of
 /// other agents, whose ratings are recomputed) are removed. Returns the properties kept.
-pub async fn delete(db: &Db, agent: &AgentRow) -> ApiResult<u64> {
+pub async fn delete(db: &Db, agent: &AgentRow) -> DomainResult<u64> {
     let mut tx = db.begin().await?;
     let kept = sqlx::query("UPDATE properties SET agent_id = NULL WHERE agent_id = $1")
         .bind(&agent.id)

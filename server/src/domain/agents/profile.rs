@@ -13,10 +13,10 @@ use crate::{
         users::{Role, UserRow},
     },
     http::{
-        error::{ApiError, ApiResult, is_unique_violation},
         text::{optional_date, optional_text, optional_text_ml, optional_url, patch},
     },
 };
+use crate::domain::error::{DomainError, DomainResult, is_unique_violation};
 
 /// Profile fields of spec 2.2 accepted on creation and update. On update an absent field is
 /// left as it is and `null` (or an empty text) clears it.
@@ -130,7 +130,7 @@ impl ProfileData {
     }
 
     /// Applies and validates the given fields.
-    pub fn apply(&mut self, f: ProfileFields) -> ApiResult<()> {
+    pub fn apply(&mut self, f: ProfileFields) -> DomainResult<()> {
         if let Some(v) = f.external_id {
             self.external_id = optional_text(v, "externalId", 100)?;
         }
@@ -198,7 +198,7 @@ pub async fn create(
     agency: Option<&AgencyRow>,
     new: &NewAgent,
     welcome: &crate::mail::Email,
-) -> ApiResult<(UserRow, String)> {
+) -> DomainResult<(UserRow, String)> {
     let mut tx = db.begin().await?;
     let user = accounts::create_user(
         &mut *tx,
@@ -215,7 +215,7 @@ pub async fn create(
     )
     .await
     .map_err(|e| match e {
-        CreateUserError::EmailTaken => ApiError::bad_request(
+        CreateUserError::EmailTaken => DomainError::bad_request(
             "EMAIL_ALREADY_EXISTS",
             "El correo electrónico ya está registrado",
         ),
@@ -248,7 +248,7 @@ pub async fn insert(
     first_name: &str,
     last_name: &str,
     now: i64,
-) -> ApiResult<()> {
+) -> DomainResult<()> {
     let res = sqlx::query(
         "INSERT INTO agent_profiles (id, user_id, agency_id, external_id, image, city, city_norm, \
          category, category_norm, company, bio, phone1, phone2, office_phone, mobile_phone, fax, \
@@ -297,7 +297,7 @@ pub async fn update(
     last_name: &str,
     phone: Option<&str>,
     p: &ProfileData,
-) -> ApiResult<()> {
+) -> DomainResult<()> {
     let now = db::now();
     let mut tx = db.begin().await?;
     sqlx::query(
