@@ -6,8 +6,10 @@
 //! line each: SAT code, concept, amount). Labels are found case- and accent-insensitively
 //! wherever they stand on a line, so two labels sharing a line (a two-column print) are read
 //! too. Nothing is guessed: a required value not found is `DOCUMENT_UNREADABLE` naming the
-//! field, and the facts count as verified only when the checks of [`ComprobacionesImpreso`]
-//! pass (RFC check digits, totals that add up, dates in order).
+//! field, and a reading is used for a profile only when the checks of
+//! [`ComprobacionesImpreso`] pass (RFC check digits, totals that add up, dates in order); even
+//! then its facts are read from paper, never verified (paper has no seal: the profile puts them
+//! in `perfil_impreso`, to be confirmed by the XML or by the SAT's service with the UUID).
 
 use crate::date::Date;
 use crate::error::{DocError, DocErrorCode};
@@ -319,8 +321,9 @@ pub fn read_printed_receipt_with_qr(
 }
 
 /// The receipts a profile is built from when some were read from XML and some from print:
-/// every XML receipt, then each verified printed receipt whose UUID no XML receipt has (the
-/// XML wins: it is the stamped original). Unverified printed receipts are left out.
+/// every XML receipt, then each printed receipt whose checks all pass and whose UUID no XML
+/// receipt has (the XML wins: it is the stamped original); the rest are left out. The profile
+/// shows what the prints say as read from paper, never verified.
 pub fn receipts_for_profile(xml: &[CfdiFacts], printed: &[ReciboImpreso]) -> Vec<CfdiFacts> {
     let mut out = xml.to_vec();
     for p in printed.iter().filter(|p| p.verificado) {
