@@ -14,10 +14,11 @@ pub struct CfdiFacts {
     /// Folio fiscal of the SAT stamp (`tfd:TimbreFiscalDigital@UUID`), upper-case; `None` for
     /// an unstamped document.
     pub uuid: Option<String>,
-    /// CFDI version, `"3.3"` or `"4.0"`.
-    pub version: String,
-    /// `Comprobante@Fecha`, the issue timestamp as written (`2024-01-15T12:00:00`).
-    pub fecha: String,
+    /// CFDI version, `"3.3"` or `"4.0"`; `None` only for a print that does not show it.
+    pub version: Option<String>,
+    /// `Comprobante@Fecha`, the issue timestamp as written (`2024-01-15T12:00:00`); `None`
+    /// only for a print that does not show it.
+    pub fecha: Option<String>,
     /// Employer's RFC (`cfdi:Emisor@Rfc`).
     pub emisor_rfc: String,
     /// Worker's RFC (`cfdi:Receptor@Rfc`).

@@ -259,3 +259,23 @@ fn rfcs_are_found_without_this_readers_labels_by_their_check_digits() {
         assert!(read.comprobaciones.rfc_emisor_valido && read.comprobaciones.rfc_receptor_valido);
     }
 }
+
+#[test]
+fn a_print_without_version_issue_date_or_curp_label_still_reads() {
+    let facts = fixture("quincenal-40-rfc-valido.xml");
+    let text: String = print(&facts)
+        .lines()
+        .filter(|l| !l.starts_with("Versión del comprobante"))
+        .map(|l| l.replace("CURP: ", "C.U.R.P ").replace("RFC receptor: ", "Trabajador RFC "))
+        .collect::<Vec<_>>()
+        .join("\n");
+    let read = read_printed_receipt(&text, Fuente::Pdf, Decimal::ONE).unwrap_or_else(|e| panic!("{e}\n{text}"));
+    // Nothing else is guessed: what the print does not show is absent.
+    assert_eq!((read.hechos.version, read.hechos.fecha), (None, None));
+    assert_eq!(read.hechos.receptor_curp, facts.receptor_curp, "the only CURP-shaped token");
+    assert_eq!((read.hechos.uuid, read.hechos.neto), (facts.uuid, facts.neto));
+    // Two CURP-shaped tokens and no label: neither is taken.
+    let two = text.replace("C.U.R.P ", "Otra: GAML850101MJCRPR09 ");
+    let e = read_printed_receipt(&two, Fuente::Pdf, Decimal::ONE).expect_err("ambiguous");
+    assert_eq!(e.field.as_deref(), Some("receptor_curp"));
+}
