@@ -5,11 +5,15 @@ TEST_TARGETS += test-ocr
 test-ocr:
 	bash score-ocr/scripts/test.sh
 
-# OCR accuracy over 105 generated documents (benches/ocr/accuracy.py; figures in
-# benches/RESULTS.md). Needs the tools of test-ocr and Pillow (installed into .venv).
+# OCR accuracy over generated documents (figures in benches/RESULTS.md): the fixture receipts
+# and generated bank statements in five image forms (benches/ocr/accuracy.py), then statements
+# and receipts in the layouts the reader was written for and in layouts held out of its tuning,
+# as text PDFs and 300 dpi scans, with the QR code pages (benches/ocr/layouts.py). Needs the tools of
+# test-ocr, Pillow and qrcode (installed into .venv).
 .PHONY: bench-ocr
 bench-ocr:
 	$(CARGO) build --release -p score-ocr --example read_document --locked
 	[ -x .venv/bin/python ] || python3 -m venv .venv
-	.venv/bin/python -c 'import PIL' 2>/dev/null || .venv/bin/pip install -q pillow
+	.venv/bin/python -c 'import PIL, qrcode' 2>/dev/null || .venv/bin/pip install -q pillow qrcode
 	.venv/bin/python benches/ocr/accuracy.py
+	.venv/bin/python benches/ocr/layouts.py

@@ -356,8 +356,8 @@ fn facts(tree: &Tree<'_>) -> Result<CfdiFacts, DocError> {
     let timbre = items.iter().copied().find(|&i| tree.elems[i].ns == Ns::Tfd && tree.elems[i].local == "TimbreFiscalDigital");
     Ok(CfdiFacts {
         uuid: timbre.and_then(|t| tree.trimmed(t, "UUID")).filter(|u| !u.is_empty()).map(|u| u.to_ascii_uppercase()),
-        version,
-        fecha,
+        version: Some(version),
+        fecha: Some(fecha),
         emisor_rfc: required(party("Emisor"), "Rfc", "cfdi:Emisor")?.to_uppercase(),
         receptor_rfc: required(party("Receptor"), "Rfc", "cfdi:Receptor")?.to_uppercase(),
         receptor_curp: required(from_receptor("Curp"), "Curp", "nomina12:Receptor")?.to_uppercase(),

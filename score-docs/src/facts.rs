@@ -14,10 +14,11 @@ pub struct CfdiFacts {
     /// Folio fiscal of the SAT stamp (`tfd:TimbreFiscalDigital@UUID`), upper-case; `None` for
     /// an unstamped document.
     pub uuid: Option<String>,
-    /// CFDI version, `"3.3"` or `"4.0"`.
-    pub version: String,
-    /// `Comprobante@Fecha`, the issue timestamp as written (`2024-01-15T12:00:00`).
-    pub fecha: String,
+    /// CFDI version, `"3.3"` or `"4.0"`; `None` only for a print that does not show it.
+    pub version: Option<String>,
+    /// `Comprobante@Fecha`, the issue timestamp as written (`2024-01-15T12:00:00`); `None`
+    /// only for a print that does not show it.
+    pub fecha: Option<String>,
     /// Employer's RFC (`cfdi:Emisor@Rfc`).
     pub emisor_rfc: String,
     /// Worker's RFC (`cfdi:Receptor@Rfc`).
@@ -85,8 +86,9 @@ pub enum MotivoSello {
     /// No `tfd:TimbreFiscalDigital` with a UUID under `cfdi:Complemento`: never stamped by
     /// the SAT.
     SinTimbre,
-    /// A printed copy (PDF text or OCR): paper carries no seal. Its facts count as the print's
-    /// own checks allow (`ReciboImpreso::verificado`), until they are confirmed by the XML.
+    /// A printed copy (PDF text, OCR or its QR code): paper carries no seal. Its facts are
+    /// never verified: a profile shows them as read from paper (`perfil_impreso`), to be
+    /// confirmed by the XML or by the SAT's service with the UUID.
     Impreso,
 }
 
@@ -133,12 +135,6 @@ impl Sello {
     /// The seal of a printed copy: none (`IMPRESO`).
     pub fn impreso() -> Self {
         Sello::rechazado(MotivoSello::Impreso, None, None)
-    }
-
-    /// Whether the receipt's facts may prove profile fields: a valid seal, or a print (whose
-    /// own checks decide, see [`MotivoSello::Impreso`]).
-    pub fn prueba(&self) -> bool {
-        self.valido || self.motivo == Some(MotivoSello::Impreso)
     }
 }
 
@@ -226,8 +222,9 @@ impl ComprobacionesImpreso {
 
 /// A payroll receipt read from its printed form (PDF text or OCR): the same facts as
 /// [`CfdiFacts`] (same keys, flattened), plus where they came from, how confident the reading
-/// is, and the checks. Only a receipt with `verificado: true` is used for a profile, and a
-/// receipt whose UUID was also read from the XML is replaced by the XML's facts.
+/// is, and the checks. Only a receipt with `verificado: true` (its reading is consistent) is
+/// used for a profile, and there only as read from paper (never verified: paper has no seal);
+/// a receipt whose UUID was also read from the XML is replaced by the XML's facts.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct ReciboImpreso {
     /// The facts, with `read_cfdi`'s keys.
@@ -239,7 +236,7 @@ pub struct ReciboImpreso {
     /// confidence for OCR.
     #[serde(with = "money::number")]
     pub confianza: Decimal,
-    /// Every check passed.
+    /// Every check passed: the reading is consistent. Not a proof (paper has no seal).
     pub verificado: bool,
     /// The checks.
     pub comprobaciones: ComprobacionesImpreso,

@@ -50,8 +50,8 @@ pub use statement::{
 };
 pub use text::rfc_check_digit_ok;
 pub use profile::{
-    CambioPatron, Comprobaciones, DEBT_DEDUCTIONS, DeudaNomina, Hueco, MAX_RECEIPTS, PerfilVerificado, Periodo, SelloInvalido,
-    Verificacion, VerifiedProfile, profile_from_cfdi,
+    CambioPatron, Comprobaciones, DEBT_DEDUCTIONS, DeudaNomina, Hueco, MAX_RECEIPTS, PerfilVerificado, Periodo, PorConfirmar,
+    SAT_VERIFICATION_SERVICE, SelloInvalido, Verificacion, VerifiedProfile, profile_from_cfdi,
 };
 pub use xml::{MAX_BYTES, MAX_DEPTH};
 

@@ -6,8 +6,10 @@
 //! line each: SAT code, concept, amount). Labels are found case- and accent-insensitively
 //! wherever they stand on a line, so two labels sharing a line (a two-column print) are read
 //! too. Nothing is guessed: a required value not found is `DOCUMENT_UNREADABLE` naming the
-//! field, and the facts count as verified only when the checks of [`ComprobacionesImpreso`]
-//! pass (RFC check digits, totals that add up, dates in order).
+//! field, and a reading is used for a profile only when the checks of
+//! [`ComprobacionesImpreso`] pass (RFC check digits, totals that add up, dates in order); even
+//! then its facts are read from paper, never verified (paper has no seal: the profile puts them
+//! in `perfil_impreso`, to be confirmed by the XML or by the SAT's service with the UUID).
 
 use crate::date::Date;
 use crate::error::{DocError, DocErrorCode};
@@ -102,6 +104,22 @@ fn rfc_anywhere(lines: &[Line], who: &[&str], other: Option<&str>, length: usize
         }
         (all.len() == 1).then(|| all.remove(0))
     })
+}
+
+/// Without a legible "CURP" label: the only CURP-shaped token of the text (18 characters whose
+/// letters, birth date, sex and state are where a CURP has them), as for RFCs.
+fn curp_anywhere(lines: &[Line]) -> Option<String> {
+    let mut all: Vec<String> = lines
+        .iter()
+        .flat_map(|l| text::tokens(&l.text()).filter_map(|t| text::parse_curp(t.trim_matches('.'))).collect::<Vec<_>>())
+        .filter(|c| {
+            let (month, day) = (c[6..8].parse::<u32>().unwrap_or(0), c[8..10].parse::<u32>().unwrap_or(0));
+            (1..=12).contains(&month) && (1..=31).contains(&day) && matches!(&c[10..11], "H" | "M" | "X")
+        })
+        .collect();
+    all.sort();
+    all.dedup();
+    (all.len() == 1).then(|| all.remove(0))
 }
 
 fn two_digit_code(token: &str) -> Option<String> {
@@ -237,9 +255,12 @@ pub fn read_printed_receipt_with_qr(
     let receptor_rfc = receptor_rfc
         .or_else(|| rfc_anywhere(&lines, WORKER_WORDS, Some(&emisor_rfc), 13))
         .ok_or_else(|| unreadable("receptor_rfc", "el RFC del trabajador"))?;
-    let receptor_curp = find(&lines, CURP, text::parse_curp_repaired).ok_or_else(|| unreadable("receptor_curp", "la CURP del trabajador"))?;
-    let version = find(&lines, VERSION, version).ok_or_else(|| unreadable("version", "la versión del CFDI"))?;
-    let fecha = find(&lines, FECHA, issue_stamp).ok_or_else(|| unreadable("fecha", "la fecha de emisión"))?;
+    let receptor_curp = find(&lines, CURP, text::parse_curp_repaired)
+        .or_else(|| curp_anywhere(&lines))
+        .ok_or_else(|| unreadable("receptor_curp", "la CURP del trabajador"))?;
+    // Neither proves anything about the worker, and many prints show neither: read when shown.
+    let version = find(&lines, VERSION, version);
+    let fecha = find(&lines, FECHA, issue_stamp);
     let tipo_nomina = tipo_nomina(&lines).ok_or_else(|| unreadable("tipo_nomina", "el tipo de nómina (ordinaria o extraordinaria)"))?;
     let fecha_pago = find(&lines, FECHA_PAGO, text::parse_date).ok_or_else(|| unreadable("fecha_pago", "la fecha de pago"))?;
     let period = text::labelled(&lines, PERIODO).map(|v| text::dates_in(&v)).filter(|d| d.len() >= 2);
@@ -319,8 +340,9 @@ pub fn read_printed_receipt_with_qr(
 }
 
 /// The receipts a profile is built from when some were read from XML and some from print:
-/// every XML receipt, then each verified printed receipt whose UUID no XML receipt has (the
-/// XML wins: it is the stamped original). Unverified printed receipts are left out.
+/// every XML receipt, then each printed receipt whose checks all pass and whose UUID no XML
+/// receipt has (the XML wins: it is the stamped original); the rest are left out. The profile
+/// shows what the prints say as read from paper, never verified.
 pub fn receipts_for_profile(xml: &[CfdiFacts], printed: &[ReciboImpreso]) -> Vec<CfdiFacts> {
     let mut out = xml.to_vec();
     for p in printed.iter().filter(|p| p.verificado) {

@@ -33,7 +33,7 @@ fn paid_days_per_month(periodicidad: &str) -> (i64, i64) {
 }
 
 /// The partial profile: score-core field names, only the fields the receipts prove.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
 pub struct PerfilVerificado {
     /// State where the work is done (`ClaveEntFed`), as score-core's ISO code.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -133,11 +133,40 @@ pub struct SelloInvalido {
     pub motivo: MotivoSello,
 }
 
+/// A printed receipt (PDF, scan, photo, or its QR code) some profile fields were read from:
+/// paper carries no seal, so what it says is to be confirmed by the receipt's XML or by the
+/// SAT's verification service with its UUID.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct PorConfirmar {
+    /// The receipt's UUID, or `recibo N` (its place in the batch).
+    pub recibo: String,
+    /// The UUID to look up in the SAT's service.
+    pub uuid: Option<String>,
+    /// The employer's RFC as read (the service asks for it).
+    pub emisor_rfc: String,
+    /// The worker's RFC as read (the service asks for it).
+    pub receptor_rfc: String,
+    /// The profile fields read from this receipt, in score-core's field order.
+    pub campos: Vec<&'static str>,
+    /// How to confirm them, in Spanish.
+    pub nota: String,
+}
+
+/// The SAT's service that says whether a CFDI with a given UUID and RFCs was stamped.
+pub const SAT_VERIFICATION_SERVICE: &str = "https://verificacfdi.facturaelectronica.sat.gob.mx/";
+
 /// Which profile fields are verified, from which receipts, over which period.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Verificacion {
-    /// The profile fields the receipts prove, in score-core's field order.
+    /// The profile fields the receipts prove, in score-core's field order: every receipt
+    /// proving them is an XML whose seal is valid.
     pub campos: Vec<&'static str>,
+    /// The fields read from paper (in `perfil_impreso`, never in `perfil`): a printed receipt
+    /// is among those proving them. Never verified; [`Verificacion::por_confirmar`] says how
+    /// to confirm them.
+    pub campos_impresos: Vec<&'static str>,
+    /// The printed receipts those fields were read from, each with its UUID.
+    pub por_confirmar: Vec<PorConfirmar>,
     /// UUIDs of the receipts read (each once, in period order).
     pub uuids: Vec<String>,
     /// From the first period's start to the last period's end.
@@ -163,8 +192,12 @@ pub struct Verificacion {
 /// The verified partial profile of several receipts.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct VerifiedProfile {
-    /// The verified profile fields.
+    /// The verified profile fields: proven by sealed XML receipts only.
     pub perfil: PerfilVerificado,
+    /// The fields read from paper (a printed receipt is among those proving them): what the
+    /// print says, to be confirmed by the XML or by the SAT's service with the UUID; never
+    /// verified, never in `perfil`.
+    pub perfil_impreso: PerfilVerificado,
     /// Payroll debts by deduction code.
     pub deudas_nomina: Vec<DeudaNomina>,
     /// How the fields were verified.
@@ -293,34 +326,63 @@ pub fn profile_from_cfdi(receipts: &[CfdiFacts], reference: Date) -> Result<Veri
 
     let sellos_invalidos: Vec<SelloInvalido> = unique
         .iter()
-        .filter(|(_, r)| !r.sello.prueba())
+        .filter(|(_, r)| !r.sello.valido && !is_printed(r))
         .filter_map(|(i, r)| r.sello.motivo.map(|motivo| SelloInvalido { recibo: receipt_label(r, *i), motivo }))
         .collect();
     let label_of = |r: &CfdiFacts| unique.iter().find(|(_, u)| std::ptr::eq(*u, r)).map(|(i, u)| receipt_label(u, *i)).unwrap_or_default();
-    // A field is verified only when every receipt proving it carries a valid seal; otherwise
-    // it is left out of the profile, and a note says which receipt failed and why.
-    let unsealed = |proof: &[&CfdiFacts], fields: &str, notas: &mut Vec<String>| -> bool {
+    // A field is verified only when every receipt proving it is an XML with a valid seal. A
+    // broken seal leaves it out, with a note naming the receipt and why; a printed receipt
+    // among the proof (paper has no seal) puts it in `perfil_impreso`, to be confirmed.
+    let mut por_confirmar: Vec<PorConfirmar> = Vec::new();
+    let mut judge = |proof: &[&CfdiFacts], fields: &[&'static str], names: &str, notas: &mut Vec<String>| -> Prueba {
         let failed: Vec<String> = proof
             .iter()
-            .filter(|r| !r.sello.prueba())
+            .filter(|r| !r.sello.valido && !is_printed(r))
             .map(|r| format!("{} ({})", label_of(r), r.sello.motivo.map_or("SIN_SELLO", MotivoSello::as_str)))
             .collect();
         if !failed.is_empty() {
-            notas.push(format!("{fields}: el sello de {} no es válido.", failed.join(", ")));
+            notas.push(format!("{names} no se verifican: el sello de {} no es válido.", failed.join(", ")));
+            return Prueba::Rechazada;
         }
-        !failed.is_empty()
+        let paper: Vec<String> = proof.iter().filter(|r| is_printed(r)).map(|r| label_of(r)).collect();
+        if paper.is_empty() {
+            return Prueba::Sellada;
+        }
+        for r in proof.iter().filter(|r| is_printed(r)) {
+            let recibo = label_of(r);
+            match por_confirmar.iter_mut().find(|p| p.recibo == recibo) {
+                Some(p) => p.campos.extend_from_slice(fields),
+                None => por_confirmar.push(PorConfirmar {
+                    nota: confirm_note(r),
+                    recibo,
+                    uuid: r.uuid.clone(),
+                    emisor_rfc: r.emisor_rfc.clone(),
+                    receptor_rfc: r.receptor_rfc.clone(),
+                    campos: fields.to_vec(),
+                }),
+            }
+        }
+        notas.push(format!(
+            "{names} se leyeron de papel ({}), que no trae sello: no se verifican hasta confirmarlos con el XML o con el servicio del SAT y el UUID.",
+            paper.join(", ")
+        ));
+        Prueba::Papel
     };
 
     let mut notas = Vec::new();
-    let mut campos = Vec::new();
+    let (mut campos, mut campos_impresos) = (Vec::new(), Vec::new());
     // State, income type and seniority come from the latest receipt.
-    let latest_unsealed = unsealed(&[latest], "estado, tipo_ingreso y antiguedad_meses no se verifican", &mut notas);
-    let estado = state_of(&latest.clave_ent_fed).filter(|_| !latest_unsealed);
-    match estado {
-        Some(_) => campos.push("estado"),
-        None if latest_unsealed => {}
-        None => notas.push(format!("ClaveEntFed \"{}\" no es un estado de México: estado no se verifica.", latest.clave_ent_fed)),
+    let latest_proof = judge(
+        &[latest],
+        &["estado", "tipo_ingreso", "antiguedad_meses"],
+        "estado, tipo_ingreso y antiguedad_meses",
+        &mut notas,
+    );
+    let estado = state_of(&latest.clave_ent_fed);
+    if estado.is_none() && latest_proof != Prueba::Rechazada {
+        notas.push(format!("ClaveEntFed \"{}\" no es un estado de México: estado no se verifica.", latest.clave_ent_fed));
     }
+    let estado = latest_proof.place(estado, "estado", &mut campos, &mut campos_impresos);
 
     // Income and debts: the current employer's ordinary receipts.
     let income: Vec<&CfdiFacts> = ordinary.iter().copied().filter(|r| r.emisor_rfc == latest.emisor_rfc).collect();
@@ -337,10 +399,13 @@ pub fn profile_from_cfdi(receipts: &[CfdiFacts], reference: Date) -> Result<Veri
     };
     let debt_of = |r: &CfdiFacts, code: &str| -> Decimal { r.deducciones.iter().filter(|d| d.tipo == code).map(|d| d.importe).sum() };
     let mut deudas_nomina = Vec::new();
-    let (ingreso_mensual, deudas_mensuales) = if income.is_empty() || days <= Decimal::ZERO {
+    let income_proof = if income.is_empty() || days <= Decimal::ZERO {
         notas.push("Ningún recibo ordinario del patrón actual con días pagados: ingreso_mensual y deudas_mensuales no se verifican.".to_owned());
-        (None, None)
-    } else if unsealed(&income, "ingreso_mensual y deudas_mensuales no se verifican", &mut notas) {
+        Prueba::Rechazada
+    } else {
+        judge(&income, &["ingreso_mensual", "deudas_mensuales"], "ingreso_mensual y deudas_mensuales", &mut notas)
+    };
+    let (ingreso_mensual, deudas_mensuales) = if income_proof == Prueba::Rechazada {
         (None, None)
     } else {
         for (code, concepto) in DEBT_DEDUCTIONS {
@@ -355,38 +420,61 @@ pub fn profile_from_cfdi(receipts: &[CfdiFacts], reference: Date) -> Result<Veri
         // deudas_mensuales stays unverified rather than a "verified" zero.
         let deudas = (!deudas_nomina.is_empty())
             .then(|| money::round(deudas_nomina.iter().map(|d| d.mensual).sum::<Decimal>(), money::MONEY_DP));
-        campos.push("ingreso_mensual");
         (Some(ingreso), deudas)
     };
+    if income_proof != Prueba::Sellada {
+        // Debts read from paper are in perfil_impreso's sum only.
+        deudas_nomina.clear();
+    }
+    let ingreso_mensual = income_proof.place(ingreso_mensual, "ingreso_mensual", &mut campos, &mut campos_impresos);
 
-    let tipo_ingreso = income_type_of(&latest.tipo_regimen).filter(|_| !latest_unsealed);
-    match tipo_ingreso {
-        Some(_) => campos.push("tipo_ingreso"),
-        None if latest_unsealed => {}
-        None => notas.push(format!(
+    let tipo_ingreso = income_type_of(&latest.tipo_regimen);
+    if tipo_ingreso.is_none() && latest_proof != Prueba::Rechazada {
+        notas.push(format!(
             "TipoRegimen \"{}\" no es de sueldos (02) ni de jubilados o pensionados (03, 04, 12): tipo_ingreso no se verifica.",
             latest.tipo_regimen
-        )),
+        ));
     }
+    let tipo_ingreso = latest_proof.place(tipo_ingreso, "tipo_ingreso", &mut campos, &mut campos_impresos);
     let start = latest.fecha_inicio_rel_laboral.as_deref().and_then(Date::parse);
-    let antiguedad_meses = start.map(|s| s.whole_months_until(reference)).filter(|_| !latest_unsealed);
-    match antiguedad_meses {
-        Some(_) => campos.push("antiguedad_meses"),
-        None if latest_unsealed => {}
-        None => notas.push("El recibo más reciente no trae FechaInicioRelLaboral: antiguedad_meses no se verifica.".to_owned()),
+    let antiguedad_meses = start.map(|s| s.whole_months_until(reference));
+    if antiguedad_meses.is_none() && latest_proof != Prueba::Rechazada {
+        notas.push("El recibo más reciente no trae FechaInicioRelLaboral: antiguedad_meses no se verifica.".to_owned());
     }
-    if deudas_mensuales.is_some() {
-        campos.push("deudas_mensuales");
+    let antiguedad_meses = latest_proof.place(antiguedad_meses, "antiguedad_meses", &mut campos, &mut campos_impresos);
+    let deudas_mensuales = income_proof.place(deudas_mensuales, "deudas_mensuales", &mut campos, &mut campos_impresos);
+    // In period order; a receipt's fields are those it gave a value (a pensioner's has no
+    // seniority).
+    let labels: Vec<String> = unique.iter().map(|(i, r)| receipt_label(r, *i)).collect();
+    por_confirmar.sort_by_key(|p| labels.iter().position(|l| *l == p.recibo));
+    for p in &mut por_confirmar {
+        p.campos.retain(|c| campos_impresos.contains(c));
+        p.campos.sort_by_key(|c| FIELD_ORDER.iter().position(|f| f == c));
     }
 
     let all = unique.iter().map(|(_, r)| *r);
     let desde = all.clone().map(|r| r.fecha_inicial_pago.as_str()).min().unwrap_or_default().to_owned();
     let hasta = all.clone().map(|r| r.fecha_final_pago.as_str()).max().unwrap_or_default().to_owned();
     Ok(VerifiedProfile {
-        perfil: PerfilVerificado { estado, ingreso_mensual, tipo_ingreso, antiguedad_meses, deudas_mensuales },
+        perfil: PerfilVerificado {
+            estado: estado.0,
+            ingreso_mensual: ingreso_mensual.0,
+            tipo_ingreso: tipo_ingreso.0,
+            antiguedad_meses: antiguedad_meses.0,
+            deudas_mensuales: deudas_mensuales.0,
+        },
+        perfil_impreso: PerfilVerificado {
+            estado: estado.1,
+            ingreso_mensual: ingreso_mensual.1,
+            tipo_ingreso: tipo_ingreso.1,
+            antiguedad_meses: antiguedad_meses.1,
+            deudas_mensuales: deudas_mensuales.1,
+        },
         deudas_nomina,
         verificacion: Verificacion {
             campos,
+            campos_impresos,
+            por_confirmar,
             uuids: all.clone().filter_map(|r| r.uuid.clone()).collect(),
             periodo: Periodo { desde, hasta },
             recibos: unique.len(),
@@ -412,4 +500,49 @@ pub fn profile_from_cfdi(receipts: &[CfdiFacts], reference: Date) -> Result<Veri
             notas,
         },
     })
+}
+
+/// The profile fields receipts prove, in score-core's field order.
+const FIELD_ORDER: [&str; 5] = ["estado", "ingreso_mensual", "tipo_ingreso", "antiguedad_meses", "deudas_mensuales"];
+
+/// A receipt read from its print (PDF text, OCR or QR code): paper carries no seal.
+fn is_printed(r: &CfdiFacts) -> bool {
+    r.sello.motivo == Some(MotivoSello::Impreso)
+}
+
+/// How to confirm what a printed receipt says: its XML, or the SAT's service with its UUID.
+fn confirm_note(r: &CfdiFacts) -> String {
+    let uuid = r.uuid.as_deref().unwrap_or("(sin UUID legible)");
+    format!(
+        "Leído de papel, que no trae sello digital: por confirmar con el XML del recibo o en el servicio del SAT ({SAT_VERIFICATION_SERVICE}) con el UUID {uuid}, el RFC emisor {} y el RFC receptor {}.",
+        r.emisor_rfc, r.receptor_rfc
+    )
+}
+
+/// What proves a group of fields.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Prueba {
+    /// Sealed XML receipts only, every seal valid: verified.
+    Sellada,
+    /// A printed receipt among them (the rest sealed): read from paper, to be confirmed.
+    Papel,
+    /// A receipt whose seal does not verify: neither.
+    Rechazada,
+}
+
+impl Prueba {
+    /// Splits `value` into (verified, read from paper) and lists `campo` where it went.
+    fn place<T>(self, value: Option<T>, campo: &'static str, campos: &mut Vec<&'static str>, impresos: &mut Vec<&'static str>) -> (Option<T>, Option<T>) {
+        match (self, value) {
+            (Prueba::Sellada, Some(v)) => {
+                campos.push(campo);
+                (Some(v), None)
+            }
+            (Prueba::Papel, Some(v)) => {
+                impresos.push(campo);
+                (None, Some(v))
+            }
+            _ => (None, None),
+        }
+    }
 }

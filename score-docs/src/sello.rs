@@ -62,7 +62,8 @@ pub(crate) fn check(tree: &Tree<'_>, facts: &CfdiFacts) -> Sello {
         return fail(MotivoSello::CertificadoNoCorresponde);
     }
     let validity = &cert.tbs_certificate.validity;
-    let fecha = facts.fecha.get(..19).unwrap_or(&facts.fecha);
+    let written = facts.fecha.as_deref().unwrap_or_default();
+    let fecha = written.get(..19).unwrap_or(written);
     if fecha < timestamp(validity.not_before).as_str() || fecha > timestamp(validity.not_after).as_str() {
         return fail(MotivoSello::CertificadoVencido);
     }

@@ -8,8 +8,8 @@ use common::{dmy, money, print};
 use proptest::prelude::*;
 use rust_decimal::Decimal;
 use score_docs::{
-    BankLayout, CfdiFacts, DocErrorCode, DocumentKind, Documento, Fuente, read_cfdi, read_document_text, read_printed_receipt,
-    receipts_for_profile, rfc_check_digit_ok,
+    BankLayout, CfdiFacts, Date, DocErrorCode, DocumentKind, Documento, Fuente, PerfilVerificado, SAT_VERIFICATION_SERVICE,
+    profile_from_cfdi, read_cfdi, read_document_text, read_printed_receipt, receipts_for_profile, rfc_check_digit_ok,
 };
 use std::path::PathBuf;
 
@@ -130,6 +130,74 @@ fn the_xml_wins_when_the_uuid_matches() {
     assert_eq!(merged, vec![xml, printed_other.hechos]);
 }
 
+/// The six INFONAVIT receipts as sealed XML, and as read from their prints.
+fn infonavit() -> (Vec<CfdiFacts>, Vec<CfdiFacts>) {
+    let xml: Vec<CfdiFacts> = (1..=6).map(|i| fixture(&format!("quincenal-40-infonavit-{i}.xml"))).collect();
+    let paper = xml
+        .iter()
+        .map(|f| read_printed_receipt(&print(f), Fuente::Pdf, Decimal::ONE).expect("reads").hechos)
+        .collect();
+    (xml, paper)
+}
+
+#[test]
+fn paper_is_never_verified_and_says_how_to_confirm_it() {
+    let reference = Date::parse("2025-04-10").expect("date");
+    let (xml, paper) = infonavit();
+    let sealed = profile_from_cfdi(&xml, reference).expect("profile");
+    assert_eq!(sealed.verificacion.campos, ["estado", "ingreso_mensual", "tipo_ingreso", "antiguedad_meses", "deudas_mensuales"]);
+    assert!(sealed.verificacion.campos_impresos.is_empty() && sealed.verificacion.por_confirmar.is_empty());
+    assert_eq!(sealed.perfil_impreso, PerfilVerificado::default());
+
+    // Every receipt from paper: the same values, none verified, each receipt to confirm.
+    let printed = profile_from_cfdi(&paper, reference).expect("profile");
+    assert_eq!(printed.perfil, PerfilVerificado::default(), "paper verifies nothing");
+    assert!(printed.verificacion.campos.is_empty());
+    assert!(printed.deudas_nomina.is_empty());
+    assert_eq!(printed.perfil_impreso, sealed.perfil, "what the paper says is what the XML proves");
+    assert_eq!(printed.verificacion.campos_impresos, sealed.verificacion.campos);
+    assert!(printed.verificacion.comprobaciones.sellos_validos, "paper is not a broken seal");
+    let to_confirm = &printed.verificacion.por_confirmar;
+    assert_eq!(to_confirm.len(), 6);
+    for (p, x) in to_confirm.iter().zip(&xml) {
+        let uuid = x.uuid.clone().expect("stamped");
+        assert_eq!((p.recibo.as_str(), p.uuid.as_deref()), (uuid.as_str(), Some(uuid.as_str())));
+        assert_eq!((p.emisor_rfc.as_str(), p.receptor_rfc.as_str()), (x.emisor_rfc.as_str(), x.receptor_rfc.as_str()));
+        assert!(p.nota.contains(&uuid) && p.nota.contains(SAT_VERIFICATION_SERVICE) && p.nota.contains("XML"), "{}", p.nota);
+    }
+    // The latest receipt gives state, income type and seniority besides income and debts.
+    assert_eq!(to_confirm[5].campos, sealed.verificacion.campos);
+    assert_eq!(to_confirm[0].campos, ["ingreso_mensual", "deudas_mensuales"]);
+    assert!(printed.verificacion.notas.iter().any(|n| n.contains("se leyeron de papel")), "{:?}", printed.verificacion.notas);
+
+    // One print among sealed XML: the fields it helps prove are read from paper; the others
+    // (from the latest receipt, an XML) stay verified.
+    let mixed: Vec<CfdiFacts> = std::iter::once(paper[0].clone()).chain(xml[1..].iter().cloned()).collect();
+    let mixed = profile_from_cfdi(&mixed, reference).expect("profile");
+    assert_eq!(mixed.verificacion.campos, ["estado", "tipo_ingreso", "antiguedad_meses"]);
+    assert_eq!(mixed.verificacion.campos_impresos, ["ingreso_mensual", "deudas_mensuales"]);
+    assert_eq!(mixed.perfil.ingreso_mensual, None);
+    assert_eq!(mixed.perfil_impreso.ingreso_mensual, sealed.perfil.ingreso_mensual);
+    assert_eq!(mixed.verificacion.por_confirmar.len(), 1);
+    assert_eq!(mixed.verificacion.por_confirmar[0].uuid, xml[0].uuid);
+
+    // The XML of the printed receipt replaces it: verified again.
+    let printed_first = read_printed_receipt(&print(&xml[0]), Fuente::Pdf, Decimal::ONE).expect("reads");
+    let mut with_rfc = printed_first.clone();
+    with_rfc.verificado = true;
+    let merged = receipts_for_profile(&xml, &[with_rfc]);
+    assert_eq!(profile_from_cfdi(&merged, reference).expect("profile"), sealed);
+
+    // A broken seal outweighs paper: neither verified nor read from paper, and said why.
+    let mut broken = xml.clone();
+    broken[1].sello = score_docs::Sello::rechazado(score_docs::MotivoSello::SelloInvalido, None, None);
+    broken[0] = paper[0].clone();
+    let broken = profile_from_cfdi(&broken, reference).expect("profile");
+    assert!(!broken.verificacion.campos_impresos.contains(&"ingreso_mensual"));
+    assert!(!broken.verificacion.campos.contains(&"ingreso_mensual"));
+    assert!(broken.verificacion.notas.iter().any(|n| n.contains("SELLO_INVALIDO")), "{:?}", broken.verificacion.notas);
+}
+
 #[test]
 fn the_kind_is_told_from_the_text() {
     let layouts = BankLayout::builtin();
@@ -190,4 +258,24 @@ fn rfcs_are_found_without_this_readers_labels_by_their_check_digits() {
         assert_eq!((read.hechos.emisor_rfc.as_str(), read.hechos.receptor_rfc.as_str()), (facts.emisor_rfc.as_str(), facts.receptor_rfc.as_str()), "{text}");
         assert!(read.comprobaciones.rfc_emisor_valido && read.comprobaciones.rfc_receptor_valido);
     }
+}
+
+#[test]
+fn a_print_without_version_issue_date_or_curp_label_still_reads() {
+    let facts = fixture("quincenal-40-rfc-valido.xml");
+    let text: String = print(&facts)
+        .lines()
+        .filter(|l| !l.starts_with("Versión del comprobante"))
+        .map(|l| l.replace("CURP: ", "C.U.R.P ").replace("RFC receptor: ", "Trabajador RFC "))
+        .collect::<Vec<_>>()
+        .join("\n");
+    let read = read_printed_receipt(&text, Fuente::Pdf, Decimal::ONE).unwrap_or_else(|e| panic!("{e}\n{text}"));
+    // Nothing else is guessed: what the print does not show is absent.
+    assert_eq!((read.hechos.version, read.hechos.fecha), (None, None));
+    assert_eq!(read.hechos.receptor_curp, facts.receptor_curp, "the only CURP-shaped token");
+    assert_eq!((read.hechos.uuid, read.hechos.neto), (facts.uuid, facts.neto));
+    // Two CURP-shaped tokens and no label: neither is taken.
+    let two = text.replace("C.U.R.P ", "Otra: GAML850101MJCRPR09 ");
+    let e = read_printed_receipt(&two, Fuente::Pdf, Decimal::ONE).expect_err("ambiguous");
+    assert_eq!(e.field.as_deref(), Some("receptor_curp"));
 }

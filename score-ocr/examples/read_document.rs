@@ -1,7 +1,8 @@
 //! Reads printed documents and prints one JSON line per file: `{"archivo", "segundos",
-//! "texto": {fuente, confianza, paginas, qr}, "documento"}` (`qr`: a QR code was decoded) or `{"archivo", "error": {code,
-//! message}}`; a `.xml` file is read as a CFDI (`read_cfdi`, the true facts). Used by
-//! benches/ocr/accuracy.py; also a quick way to see what a document reads to.
+//! "texto": {fuente, confianza, paginas, qr}, "documento"}` (`qr`: a QR code was decoded) or
+//! `{"archivo", "segundos", "qr", "error": {code, message}}`; a `.xml` file is read as a CFDI
+//! (`read_cfdi`, the true facts). Used by benches/ocr/accuracy.py and layouts.py; also a
+//! quick way to see what a document reads to.
 //!
 //!     cargo run --release -p score-ocr --example read_document -- FILE...
 
@@ -30,7 +31,10 @@ fn main() {
             continue;
         }
         let start = Instant::now();
-        let result = extract_text(&bytes, &limits).and_then(|t| {
+        let extracted = extract_text(&bytes, &limits);
+        // Whether a QR code was decoded, also when the text then could not be read.
+        let qr = matches!(&extracted, Ok(t) if t.qr.is_some());
+        let result = extracted.and_then(|t| {
             score_docs::read_document_text_with_qr(&t.text, t.qr.as_ref(), None, t.fuente, t.confianza, &layouts).map(|d| (t, d))
         });
         let seconds = start.elapsed().as_secs_f64();
@@ -44,7 +48,7 @@ fn main() {
                 d.to_json()
             ),
             Err(e) => println!(
-                r#"{{"archivo":{name},"segundos":{seconds:.3},"error":{{"code":"{}","message":{}}}}}"#,
+                r#"{{"archivo":{name},"segundos":{seconds:.3},"qr":{qr},"error":{{"code":"{}","message":{}}}}}"#,
                 e.code.as_str(),
                 serde_json_string(&e.message)
             ),

@@ -33,7 +33,7 @@ pub fn dmy(iso: &str) -> String {
 pub fn print(f: &CfdiFacts) -> String {
     let mut t = String::new();
     t.push_str("RECIBO DE NÓMINA\nComprobante Fiscal Digital por Internet\n");
-    t.push_str(&format!("Versión del comprobante: {}      Fecha de emisión: {}\n", f.version, f.fecha));
+    t.push_str(&format!("Versión del comprobante: {}      Fecha de emisión: {}\n", f.version.as_deref().unwrap_or_default(), f.fecha.as_deref().unwrap_or_default()));
     t.push_str(&format!("Folio fiscal (UUID): {}\n", f.uuid.clone().unwrap_or_default()));
     t.push_str(&format!("RFC emisor: {}     Régimen fiscal: 601\n", f.emisor_rfc));
     t.push_str(&format!("RFC receptor: {}   CURP: {}\n", f.receptor_rfc, f.receptor_curp));

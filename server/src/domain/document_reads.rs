@@ -3,9 +3,12 @@
 //! `rechazado`), and what reading one does to the profile.
 //!
 //! What a read document does:
-//! - a printed payroll receipt whose checks all pass (`verificado`) is attached like an XML
-//!   receipt (`documents::attach`: same worker, one per UUID, the profile rescored), with
-//!   `fuente` `pdf` or `ocr`; the XML of the same UUID, sent before or after, wins;
+//! - a printed payroll receipt whose checks all pass (`verificado`: read consistently) is
+//!   attached to the profile's receipts (`documents::attach`: same worker, one per UUID), with
+//!   `fuente` `pdf`, `ocr` or `qr`, but paper is never verified: the fields it helps prove are
+//!   shown as read from paper (`verificacion.campos_impresos`, `perfil_impreso`), to be
+//!   confirmed by the XML or by the SAT's service with the UUID the `nota` gives, and never
+//!   replace the declared ones; the XML of the same UUID, sent before or after, wins;
 //! - a printed receipt that fails a check is kept as read (`aplicado` false, `nota` says why):
 //!   facts that did not add up never verify a profile;
 //! - a bank statement is kept as read; `GET /api/v1/perfil/{id}` shows the income the
@@ -51,9 +54,10 @@ pub struct LecturaView {
     /// `leyendo` (queued or being read), `leido` or `rechazado`.
     #[schema(example = "leyendo")]
     pub estado: String,
-    /// Whether its facts verify the profile (a printed receipt whose checks all pass).
+    /// Whether it was attached to the profile's receipts (a printed receipt whose checks all
+    /// pass): its facts show as read from paper, to be confirmed; paper verifies nothing.
     pub aplicado: bool,
-    /// Why a read document was not applied.
+    /// Why a read document was not applied; for an attached print, how to confirm it.
     pub nota: Option<String>,
     /// What was read (score-docs' `Documento`: a receipt's facts with `fuente`, `confianza`,
     /// `verificado` and `comprobaciones`, or a statement's months and checks).
@@ -233,9 +237,10 @@ pub async fn finish(db: &Db, read: &str, profile_id: &str, file: NewRead, outcom
             finish_row(db, read, LEIDO, Some(("recibo_nomina", json)), false, Some(nota), None).await
         }
         Documento::ReciboNomina(r) => {
+            let nota = paper_note(&r.hechos);
             let receipt = ReadReceipt { archivo: file.archivo, sha256: file.sha256, facts: r.hechos, fuente: r.fuente.into() };
             match documents::attach(db, profile_id, vec![receipt], documents::today_in_mexico()).await {
-                Ok(_) => finish_row(db, read, LEIDO, Some(("recibo_nomina", json)), true, None, None).await,
+                Ok(_) => finish_row(db, read, LEIDO, Some(("recibo_nomina", json)), true, Some(&nota), None).await,
                 // The receipt was read; the profile refuses it (another worker's, too many).
                 Err(e) if e.kind.is_client_error() => {
                     finish_row(db, read, RECHAZADO, Some(("recibo_nomina", json)), false, None, Some((e.code, &e.message))).await
@@ -244,6 +249,15 @@ pub async fn finish(db: &Db, read: &str, profile_id: &str, file: NewRead, outcom
             }
         }
     }
+}
+
+/// What an attached print is: read from paper, to be confirmed with its UUID.
+fn paper_note(facts: &score_docs::CfdiFacts) -> String {
+    format!(
+        "Leído de papel: sus datos no se verifican hasta confirmarlos con el XML del recibo o en el servicio del SAT ({}) con el UUID {}.",
+        score_docs::SAT_VERIFICATION_SERVICE,
+        facts.uuid.as_deref().unwrap_or("del recibo")
+    )
 }
 
 /// Says that the server instance `instance` is alive (its documents are being read); run when

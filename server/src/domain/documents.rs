@@ -2,6 +2,11 @@
 //! score-docs reads from them, the verified values they prove, and the profile rescored with
 //! those values taking precedence over the declared ones.
 //!
+//! Only sealed XML verifies. A field a printed receipt (PDF, scan, photo, QR code) helps prove
+//! is read from paper: shown in `perfil_impreso` and `campos_impresos`, with each print to
+//! confirm (`comprobacion.por_confirmar`: its UUID, for the XML or the SAT's service), and
+//! never applied over the declared profile.
+//!
 //! What is stored: each receipt's facts (`score_docs::CfdiFacts` as JSON) and the SHA-256 of
 //! its file, never the file; the profile as the buyer declared it; and the last verification.
 //! A receipt is identified by its SAT UUID (or, unstamped, by its SHA-256): sending it again
@@ -122,6 +127,12 @@ pub struct DocumentView {
     #[serde(default = "xml")]
     #[schema(example = "xml")]
     pub fuente: String,
+    /// The seal's check, as score-docs gives it (`{valido, motivo, no_certificado,
+    /// rfc_certificado, ca_sat_verificada}`; `motivo` `IMPRESO` for a print). Verifications
+    /// stored before it was shown say nothing: `null`.
+    #[serde(default)]
+    #[schema(value_type = Option<Object>)]
+    pub sello: Option<Value>,
     /// RFC 3339.
     pub recibido_at: String,
 }
@@ -130,11 +141,21 @@ fn xml() -> String {
     Origin::Xml.as_str().to_owned()
 }
 
+fn empty_object() -> Value {
+    Value::Object(serde_json::Map::new())
+}
+
 /// The verification of a profile by its payroll receipts.
 #[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
 pub struct VerificationView {
-    /// Profile fields whose value in `perfil` comes from the receipts.
+    /// Profile fields whose value in `perfil` comes from the receipts (sealed XML only).
     pub campos: Vec<String>,
+    /// Profile fields read from paper (a printed receipt is among those proving them): never
+    /// verified nor applied; their values are in `perfil_impreso`, and
+    /// `comprobacion.por_confirmar` names each print's UUID to confirm them with the XML or the
+    /// SAT's service. Verifications stored before prints were told apart say nothing: `[]`.
+    #[serde(default)]
+    pub campos_impresos: Vec<String>,
     /// Declared values that differ from the verified ones.
     pub discrepancias: Vec<Discrepancia>,
     /// The profile as the buyer declared it (phase 1 and 2 values), each amount with the digits
@@ -144,11 +165,17 @@ pub struct VerificationView {
     /// What the receipts prove, in score-core's field names (`profile_from_cfdi`'s `perfil`).
     #[schema(value_type = Object)]
     pub perfil_verificado: Value,
+    /// What the printed receipts say, to be confirmed (`profile_from_cfdi`'s `perfil_impreso`);
+    /// `{}` without prints.
+    #[serde(default = "empty_object")]
+    #[schema(value_type = Object)]
+    pub perfil_impreso: Value,
     /// Payroll debts by deduction code, per month (`profile_from_cfdi`'s `deudas_nomina`).
     #[schema(value_type = Vec<Object>)]
     pub deudas_nomina: Value,
     /// How the receipts were checked (`profile_from_cfdi`'s `verificacion`: fields proven,
-    /// UUIDs, period, one worker, duplicates, gaps, employer changes, totals, notes).
+    /// fields read from paper and the prints to confirm (`por_confirmar`), UUIDs, period, one
+    /// worker, duplicates, gaps, employer changes, seals, totals, notes).
     #[schema(value_type = Object)]
     pub comprobacion: Value,
     /// The receipts on file, in period order.
@@ -362,22 +389,27 @@ async fn rescore(
 
     let documentos = stored
         .iter()
-        .map(|(r, f)| DocumentView {
-            uuid: r.uuid.clone(),
-            sha256: r.sha256.clone(),
-            emisor_rfc: f.emisor_rfc.clone(),
-            fecha_inicial_pago: f.fecha_inicial_pago.clone(),
-            fecha_final_pago: f.fecha_final_pago.clone(),
-            tipo_nomina: f.tipo_nomina.clone(),
-            fuente: r.fuente.clone(),
-            recibido_at: db::to_rfc3339(r.created_at),
+        .map(|(r, f)| -> DomainResult<DocumentView> {
+            Ok(DocumentView {
+                uuid: r.uuid.clone(),
+                sha256: r.sha256.clone(),
+                emisor_rfc: f.emisor_rfc.clone(),
+                fecha_inicial_pago: f.fecha_inicial_pago.clone(),
+                fecha_final_pago: f.fecha_final_pago.clone(),
+                tipo_nomina: f.tipo_nomina.clone(),
+                fuente: r.fuente.clone(),
+                sello: Some(serde_json::to_value(&f.sello).map_err(DomainError::internal)?),
+                recibido_at: db::to_rfc3339(r.created_at),
+            })
         })
-        .collect();
+        .collect::<DomainResult<Vec<_>>>()?;
     let view = VerificationView {
         campos,
+        campos_impresos: verified.verificacion.campos_impresos.iter().map(|c| (*c).to_owned()).collect(),
         discrepancias,
         perfil_declarado: RawValue::from_string(declared.to_owned()).map_err(DomainError::internal)?,
         perfil_verificado,
+        perfil_impreso: serde_json::to_value(&verified.perfil_impreso).map_err(DomainError::internal)?,
         deudas_nomina: serde_json::to_value(&verified.deudas_nomina).map_err(DomainError::internal)?,
         comprobacion: serde_json::to_value(&verified.verificacion).map_err(DomainError::internal)?,
         documentos,

@@ -104,8 +104,10 @@ fn queue_full() -> ApiError {
 /// (PDF text layer, or Tesseract OCR in Spanish; limits of 10 MiB, 10 pages, 40 megapixels and
 /// 60 s per document). `GET /api/v1/perfil/{id}` shows each one in `lecturas` (`leyendo`,
 /// `leido`, `rechazado` with its code). A printed receipt whose checks all pass (RFC check
-/// digits, totals that add up, dates in order) verifies the profile like its XML; the XML
-/// wins when both are sent. Statements show the income they support
+/// digits, totals that add up, dates in order) is attached, but paper has no seal: the fields
+/// it helps prove are shown as read from paper (`verificacion.campos_impresos`,
+/// `perfil_impreso`, and `comprobacion.por_confirmar` with each print's UUID, to confirm with
+/// the XML or the SAT's service), never verified nor applied; the XML wins when both are sent. Statements show the income they support
 /// (`ingreso_estados_cuenta`). A file is kept only while it is read.
 ///
 /// The verification is recomputed from all of the profile's receipts (seniority to today in

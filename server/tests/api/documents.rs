@@ -128,6 +128,17 @@ async fn every_profile_case_through_the_endpoint() {
         assert_eq!(data["platform_score"], score_of(&app, &data["perfil"]).await, "{name}");
         assert_eq!(data["recibidos"].as_array().unwrap().len(), names.len(), "{name}");
         assert_eq!(v["documentos"].as_array().unwrap().len(), today["verificacion"]["recibos"].as_u64().unwrap() as usize, "{name}");
+        // Each receipt's seal as every surface shows it: the fixture's `sello` (a sealed and a
+        // tampered receipt alike), matched by UUID.
+        for doc in v["documentos"].as_array().unwrap() {
+            let fixture = unique
+                .iter()
+                .map(|n| serde_json::from_str::<Value>(&std::fs::read_to_string(documents_dir().join(n.replace(".xml", ".json"))).unwrap()).unwrap())
+                .find(|f| f["uuid"] == doc["uuid"] && f["fecha_inicial_pago"] == doc["fecha_inicial_pago"])
+                .unwrap();
+            assert_eq!(doc["sello"], fixture["sello"], "{name}: {doc}");
+        }
+        assert!(v["campos_impresos"].as_array().unwrap().is_empty() && v["perfil_impreso"] == json!({}), "{name}: XML is not paper");
         checked += 1;
     }
     assert!(checked >= 8, "only {checked} cases");

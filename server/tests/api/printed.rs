@@ -1,8 +1,8 @@
 //! Printed documents through `POST /api/v1/fase2/documentos/{id}` with the real Poppler and
 //! Tesseract: receipts printed to a text PDF and to a photo, and bank statements, are answered
-//! 202 and read off the request path; `GET /api/v1/perfil/{id}` shows each outcome; a verified
-//! print verifies the profile like its XML, the XML wins, a misread or refused document never
-//! does; nothing of the file is kept; a full queue, a restart and bad files have their codes.
+//! 202 and read off the request path; `GET /api/v1/perfil/{id}` shows each outcome; a print
+//! whose checks pass is shown as read from paper, to confirm with its UUID, and never verifies
+//! the profile; its XML does and wins; a misread or refused document is not attached; nothing of the file is kept; a full queue, a restart and bad files have their codes.
 #![allow(clippy::unwrap_used)]
 
 #[path = "../../../score-docs/tests/common/mod.rs"]
@@ -80,10 +80,11 @@ fn receipt_with_valid_rfcs() -> (CfdiFacts, Vec<u8>) {
 }
 
 #[tokio::test]
-async fn a_printed_receipt_verifies_the_profile_like_its_xml_and_the_xml_wins() {
+async fn a_printed_receipt_is_read_from_paper_never_verified_and_its_xml_verifies() {
     let app = TestApp::spawn().await;
     let id = new_profile(&app).await;
     let (facts, xml) = receipt_with_valid_rfcs();
+    let uuid = facts.uuid.clone().unwrap();
     let pdf = printing::text_pdf(&common::print(&facts), 1);
 
     let accepted = data(upload(&app, &id, vec![("recibos", "recibo.pdf", pdf.clone())]).await, 202).await;
@@ -98,14 +99,27 @@ async fn a_printed_receipt_verifies_the_profile_like_its_xml_and_the_xml_wins() 
     assert_eq!(read["aplicado"], true, "{read}");
     assert_eq!(read["documento"]["fuente"], "pdf");
     assert_eq!(read["documento"]["verificado"], true);
-    assert_eq!(read["documento"]["uuid"], facts.uuid.clone().unwrap());
+    assert_eq!(read["documento"]["uuid"], uuid);
+    let nota = read["nota"].as_str().unwrap();
+    assert!(nota.contains("Leído de papel") && nota.contains(&uuid) && nota.contains("XML"), "{nota}");
+
+    // Paper verifies nothing: what it says is shown as read from paper, to confirm, and the
+    // declared profile stays.
     let verificacion = &profile["verificacion"];
     assert_eq!(verificacion["documentos"][0]["fuente"], "pdf", "{verificacion}");
-    assert!(verificacion["campos"].as_array().unwrap().contains(&json!("ingreso_mensual")));
-    // The income the print proves is what profile_from_cfdi makes of the same facts.
+    assert_eq!(verificacion["campos"], json!([]), "{verificacion}");
+    assert_eq!(verificacion["perfil_verificado"], json!({}));
     let expected = score_docs::profile_from_cfdi(std::slice::from_ref(&facts), server::domain::documents::today_in_mexico()).unwrap();
-    let expected = serde_json::to_value(&expected.perfil).unwrap();
-    assert_eq!(profile["perfil"]["ingreso_mensual"], expected["ingreso_mensual"], "{profile}");
+    let expected = serde_json::to_value(&expected).unwrap();
+    assert_eq!(verificacion["campos_impresos"], expected["verificacion"]["campos"], "{verificacion}");
+    assert_eq!(verificacion["perfil_impreso"], expected["perfil"], "the print says what the XML proves");
+    let to_confirm = &verificacion["comprobacion"]["por_confirmar"];
+    assert_eq!(to_confirm.as_array().unwrap().len(), 1, "{to_confirm}");
+    assert_eq!(to_confirm[0]["uuid"], uuid);
+    assert_eq!((&to_confirm[0]["emisor_rfc"], &to_confirm[0]["receptor_rfc"]), (&json!(facts.emisor_rfc), &json!(facts.receptor_rfc)));
+    assert!(to_confirm[0]["nota"].as_str().unwrap().contains("verificacfdi.facturaelectronica.sat.gob.mx"));
+    assert_eq!(profile["perfil"]["ingreso_mensual"], 20000, "{profile}");
+    assert_eq!(verificacion["discrepancias"], json!([]), "paper is not compared as if verified");
 
     // The XML of the same receipt replaces what was read from its print.
     let attached = data(upload(&app, &id, vec![("recibos", "recibo.xml", xml)]).await, 200).await;
@@ -113,6 +127,12 @@ async fn a_printed_receipt_verifies_the_profile_like_its_xml_and_the_xml_wins() 
     let documentos = attached["verificacion"]["documentos"].as_array().unwrap();
     assert_eq!(documentos.len(), 1);
     assert_eq!(documentos[0]["fuente"], "xml");
+    // The sealed XML verifies what its print only said.
+    assert_eq!(attached["verificacion"]["comprobacion"]["campos"], expected["verificacion"]["campos"]);
+    assert_eq!(attached["verificacion"]["campos_impresos"], json!([]));
+    assert_eq!(attached["verificacion"]["perfil_impreso"], json!({}));
+    assert_eq!(attached["verificacion"]["comprobacion"]["por_confirmar"], json!([]));
+    assert_eq!(attached["perfil"]["ingreso_mensual"], expected["perfil"]["ingreso_mensual"]);
 
     // The print again: read and accepted, and the XML stays.
     data(upload(&app, &id, vec![("recibos", "otra-vez.pdf", pdf)]).await, 202).await;

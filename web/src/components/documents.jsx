@@ -2,7 +2,8 @@
 // without the XML) and bank statements (for the self-employed). Unlike XML receipts, which the
 // calculator reads in the page, these are read on the server (OCR), so the card says that they
 // are sent; the server reads them off the request path and keeps the file only while reading.
-// The card follows each reading until it ends and shows what it gave.
+// The card follows each reading until it ends and shows what it gave. Paper has no seal, so a
+// print never verifies the profile: what it says is shown as read from paper, to confirm.
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { ApiError, api } from '../api.js';
 import { pesos } from './ui.jsx';
@@ -63,7 +64,9 @@ function outcome(l) {
   }
   if (d?.tipo === 'recibo_nomina') {
     const neto = `Recibo del ${d.fecha_inicial_pago} al ${d.fecha_final_pago}, neto ${money.format(d.neto)}`;
-    return l.aplicado ? `${neto}. Verificó tu perfil.` : `${neto}. ${d.verificado ? (l.nota ?? '') : notApplied(d)}`;
+    // Attached, a print is still paper (no seal): the server's note says how to confirm it.
+    if (l.aplicado) return `${neto}. ${l.nota ?? `Leído de papel: por confirmar con el XML o con el servicio del SAT con el UUID ${d.uuid}.`}`;
+    return `${neto}. ${d.verificado ? (l.nota ?? '') : notApplied(d)}`;
   }
   return '';
 }
@@ -158,7 +161,8 @@ export function PrintedDocumentsCard({ perfil, onChanged }) {
       <h2>¿No tienes el XML? Sube el PDF o una foto</h2>
       <p class="help" data-testid="documents-privacy">
         Estos archivos se envían a nuestro servidor y se leen ahí (reconocimiento de texto); el archivo se borra en cuanto termina de leerse y
-        solo guardamos lo que se leyó. Un recibo cuyos datos cuadran verifica tu perfil como su XML.
+        solo guardamos lo que se leyó. Un recibo impreso no trae sello digital: sus datos se muestran como leídos de papel, por
+        confirmar con su XML o en el servicio del SAT con su folio fiscal (UUID).
       </p>
       <Picker
         id="recibos-impresos"

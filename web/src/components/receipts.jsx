@@ -175,17 +175,56 @@ export function verifiedNote(verified, key, current) {
   return { verified: false, text: `Tus recibos indican ${show(key, value)}.` };
 }
 
+/** The SAT's service that confirms a CFDI by its UUID and RFCs. */
+const SAT_SERVICE = 'https://verificacfdi.facturaelectronica.sat.gob.mx/';
+
+/** Fields read from printed receipts: their values, never verified, and how to confirm them. */
+function ReadFromPaper({ verificacion }) {
+  const campos = verificacion.campos_impresos ?? [];
+  if (campos.length === 0) return null;
+  const values = verificacion.perfil_impreso ?? {};
+  const prints = verificacion.comprobacion.por_confirmar ?? [];
+  return (
+    <div data-testid="read-from-paper">
+      <h3>Leído de papel, sin verificar</h3>
+      <p>
+        {campos.map((k) => `${LABELS[k] ?? k}: ${show(k, values[k])}`).join('; ')}. Un recibo impreso no trae sello digital: estos datos
+        no cambian tu perfil hasta que subas el XML de {prints.length === 1 ? 'ese recibo' : 'esos recibos'} o los confirmes en el{' '}
+        <a href={SAT_SERVICE} target="_blank" rel="noopener noreferrer">
+          servicio de verificación del SAT
+        </a>{' '}
+        con su folio fiscal (UUID):
+      </p>
+      <ul class="notes" data-testid="to-confirm">
+        {prints.map((p) => (
+          <li>
+            UUID <code>{p.uuid ?? p.recibo}</code>, RFC emisor {p.emisor_rfc}, RFC receptor {p.receptor_rfc}
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}
+
 /** The verification of a saved profile (GET /api/v1/perfil/{id}). */
 export function VerificationSummary({ verificacion }) {
   if (!verificacion) return null;
   const c = verificacion.comprobacion;
   return (
     <div class="card" data-testid="verification">
-      <h2>Ingresos verificados</h2>
+      <h2>{verificacion.campos.length > 0 ? 'Ingresos verificados' : 'Tus recibos de nómina'}</h2>
       <p>
         Con {verificacion.documentos.length === 1 ? 'un recibo' : `${verificacion.documentos.length} recibos`} de nómina, del {c.periodo.desde} al{' '}
-        {c.periodo.hasta}. Datos que vienen de tus recibos: {verificacion.campos.map((k) => LABELS[k] ?? k).join(', ') || 'ninguno'}.
+        {c.periodo.hasta}. Datos verificados con el XML sellado: {verificacion.campos.map((k) => LABELS[k] ?? k).join(', ') || 'ninguno'}.
       </p>
+      <ReadFromPaper verificacion={verificacion} />
+      {c.notas.length > 0 && (
+        <ul class="notes" data-testid="verification-notes">
+          {c.notas.map((n) => (
+            <li>{n}</li>
+          ))}
+        </ul>
+      )}
       {verificacion.discrepancias.length > 0 && (
         <>
           <h3>Diferencias con lo que declaraste</h3>
