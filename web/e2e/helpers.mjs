@@ -42,11 +42,21 @@ export function assertNoProblems(page) {
   assert.deepEqual(page.problems, [], 'the page had script errors or CSP violations');
 }
 
+/**
+ * Sets the viewport and waits until the page has laid itself out at that width: the window
+ * reports the new width and two animation frames have passed (a frame for the resize, one for
+ * the layout it causes). A condition, not a guess of how long a layout takes.
+ */
+export async function resize(page, width, height) {
+  await page.setViewportSize({ width, height });
+  await page.waitForFunction((w) => window.innerWidth === w, width);
+  await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
+}
+
 /** Width, screenshot and accessibility at each width, on the page as it is now. */
 export async function checkPage(page, name) {
   for (const width of WIDTHS) {
-    await page.setViewportSize({ width, height: 860 });
-    await page.waitForTimeout(100);
+    await resize(page, width, 860);
     const { scrollWidth, innerWidth } = await page.evaluate(() => ({
       scrollWidth: document.documentElement.scrollWidth,
       innerWidth: window.innerWidth,

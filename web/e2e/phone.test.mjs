@@ -10,7 +10,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { AxeBuilder } from '@axe-core/playwright';
-import { ARTIFACTS, BASE, assertNoProblems, launch, newPage } from './helpers.mjs';
+import { ARTIFACTS, BASE, assertNoProblems, launch, newPage, resize } from './helpers.mjs';
 
 const SHOTS = join(ARTIFACTS, 'phone');
 const WIDTHS = [360, 390, 768, 1280];
@@ -113,8 +113,7 @@ for (const [name, fields] of Object.entries(PROFILES)) {
     }
     if (name === 'ninguno') assert.equal(await page.locator('.product-card .eligible').count(), 0);
     for (const width of WIDTHS) {
-      await page.setViewportSize({ width, height: HEIGHT });
-      await page.waitForTimeout(150);
+      await resize(page, width, HEIGHT);
       await page.screenshot({ path: join(SHOTS, `calculator-${name}-${width}.png`), fullPage: true });
       assert.deepEqual(await page.evaluate(overflowing), [], `${name} at ${width} px`);
       assert.deepEqual(await page.evaluate(brokenWords), [], `${name} at ${width} px`);
