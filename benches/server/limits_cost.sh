@@ -12,7 +12,7 @@
 #   bash benches/server/limits_cost.sh [rounds=5] [checks=5000] [concurrency=16] [seconds=4]
 #   DATABASE_URL=postgres://user@host/db bash benches/server/limits_cost.sh   # an existing server
 #
-# Without DATABASE_URL a throwaway PostgreSQL cluster is started on 127.0.0.1 (fsync on: the
+# Without DATABASE_URL a throwaway PostgreSQL cluster is started on a Unix socket in its work folder (fsync on: the
 # production setting; the table is UNLOGGED anyway) and deleted on exit.
 set -euo pipefail
 ROUNDS="${1:-5}"
@@ -39,15 +39,11 @@ trap cleanup EXIT
 if [ -z "${DATABASE_URL:-}" ]; then
   [ "$(id -u)" -eq 0 ] && chown postgres:postgres "$WORK"
   as_pg "$PGBIN/initdb" -D "$WORK/pg" -U postgres -A trust -E UTF8 >/dev/null
-  for _ in 1 2 3 4 5; do  # a port free a moment ago may be taken before PostgreSQL binds it
-    PGPORT="$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
-    if as_pg "$PGBIN/pg_ctl" -D "$WORK/pg" -l "$WORK/pg.log" -w \
-      -o "-c listen_addresses=127.0.0.1 -p $PGPORT -k $WORK -c max_connections=200" start >/dev/null; then
-      PG_STARTED=1; break
-    fi
-  done
-  [ "$PG_STARTED" -eq 1 ] || { cat "$WORK/pg.log"; exit 1; }
-  DATABASE_URL="postgres://postgres@127.0.0.1:$PGPORT/postgres"
+  # Only a Unix socket in the work folder: no TCP port to guess free.
+  as_pg "$PGBIN/pg_ctl" -D "$WORK/pg" -l "$WORK/pg.log" -w \
+    -o "-c listen_addresses='' -k $WORK -c max_connections=200" start >/dev/null || { cat "$WORK/pg.log"; exit 1; }
+  PG_STARTED=1
+  DATABASE_URL="postgres://postgres@localhost/postgres?host=$WORK"
 fi
 echo "machine: $(nproc) cores, $(free -g | awk '/Mem/ {print $2}') GiB; load before: $(cut -d' ' -f1-3 /proc/loadavg) (shared with other builds: compare within this run only)"
 
