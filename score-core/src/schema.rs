@@ -54,7 +54,11 @@ pub(crate) fn probe_report() -> crate::ScoreReport {
         institucion: None,
         coacreditado: None,
     };
-    crate::model::report(&profile, crate::Opciones::default())
+    crate::model::report(
+        crate::cifras::Cifras::incluidas(),
+        &profile,
+        crate::Opciones::default(),
+    )
 }
 
 /// The report's shape, as its walk visits it.

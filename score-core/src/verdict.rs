@@ -3,8 +3,8 @@
 //! knock-outs a lender applies before any ranking, so a high score with no credit capacity
 //! reads "does not pre-qualify", and a result that rests on an assumption reads "conditioned".
 
+use crate::cifras::Cifras;
 use crate::fast_decimal::{Orden, por};
-use crate::params::{DTI_TOTAL_MAX, INGRESO_MINIMO};
 use crate::products::Motivo;
 use crate::profile::Profile;
 use crate::report::{
@@ -46,6 +46,7 @@ static MOTIVOS: [MotivoDictamen; D::ALL.len()] = {
 /// applies is listed, knock-outs first, in [`D::ALL`] order; any knock-out gives
 /// `NO_PRECALIFICA`, otherwise any condition `CONDICIONADO`, otherwise `PRECALIFICA`.
 pub(crate) fn dictamen(
+    c: &Cifras,
     profile: &Profile,
     salud: &SaludFinanciera,
     capacidad: &CapacidadCompra,
@@ -54,8 +55,10 @@ pub(crate) fn dictamen(
     let ingreso = profile.ingreso_mensual;
     let sin_credito = capacidad.plazo_anios > 0 && capacidad.credito_max.is_zero();
     let applies = |codigo: D| match codigo {
-        D::IngresoMenorAlMinimo => Orden(ingreso) < Orden(INGRESO_MINIMO),
-        D::DeudaMayorAlLimite => profile.deudas_mensuales.is_some_and(|d| Orden(d) > Orden(por(DTI_TOTAL_MAX, ingreso))),
+        D::IngresoMenorAlMinimo => Orden(ingreso) < Orden(c.salario_minimo_mensual),
+        D::DeudaMayorAlLimite => profile
+            .deudas_mensuales
+            .is_some_and(|d| Orden(d) > Orden(por(c.dti_total_max, ingreso))),
         D::SinPlazoPorEdad => capacidad.plazo_anios == 0,
         // No product available (capacity then describes the bank mortgage): for want of a
         // payment when the bank's own rules leave none, otherwise for the products' reasons.

@@ -259,6 +259,31 @@ pub(crate) struct ProductoCalibrado {
 }
 
 impl ProductoCalibrado {
+    /// A product with no figures: what the rules read of a kind the document does not have.
+    pub(crate) const SIN_CIFRAS: ProductoCalibrado = ProductoCalibrado {
+        clave: String::new(),
+        nombre: String::new(),
+        tipo: TipoProducto::Bancario,
+        tasa_anual: None,
+        tasa_por_umas: None,
+        cargo_mensual: None,
+        comision_apertura: None,
+        seguro_vida_mensual: None,
+        seguro_danos_mensual: None,
+        ltv_max: None,
+        pago_max_salario_minimo: None,
+        pago_max_sobre_ingreso: None,
+        plazo_max_anios: None,
+        edad_mas_plazo_max: None,
+        antiguedad_min_meses: None,
+        credito_max: None,
+        credito_max_umas: None,
+        credito_min: None,
+        ingreso_min: None,
+        parte_infonavit: None,
+        banco: None,
+    };
+
     /// Every figure key a product may have, by name, with its figure when present.
     pub(crate) fn cifras(&self) -> [(&'static str, Option<&Cifra>); 16] {
         [

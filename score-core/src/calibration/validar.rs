@@ -301,6 +301,12 @@ fn productos(d: &Documento) -> R {
             let n = if n == "credito_max_umas" { "credito_max" } else { n };
             requeridos.contains(&n) || opcionales.contains(&n)
         };
+        if p.ingreso_min.is_some() {
+            return Err(falla(
+                &format!("{path}.ingreso_min"),
+                format!("`{path}.ingreso_min`: esta versión del modelo todavía no aplica un ingreso mínimo por producto; quítelo para no dejarlo sin efecto."),
+            ));
+        }
         if p.credito_max.is_some() && p.credito_max_umas.is_some() {
             return Err(falla(&format!("{path}.credito_max_umas"), format!("`{path}` da `credito_max` y `credito_max_umas`: uno u otro.")));
         }

@@ -144,7 +144,8 @@ mod tests {
 
     #[test]
     fn infonavit_rates_rise_with_salary_within_the_published_range() {
-        let points = INFONAVIT_TASA_POR_UMAS.points();
+        let curva = INFONAVIT_TASA_POR_UMAS;
+        let points = curva.points();
         assert!(points.windows(2).all(|w| w[0].0 < w[1].0 && w[0].1 < w[1].1));
         // 1.91% to 10.45%, the published range.
         let (piso, tasa) = points[0];
