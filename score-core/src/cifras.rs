@@ -61,7 +61,7 @@ impl<T: Copy> PorTipo<T> {
 pub(crate) struct Cifras {
     /// The calibration's `id`: every report made with these figures carries it.
     pub id: String,
-    /// One monthly general minimum wage, MXN.
+    /// One monthly general minimum wage, MXN: `salario_minimo_diario × 365 / 12` to the centavo.
     pub salario_minimo_mensual: Decimal,
     /// One monthly UMA, MXN (`uma_diaria × dias_por_mes`).
     pub uma_mensual: Decimal,
@@ -126,7 +126,7 @@ impl Cifras {
             .collect();
         let mut cifras = Cifras {
             id: d.id.clone(),
-            salario_minimo_mensual: v(&g.salario_minimo_diario) * dias,
+            salario_minimo_mensual: salario_minimo_mensual(v(&g.salario_minimo_diario)),
             uma_mensual,
             tope_salario_mensual: v(&g.tope_sbc_umas) * uma_mensual,
             linea_pobreza_urbana: v(&g.linea_pobreza_urbana),
@@ -194,6 +194,12 @@ impl Cifras {
             _ => &self.curva_antiguedad_asalariado,
         }
     }
+}
+
+/// One monthly minimum wage from the daily one: `diario × 365 / 12`, to the centavo (CONASAMI's
+/// convention: 315.04 a day is 9,582.47 a month; `dias_por_mes`, 30.4, is the UMA's).
+pub(crate) fn salario_minimo_mensual(diario: Decimal) -> Decimal {
+    crate::money::money(diario * Decimal::from(365) / Decimal::from(12))
 }
 
 /// A curve of the document.

@@ -74,7 +74,7 @@ pub const MODEL_VERSION: &str = "2.1";
 /// sources, MODEL.md) that produced a report. `MODEL_VERSION` names the spec's formula and
 /// weights and stays "2.1"; this name changes whenever a curve, table or rule does, so a stored
 /// report says which set of figures it was computed with.
-pub const CALIBRATION: &str = "mx-2026.11-6";
+pub const CALIBRATION: &str = "mx-2026.11-7";
 /// Version of this crate.
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");
 

@@ -29,25 +29,9 @@ pub(crate) fn report(c: &Cifras, profile: &Profile, opciones: crate::Opciones) -
     };
     if !opciones.simulaciones {
         // Built where the caller keeps it: a report held here and returned was copied whole.
-        return assemble(
-            c,
-            profile,
-            state,
-            &exact,
-            &figures,
-            ofertas,
-            opciones.productos,
-        );
+        return assemble(c, profile, state, &exact, &figures, ofertas, opciones.productos);
     }
-    let mut report = assemble(
-        c,
-        profile,
-        state,
-        &exact,
-        &figures,
-        ofertas,
-        opciones.productos,
-    );
+    let mut report = assemble(c, profile, state, &exact, &figures, ofertas, opciones.productos);
     report.simulaciones = crate::simulations::simulaciones(c, profile, &exact, &report, &evaluadas);
     report
 }

@@ -16,7 +16,7 @@ use std::borrow::Cow;
 /// The Spanish sentence of each reason.
 pub const fn texto(codigo: D) -> &'static str {
     match codigo {
-        D::IngresoMenorAlMinimo => "Tu ingreso es menor a un salario mínimo mensual, el mínimo de los créditos de vivienda.",
+        D::IngresoMenorAlMinimo => "Tu ingreso es menor a un salario mínimo mensual y ningún crédito te aplica: los bancos y el FOVISSSTE piden al menos ese ingreso.",
         D::DeudaMayorAlLimite => "Tus deudas pasan del 40% de tu ingreso, el límite de endeudamiento para un crédito.",
         D::SinPlazoPorEdad => "Por tu edad no queda plazo: al terminar de pagar no puedes pasar de 75 años.",
         D::SinCapacidadDePago => "Con tu ingreso y tus deudas no queda pago mensual para un crédito.",
@@ -55,7 +55,8 @@ pub(crate) fn dictamen(
     let ingreso = profile.ingreso_mensual;
     let sin_credito = capacidad.plazo_anios > 0 && capacidad.credito_max.is_zero();
     let applies = |codigo: D| match codigo {
-        D::IngresoMenorAlMinimo => Orden(ingreso) < Orden(c.salario_minimo_mensual),
+        // Below the minimum wage INFONAVIT still lends: a knock-out only where nothing does.
+        D::IngresoMenorAlMinimo => sin_credito && Orden(ingreso) < Orden(c.salario_minimo_mensual),
         D::DeudaMayorAlLimite => profile
             .deudas_mensuales
             .is_some_and(|d| Orden(d) > Orden(por(c.dti_total_max, ingreso))),

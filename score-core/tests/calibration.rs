@@ -66,15 +66,14 @@ fn compiladas() -> Vec<(String, Decimal)> {
         v.push((format!("gastos_cierre.{n}"), d));
     }
     curva_en(&mut v, "productos[0].tasa_por_umas", &INFONAVIT_TASA_POR_UMAS);
+    curva_en(&mut v, "productos[0].pago_por_umas", &INFONAVIT_PAGO_POR_UMAS);
     let entero = |n: u32| Decimal::from(n);
     for (p, d) in [
         ("productos[0].cargo_mensual", INFONAVIT_CARGO_MENSUAL),
-        ("productos[0].pago_max_salario_minimo", INFONAVIT_PTI_SALARIO_MINIMO),
-        ("productos[0].pago_max_sobre_ingreso", INFONAVIT_PTI_MAX),
         ("productos[0].plazo_max_anios", entero(INFONAVIT_PLAZO_MAX)),
         ("productos[0].edad_mas_plazo_max", entero(INFONAVIT_EDAD_MAX_FIN_PLAZO)),
         ("productos[0].antiguedad_min_meses", entero(INFONAVIT_ANTIGUEDAD_MIN)),
-        ("productos[0].credito_max", INFONAVIT_CREDITO_MAX),
+        ("productos[0].credito_max_umas", INFONAVIT_CREDITO_MAX_UMAS),
         ("productos[1].tasa_anual", FOVISSSTE_TASA),
         ("productos[1].cargo_mensual", FOVISSSTE_CARGO_MENSUAL),
         ("productos[1].pago_max_sobre_ingreso", FOVISSSTE_PTI),
@@ -123,8 +122,9 @@ fn the_embedded_calibration_holds_the_compiled_figures() {
     for ((path, a), (_, b)) in documento.iter().zip(&compiladas) {
         assert_eq!(a, b, "{path}");
     }
-    // Derived figures: the monthly minimum wage and UMA are the daily ones by `dias_por_mes`.
-    assert_eq!(SALARIO_MINIMO_MENSUAL, SALARIO_MINIMO_DIARIO * DIAS_POR_MES);
+    // Derived figures: the monthly minimum wage is the daily one × 365 / 12, the UMA the
+    // daily one by `dias_por_mes`.
+    assert_eq!(SALARIO_MINIMO_MENSUAL, score_core::money::money(SALARIO_MINIMO_DIARIO * Decimal::from(365) / Decimal::from(12)));
     assert_eq!(UMA_MENSUAL, UMA_DIARIA * DIAS_POR_MES);
 }
 
@@ -183,7 +183,7 @@ fn fixture_profiles() -> Vec<String> {
 
 /// The embedded calibration renamed: another `id`, date, product name and source.
 fn renombrada(id: &str) -> String {
-    cambiada("id = \"mx-2026.11-6\"", &format!("id = \"{id}\""))
+    cambiada("id = \"mx-2026.11-7\"", &format!("id = \"{id}\""))
         .replacen("vigente_desde = \"2026-02-01\"", "vigente_desde = \"2026-03-15\"", 1)
         .replacen("nombre = \"Hipoteca bancaria promedio del mercado\"", "nombre = \"Hipoteca Ejemplo\"", 1)
 }
@@ -202,7 +202,7 @@ fn every_fixture_scores_alike_under_the_default_and_a_loaded_calibration() {
         assert_eq!(score_core::score_json_calibrated(&text, &embedded).expect("valid"), plain);
         assert_eq!(score_core::score_json_calibrated(&text, &loaded).expect("valid"), plain);
         let other = score_core::score_json_calibrated(&text, &renamed).expect("valid");
-        assert_eq!(other, plain.replace("\"calibracion\":\"mx-2026.11-6\"", "\"calibracion\":\"banco-ejemplo-2026.03\""));
+        assert_eq!(other, plain.replace("\"calibracion\":\"mx-2026.11-7\"", "\"calibracion\":\"banco-ejemplo-2026.03\""));
         assert_ne!(other, plain);
     }
 }
@@ -224,19 +224,19 @@ const PERFIL: &str = r#"{"estado":"JAL","ingreso_mensual":25000,"tipo_ingreso":"
 #[test]
 fn a_changed_bank_rate_changes_the_bank_offer_as_the_method_says() {
     let text = cambiada(
-        "tasa_anual = { valor = 0.1165, fuente = \"dinero_2025_t1\" }",
-        "tasa_anual = { valor = 0.1099, fuente = \"dinero_2025_t1\" }",
+        "tasa_anual = { valor = 0.1154, fuente = \"universal_2026_02_22\"",
+        "tasa_anual = { valor = 0.1099, fuente = \"universal_2026_02_22\"",
     );
     let cal = Calibration::from_toml(&text).expect("a valid calibration scores with its figures");
     let (antes, despues) = (informe(PERFIL, &Calibration::default()), informe(PERFIL, &cal));
     let (a, b) = (oferta(&antes, "HIPOTECA_BANCARIA"), oferta(&despues, "HIPOTECA_BANCARIA"));
-    assert_eq!(a["tasa_anual"], 0.1165);
+    assert_eq!(a["tasa_anual"], 0.1154);
     assert_eq!(b["tasa_anual"], 0.1099);
     // The same payment buys the annuity of the new rate: credit = payment / payment per peso.
     let pago = Decimal::try_from(b["pago_mensual"].as_f64().expect("pago")).expect("decimal");
     assert_eq!(a["pago_mensual"], b["pago_mensual"]);
     let meses = 12 * b["plazo_anios"].as_u64().expect("plazo") as u32;
-    let seguros = Decimal::new(104, 5);
+    let seguros = Decimal::new(103, 5);
     let por_peso = score_core::products::cuota_por_peso(Decimal::new(1099, 4), meses, seguros);
     let credito = (pago / por_peso).round_dp(2);
     assert_eq!(Decimal::try_from(b["credito_max"].as_f64().expect("credito")).expect("decimal"), credito);
@@ -258,13 +258,15 @@ fn a_changed_uma_moves_infonavits_rate_band() {
     .expect("valid");
     let (antes, despues) = (informe(PERFIL, &Calibration::default()), informe(PERFIL, &cal));
     let (a, b) = (oferta(&antes, "INFONAVIT"), oferta(&despues, "INFONAVIT"));
-    // 25,000 a month is 25,000 / (117.31 × 30.4) = 7.01 UMAs: the top rate; at 130 a day it is
-    // 6.33 UMAs, still above the last band (6.1): the same top rate.
-    assert_eq!(a["tasa_anual"], b["tasa_anual"]);
+    // 25,000 a month is 25,000 / (117.31 × 30.4) = 7.01 UMAs: the top rate (from 6.6 UMAs); at
+    // 130 a day it is 6.33 UMAs, inside the table: a lower rate.
+    assert_eq!(a["tasa_anual"], 0.1045);
+    assert!(b["tasa_anual"].as_f64() < a["tasa_anual"].as_f64(), "{a} {b}");
     let asalariado = r#"{"estado":"JAL","ingreso_mensual":15000,"tipo_ingreso":"asalariado","antiguedad_meses":48,"ahorro":150000,"edad":35,"deudas_mensuales":0}"#;
     let (antes, despues) = (informe(asalariado, &Calibration::default()), informe(asalariado, &cal));
     let (a, b) = (oferta(&antes, "INFONAVIT"), oferta(&despues, "INFONAVIT"));
-    // 15,000 is 4.21 UMAs of 117.31 and 3.80 of 130: a lower band, a lower rate, more credit.
+    // 15,000 is 4.21 UMAs of 117.31 and 3.80 of 130: a lower rate, more credit (the payment
+    // share is 30% from 3 UMAs either way).
     assert!(b["tasa_anual"].as_f64() < a["tasa_anual"].as_f64(), "{a} {b}");
     assert!(b["credito_max"].as_f64() > a["credito_max"].as_f64(), "{a} {b}");
     assert_eq!(antes["score"], despues["score"]);
@@ -300,7 +302,7 @@ proptest::proptest! {
     fn written_and_read_again_scores_identically(id in "[a-z][a-z0-9.-]{0,30}", which in 0usize..1000, tasa in 500u32..2500, uma in 9000u32..20000) {
         // Other figures too: a bank rate and a UMA of the proptest's choosing.
         let text = renombrada(&id)
-            .replacen("valor = 0.1165,", &format!("valor = {},", Decimal::new(i64::from(tasa), 4)), 1)
+            .replacen("valor = 0.1154,", &format!("valor = {},", Decimal::new(i64::from(tasa), 4)), 1)
             .replacen("valor = 117.31,", &format!("valor = {},", Decimal::new(i64::from(uma), 2)), 1);
         let cal = Calibration::from_toml(&text).expect("valid");
         let again = Calibration::from_toml(&cal.to_toml()).expect("reads back");

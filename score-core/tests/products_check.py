@@ -17,14 +17,13 @@ from pathlib import Path
 getcontext().prec = 60
 
 # ---- Rules (PRODUCTS.md) -------------------------------------------------------------------
-SM = D("315.04") * D("30.4")            # monthly minimum wage 2026
+SM = (D("315.04") * 365 / 12).quantize(D("0.01"), rounding=ROUND_HALF_UP)  # monthly minimum wage 2026
 UMA = D("117.31") * D("30.4")           # monthly UMA 2026
-INF_RATES = [("1.5", "0.0191"), ("2.0", "0.0333"), ("2.1", "0.0355"), ("3.0", "0.0551"), ("3.1", "0.0570"),
-             ("4.0", "0.0721"), ("4.1", "0.0741"), ("5.0", "0.0886"), ("5.1", "0.0903"), ("6.0", "0.1042"),
-             ("6.1", "0.1045")]
-INF_MAX, INF_TERM, INF_AGE, INF_SEN, INF_LOAD = D("2830672.54"), 30, 70, 6, D("0.00008")
-FOV_RATE, FOV_PTI, FOV_TERM, FOV_SEN, FOV_MAX, FOV_AGE = D("0.1054"), D("0.30"), 30, 18, D("1500000"), 75
-BANK_RATE, BANK_FEE, BANK_INS, BANK_MIN, BANK_TERM, BANK_AGE = D("0.1165"), D("0.01"), D("0.00104"), D("250000"), 20, 75
+INF_RATES = [("2.7", "0.0369"), ("6.6", "0.1045")]
+INF_SHARES = [("2.2433", "0.2022"), ("2.687", "0.2942"), ("3.0", "0.30")]   # payment over salary by UMAs
+INF_MAX, INF_TERM, INF_AGE, INF_SEN, INF_LOAD = D(823) * UMA, 30, 70, 6, D("0.00008")
+FOV_RATE, FOV_PTI, FOV_TERM, FOV_SEN, FOV_MAX, FOV_AGE = D("0.1054"), D("0.30"), 30, 18, D("2069000"), 75
+BANK_RATE, BANK_FEE, BANK_INS, BANK_MIN, BANK_TERM, BANK_AGE = D("0.1154"), D("0.01"), D("0.00103"), D("250000"), 20, 75
 PTI, DTI = D("0.30"), D("0.40")
 COFI_SHARE, COFI_RATE, COFI_MAX = D("0.30"), D("0.1045"), D("950654")
 UNAMOS_MAX = D("5095000")
@@ -43,9 +42,9 @@ def salary(kind, income):
     return {"asalariado": income, "mixto": income / 2}.get(kind, D(0))
 
 
-def infonavit_rate(sal):
+def infonavit_rate(sal, table=INF_RATES):
     u = sal / UMA
-    pts = [(D(a), D(b)) for a, b in INF_RATES]
+    pts = [(D(a), D(b)) for a, b in table]
     if u <= pts[0][0]:
         y = pts[0][1]
     elif u >= pts[-1][0]:
@@ -98,7 +97,7 @@ def fund(person, name):
 def infonavit_one(p):
     sal = salary(p["tipo"], p["ingreso"])
     t = term(INF_TERM, INF_AGE, p.get("edad"))
-    pti = D("0.20") + D("0.10") * min(D(1), max(D(0), (sal - SM) / SM))
+    pti = infonavit_rate(sal, INF_SHARES)
     pay = capacity(pti * sal, p["ingreso"], p["deudas"])
     reasons = fund_reasons(p, "INFONAVIT", INF_SEN, sal, t, pay)
     rate = infonavit_rate(sal)
@@ -118,7 +117,7 @@ def fund_reasons(p, name, seniority, sal, t, pay):
     reasons = []
     if p["antiguedad"] < seniority:
         reasons.append("ANTIGUEDAD_INSUFICIENTE")
-    if sal < SM:
+    if name == "FOVISSSTE" and sal < SM:   # INFONAVIT lends below the minimum wage
         reasons.append("INGRESO_MENOR_AL_SALARIO_MINIMO")
     no_term_or_payment(reasons, t, pay)
     return reasons

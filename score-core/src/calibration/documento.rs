@@ -232,8 +232,9 @@ pub(crate) struct ProductoCalibrado {
     pub seguro_danos_mensual: Option<Cifra>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ltv_max: Option<Cifra>,
+    /// INFONAVIT's payment over salary by salary in monthly UMAs.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub pago_max_salario_minimo: Option<Cifra>,
+    pub pago_por_umas: Option<Curva>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub pago_max_sobre_ingreso: Option<Cifra>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -271,7 +272,7 @@ impl ProductoCalibrado {
         seguro_vida_mensual: None,
         seguro_danos_mensual: None,
         ltv_max: None,
-        pago_max_salario_minimo: None,
+        pago_por_umas: None,
         pago_max_sobre_ingreso: None,
         plazo_max_anios: None,
         edad_mas_plazo_max: None,
@@ -285,7 +286,7 @@ impl ProductoCalibrado {
     };
 
     /// Every figure key a product may have, by name, with its figure when present.
-    pub(crate) fn cifras(&self) -> [(&'static str, Option<&Cifra>); 16] {
+    pub(crate) fn cifras(&self) -> [(&'static str, Option<&Cifra>); 15] {
         [
             ("tasa_anual", self.tasa_anual.as_ref()),
             ("cargo_mensual", self.cargo_mensual.as_ref()),
@@ -293,7 +294,6 @@ impl ProductoCalibrado {
             ("seguro_vida_mensual", self.seguro_vida_mensual.as_ref()),
             ("seguro_danos_mensual", self.seguro_danos_mensual.as_ref()),
             ("ltv_max", self.ltv_max.as_ref()),
-            ("pago_max_salario_minimo", self.pago_max_salario_minimo.as_ref()),
             ("pago_max_sobre_ingreso", self.pago_max_sobre_ingreso.as_ref()),
             ("plazo_max_anios", self.plazo_max_anios.as_ref()),
             ("edad_mas_plazo_max", self.edad_mas_plazo_max.as_ref()),

@@ -49,14 +49,18 @@ pub(crate) struct ReglasProductos {
     pub infonavit_salario_tasa_piso: Decimal,
     /// Above this salary (the last band, in pesos) INFONAVIT's rate is the last.
     pub infonavit_salario_tasa_tope: Decimal,
-    pub infonavit_pti_salario_minimo: Decimal,
-    pub infonavit_pti_max: Decimal,
+    /// Payment over salary by salary in monthly UMAs.
+    pub infonavit_pago_por_umas: Curve,
+    /// Up to this salary (the payment curve's first point, in pesos) the share is its first.
+    pub infonavit_salario_pago_piso: Decimal,
+    /// From this salary (its last point, in pesos) the share is its last.
+    pub infonavit_salario_pago_tope: Decimal,
+    pub infonavit_pago_piso: Decimal,
+    pub infonavit_pago_tope: Decimal,
     pub infonavit_plazo_max: u32,
     pub infonavit_edad_max: u32,
     pub infonavit_antiguedad_min: u32,
     pub salario_minimo_mensual: Decimal,
-    /// Two monthly minimum wages, where INFONAVIT's payment share reaches its top.
-    pub dos_salarios_minimos: Decimal,
     pub fovissste_pti: Decimal,
     pub fovissste_plazo_max: u32,
     pub fovissste_edad_max: u32,
@@ -98,13 +102,15 @@ impl ReglasProductos {
             infonavit_tasa_por_umas: Curve::de_puntos(vec![(Decimal::ZERO, Decimal::ZERO)]),
             infonavit_salario_tasa_piso: Decimal::ZERO,
             infonavit_salario_tasa_tope: Decimal::ZERO,
-            infonavit_pti_salario_minimo: Decimal::ZERO,
-            infonavit_pti_max: Decimal::ZERO,
+            infonavit_pago_por_umas: Curve::de_puntos(vec![(Decimal::ZERO, Decimal::ZERO)]),
+            infonavit_salario_pago_piso: Decimal::ZERO,
+            infonavit_salario_pago_tope: Decimal::ZERO,
+            infonavit_pago_piso: Decimal::ZERO,
+            infonavit_pago_tope: Decimal::ZERO,
             infonavit_plazo_max: 0,
             infonavit_edad_max: 0,
             infonavit_antiguedad_min: 0,
             salario_minimo_mensual: Decimal::ZERO,
-            dos_salarios_minimos: Decimal::ZERO,
             fovissste_pti: Decimal::ZERO,
             fovissste_plazo_max: 0,
             fovissste_edad_max: 0,
@@ -153,6 +159,8 @@ impl ReglasProductos {
             curva,
         );
         let (primera, ultima) = (tasas.points()[0], tasas.points()[tasas.points().len() - 1]);
+        let pagos = infonavit.pago_por_umas.as_ref().map_or_else(|| Curve::de_puntos(vec![(Decimal::ZERO, Decimal::ZERO)]), curva);
+        let (pago_primero, pago_ultimo) = (pagos.points()[0], pagos.points()[pagos.points().len() - 1]);
         let cargo_infonavit = v(&infonavit.cargo_mensual);
         let ltv = banco.ltv_max.as_ref().map_or(
             PorTipo {
@@ -214,13 +222,15 @@ impl ReglasProductos {
             infonavit_salario_tasa_piso: primera.0 * c.uma_mensual,
             infonavit_salario_tasa_tope: ultima.0 * c.uma_mensual,
             infonavit_tasa_por_umas: tasas,
-            infonavit_pti_salario_minimo: v(&infonavit.pago_max_salario_minimo),
-            infonavit_pti_max: v(&infonavit.pago_max_sobre_ingreso),
+            infonavit_salario_pago_piso: pago_primero.0 * c.uma_mensual,
+            infonavit_salario_pago_tope: pago_ultimo.0 * c.uma_mensual,
+            infonavit_pago_piso: pago_primero.1,
+            infonavit_pago_tope: pago_ultimo.1,
+            infonavit_pago_por_umas: pagos,
             infonavit_plazo_max: n(&infonavit.plazo_max_anios),
             infonavit_edad_max: n(&infonavit.edad_mas_plazo_max),
             infonavit_antiguedad_min: n(&infonavit.antiguedad_min_meses),
             salario_minimo_mensual: c.salario_minimo_mensual,
-            dos_salarios_minimos: c.salario_minimo_mensual * Decimal::TWO,
             fovissste_pti: v(&fovissste.pago_max_sobre_ingreso),
             fovissste_plazo_max: n(&fovissste.plazo_max_anios),
             fovissste_edad_max: n(&fovissste.edad_mas_plazo_max),
@@ -250,10 +260,6 @@ pub(super) trait Numero:
     /// A whole number.
     fn entero(n: u32) -> Self;
 
-    /// `num / den` (`den` not 0) as `Decimal` divides, rounding the quotient to 28 digits: in
-    /// `Decimal` that quotient (some hundreds of instructions); in filtered doubles one
-    /// division, its bound widened by the rounding.
-    fn cociente(num: Decimal, den: Decimal) -> Self;
 
     /// `self < other`, or `None` when the arithmetic cannot tell.
     fn menor(self, other: Self) -> Option<bool>;
@@ -312,9 +318,6 @@ impl Numero for Decimal {
         Decimal::from(n)
     }
 
-    fn cociente(num: Decimal, den: Decimal) -> Self {
-        num / den
-    }
 
     fn menor(self, other: Self) -> Option<bool> {
         Some(Orden(self) < Orden(other))
@@ -358,12 +361,6 @@ impl Numero for Approx {
         Approx::exact(f64::from(n))
     }
 
-    fn cociente(num: Decimal, den: Decimal) -> Self {
-        let q = Approx::of(num) / Approx::of(den);
-        // `Decimal` keeps 28 significant digits and at most 28 decimals: its quotient is within
-        // a relative 1e-28 or an absolute 1e-28 of the exact one; ten times either is added.
-        q.widen((q.value().abs() + 1.0) * 1e-27)
-    }
 
     fn menor(self, other: Self) -> Option<bool> {
         approx::less(self, other)

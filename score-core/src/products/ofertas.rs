@@ -10,25 +10,21 @@ use crate::cifras::Cifras;
 use crate::fast_decimal::{Orden, por};
 use rust_decimal::Decimal;
 
-/// INFONAVIT's payment-to-salary limit applied to a salary: 20% of it at one minimum wage,
-/// rising linearly to 30% at two (see `rules`). At the band's ends and outside it (most
-/// salaries are at or above two minimum wages) the payment is exact with no quotient; inside,
-/// the band's quotient does not terminate, and filtered arithmetic carries the payment as a
-/// bounded double (`Numero::cociente`) instead of dividing in `Decimal`.
-fn pago_por_salario<N: Numero>(c: &Cifras, salario: Decimal) -> Pago<N> {
+/// INFONAVIT's payment-to-salary limit applied to a salary: the share of the calibration's
+/// curve by salary in monthly UMAs (fitted to the published simulator outputs, see PRODUCTS.md).
+/// Up to the curve's first point and from its last the share is constant and the payment exact
+/// with no quotient; inside, filtered arithmetic carries it as a bounded double instead of
+/// dividing in `Decimal`. `None` when the arithmetic cannot tell.
+fn pago_por_salario<N: Numero>(c: &Cifras, salario: Decimal) -> Option<Pago<N>> {
     let r = &c.productos;
-    if Orden(salario) >= Orden(r.dos_salarios_minimos) {
-        return Pago::Exacto(por(r.infonavit_pti_max, salario));
+    if Orden(salario) >= Orden(r.infonavit_salario_pago_tope) {
+        return Some(Pago::Exacto(por(r.infonavit_pago_tope, salario)));
     }
-    if Orden(salario) <= Orden(r.salario_minimo_mensual) {
-        return Pago::Exacto(por(r.infonavit_pti_salario_minimo, salario));
+    if Orden(salario) <= Orden(r.infonavit_salario_pago_piso) {
+        return Some(Pago::Exacto(por(r.infonavit_pago_piso, salario)));
     }
-    // Strictly between 0 and 1 (its `Decimal` rounding reaches 1 at most): the clamp of
-    // PRODUCTS.md changes nothing here.
-    let tramo = N::cociente(salario - r.salario_minimo_mensual, r.salario_minimo_mensual);
-    let pti = N::de(r.infonavit_pti_salario_minimo)
-        + N::de(r.infonavit_pti_max - r.infonavit_pti_salario_minimo) * tramo;
-    Pago::Calculado(pti * N::de(salario))
+    let parte = N::en_curva(&r.infonavit_pago_por_umas, N::de(salario) / N::reglas(c).uma)?;
+    Some(Pago::Calculado(parte * N::de(salario)))
 }
 
 /// INFONAVIT's rate for a monthly salary: the band table in UMAs, interpolated. Not rounded
@@ -120,7 +116,7 @@ fn infonavit_en<N: Numero>(
             (tramo, fija)
         }
     };
-    let (pago, por_deudas) = match pago_por_salario::<N>(c, salario) {
+    let (pago, por_deudas) = match pago_por_salario::<N>(c, salario)? {
         Pago::Exacto(base) => {
             let Capacidad { pago, por_deudas } = capacidad(base, p.tope);
             (Pago::Exacto(pago), por_deudas)
@@ -171,7 +167,9 @@ fn motivos_fondo(
     if p.antiguedad < antiguedad_min {
         motivos.push(Motivo::AntiguedadInsuficiente);
     }
-    if Orden(p.salario()) < Orden(c.productos.salario_minimo_mensual) {
+    // INFONAVIT lends below the minimum wage too (its 2026 simulator, PRODUCTS.md); FOVISSSTE's
+    // rule is not published and stays the minimum wage.
+    if fondo == Institucion::Fovissste && Orden(p.salario()) < Orden(c.productos.salario_minimo_mensual) {
         motivos.push(Motivo::IngresoMenorAlSalarioMinimo);
     }
     sin_plazo_o_pago(&mut motivos, plazo, sin_pago);
@@ -558,29 +556,29 @@ mod tests {
         Persona::nueva(cifras(), ingreso, IncomeType::Asalariado, 60, Some(edad), Decimal::ZERO, Decimal::ZERO, None)
     }
 
-    /// The payment limit as PRODUCTS.md writes it (the band's quotient, clamped) at the band's
-    /// ends, just inside and outside them, and across it: the same figure in `Decimal`, and in
-    /// filtered arithmetic a bound that holds it.
+    /// The payment limit as PRODUCTS.md writes it (the curve's share at the salary in UMAs,
+    /// times the salary) on and a centavo around each of the curve's points and across it: the
+    /// same figure in `Decimal`, and in filtered arithmetic a bound that holds it.
     #[test]
     fn the_payment_limit_is_the_formula_in_both_arithmetics() {
         let r = &cifras().productos;
-        let (minimo, piso, maximo) = (r.salario_minimo_mensual, r.infonavit_pti_salario_minimo, r.infonavit_pti_max);
-        let formula = |salario: Decimal| {
-            let tramo = ((salario - minimo) / minimo).clamp(Decimal::ZERO, Decimal::ONE);
-            (piso + (maximo - piso) * tramo) * salario
-        };
-        let dos = minimo * Decimal::TWO;
+        let uma = cifras().uma_mensual;
+        let formula = |salario: Decimal| r.infonavit_pago_por_umas.eval(salario / uma) * salario;
         let centavo = Decimal::new(1, 2);
-        let bordes = [Decimal::ZERO, minimo - centavo, minimo, minimo + centavo, dos - centavo, dos, dos + centavo, Decimal::from(1_000_000)];
-        let banda = (0..700).map(|i| minimo + Decimal::new(136_861 * i, 2) / Decimal::from(100));
-        for salario in bordes.into_iter().chain(banda) {
-            let exacto = formula(salario);
-            assert_eq!(pago_por_salario::<Decimal>(cifras(), salario).valor(), exacto, "{salario}");
-            let filtrado = pago_por_salario::<Approx>(cifras(), salario).valor();
-            let doble = f64::try_from(exacto).expect("a double");
-            assert!(filtrado.lower() <= doble && doble <= filtrado.upper(), "{salario}: {filtrado:?} against {exacto}");
+        let mut salarios = vec![Decimal::ZERO, Decimal::from(1_000_000)];
+        for &(umas, _) in r.infonavit_pago_por_umas.points() {
+            salarios.extend([umas * uma - centavo, umas * uma, umas * uma + centavo]);
         }
-        assert!(formula(dos - centavo) < maximo * (dos - centavo));
+        salarios.extend((0..700).map(|i| Decimal::from(7_000) + Decimal::new(136_861 * i, 2) / Decimal::from(100)));
+        for salario in salarios {
+            let exacto = formula(salario);
+            let decimal = pago_por_salario::<Decimal>(cifras(), salario).expect("decimal decides").valor();
+            assert_eq!(decimal.round_dp(20), exacto.round_dp(20), "{salario}");
+            let Some(filtrado) = pago_por_salario::<Approx>(cifras(), salario) else { continue };
+            let filtrado = filtrado.valor();
+            let doble = f64::try_from(decimal).expect("a double");
+            assert!(filtrado.lower() <= doble && doble <= filtrado.upper(), "{salario}: {filtrado:?} against {decimal}");
+        }
     }
 
     /// A co-borrower's credit on the applicant's terms is the one it gets on its own, in both
