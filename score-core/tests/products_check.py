@@ -136,14 +136,16 @@ ORDER = ["NO_DERECHOHABIENTE_INFONAVIT", "NO_DERECHOHABIENTE_FOVISSSTE", "ANTIGU
 
 
 def offer(name, reasons, parts, payment, shape, years, value_rule, state, funds):
-    """parts/shape: lists of (credit, rate, per_peso, months, fee share); payment: the parts' monthly payment."""
+    """parts/shape: lists of (credit, rate, per_peso, months, fee share[, its exact payment]);
+    payment: the parts' monthly payment. A part sized for a payment pays that payment exactly (its
+    credit times its per-peso payment only rounds back to it), as PRODUCTS.md's total paid reads."""
     reasons = sorted(set(reasons), key=ORDER.index)
     credit = sum(c for c, *_ in parts)
     use = parts if not reasons and credit > 0 else shape
     weight = sum(c for c, *_ in use)
     rate = sum(c * rt for c, rt, *_ in use) / weight if weight else use[0][1]
-    fee = sum(c * fs for c, _, _, _, fs in use)
-    flows = [(c * k, m) for c, _, k, m, _ in use]
+    fee = sum(x[0] * x[4] for x in use)
+    flows = [(x[5] if len(x) > 5 else x[0] * x[2], x[3]) for x in use]
     c_at = cat(weight - fee, flows)
     out = dict(producto=name, elegible=False, tasa_anual=r(rate, 4), cat=None if c_at is None else r(c_at, 4),
                plazo_anios=years, pago_mensual=ZERO, credito_max=ZERO, valor_vivienda_max=ZERO,
@@ -182,7 +184,7 @@ def evaluate(case):
     offers = []
     # INFONAVIT
     reasons, rate, t, k, credit, paid = infonavit_one(p)
-    offers.append(offer("INFONAVIT", reasons, [(credit, rate, k, 12 * t, D(0))], paid, [(D(1), rate, k, 12 * t, D(0))],
+    offers.append(offer("INFONAVIT", reasons, [(credit, rate, k, 12 * t, D(0), paid)], paid, [(D(1), rate, k, 12 * t, D(0))],
                         t, ("fund", p["subcuenta"]), state, savings))
     # FOVISSSTE
     sal = salary(p["tipo"], p["ingreso"])
@@ -191,7 +193,7 @@ def evaluate(case):
     reasons = fund_reasons(p, "FOVISSSTE", FOV_SEN, sal, t, pay)
     k = per_peso(FOV_RATE, t, INF_LOAD)
     credit = min(pay / k, FOV_MAX) if k else D(0)
-    offers.append(offer("FOVISSSTE", reasons, [(credit, FOV_RATE, k, 12 * t, D(0))], sized(pay, k, credit),
+    offers.append(offer("FOVISSSTE", reasons, [(credit, FOV_RATE, k, 12 * t, D(0), sized(pay, k, credit))], sized(pay, k, credit),
                         [(D(1), FOV_RATE, k, 12 * t, D(0))],
                         t, ("fund", p["subcuenta"]), state, savings))
     # Bank
@@ -205,7 +207,7 @@ def evaluate(case):
     no_term_or_payment(reasons, t, pay)
     if t > 0 and pay > 0 and credit < BANK_MIN:
         reasons.append("CREDITO_MENOR_AL_MINIMO")
-    offers.append(offer("HIPOTECA_BANCARIA", reasons, [(credit, BANK_RATE, k, 12 * t, BANK_FEE)], pay,
+    offers.append(offer("HIPOTECA_BANCARIA", reasons, [(credit, BANK_RATE, k, 12 * t, BANK_FEE, pay)], pay,
                         [(D(1), BANK_RATE, k, 12 * t, BANK_FEE)], t, ("ltv", ltv), state, savings))
     # INFONAVIT + bank 70/30
     t = term(BANK_TERM, min(BANK_AGE, INF_AGE), age)
@@ -240,7 +242,10 @@ def evaluate(case):
             reasons.append("COACREDITADO_NO_ELEGIBLE")
         total = credit + credit2
         scale = UNAMOS_MAX / total if total > UNAMOS_MAX else D(1)
-        parts = [(credit * scale, rate, k, 12 * t, D(0)), (credit2 * scale, rate2, k2, 12 * t2, D(0))]
+        if scale == 1:
+            parts = [(credit, rate, k, 12 * t, D(0), paid), (credit2, rate2, k2, 12 * t2, D(0), paid2)]
+        else:
+            parts = [(credit * scale, rate, k, 12 * t, D(0)), (credit2 * scale, rate2, k2, 12 * t2, D(0))]
         payment = paid + paid2 if scale == 1 else credit * scale * k + credit2 * scale * k2
         offers.append(offer("UNAMOS_CREDITOS", reasons, parts, payment, [(D(1), rate, k, 12 * t, D(0))], max(t, t2),
                             ("fund", p["subcuenta"] + co["subcuenta"]), state, savings))
