@@ -172,14 +172,16 @@ impl Cifras {
         cifras
     }
 
-    /// The embedded calibration's figures, read on first use and kept for the life of the
+    /// The embedded calibration's figures, built on first use from the compiled constants
+    /// (`calibration::compilada`, equal to `calibration/mx-2026.toml` by test, so that a build
+    /// that never loads a calibration carries no TOML reader) and kept for the life of the
     /// process. An immutable constant computed once (a `OnceLock` is written exactly once,
     /// before anyone reads it): `score(profile)` with no calibration reads these without
-    /// parsing TOML per call, and no call can change them, so the model stays a pure function
+    /// building them per call, and no call can change them, so the model stays a pure function
     /// of its inputs and the figures.
     pub(crate) fn incluidas() -> &'static Cifras {
         static INCLUIDAS: OnceLock<Cifras> = OnceLock::new();
-        INCLUIDAS.get_or_init(|| Cifras::de(&crate::Calibration::embedded_documento()))
+        INCLUIDAS.get_or_init(|| Cifras::de(&crate::calibration::compilada::documento()))
     }
 
     /// One state's figures.

@@ -63,7 +63,7 @@ done
 rm -rf "$PKG/www/pkg" && cp -r "$PKG/pkg-web" "$PKG/www/pkg"
 size=$(stat -c %s "$PKG/pkg-web/score_wasm_bg.wasm"); gz=$(gzip -9c "$PKG/pkg-web/score_wasm_bg.wasm" | wc -c)
 echo "score_wasm_bg.wasm: $size bytes ($gz gzip -9)"
-# Budget: 468 KiB raw (about 187 KB on the wire with gzip), what a portal page can load beside
+# Budget: 536 KiB raw (about 205 KB on the wire with gzip), what a portal page can load beside
 # its images. It was 250 KB until the verdict (dictamen, issue 17) added its rules and texts,
 # 300 KiB until the what-ifs (simulaciones, issue 17) added about 5 KB gzip, and 320 KiB until
 # the credit products (productos, issue 17) added about 44 KB gzip: their rules in two
@@ -74,5 +74,8 @@ echo "score_wasm_bg.wasm: $size bytes ($gz gzip -9)"
 # 464 KiB until more of it (INFONAVIT's payment band in filtered arithmetic, the co-borrower
 # what-if's early stop) added 3.5 KB (1.3 KB gzip), and 468 KiB until every mistake of a profile at
 # once (issue 44: reading on after a mistake, the one table of messages, the errors handed to
-# JavaScript as objects) added 5.8 KB.
-[ "$size" -lt 483328 ] || { echo "score_wasm_bg.wasm is over the 472 KiB budget" >&2; exit 1; }
+# JavaScript as objects) added 5.8 KB, and 472 KiB until the model computed with a calibration's
+# figures (issue 42: the figures read through a reference instead of folded constants, the
+# embedded calibration built at first use, the fixed products' terms solved then instead of
+# compiled in) added about 48 KB (measured with binaryen's wasm-opt -O3: 482,585 -> 530,847 bytes).
+[ "$size" -lt 548864 ] || { echo "score_wasm_bg.wasm is over the 536 KiB budget" >&2; exit 1; }

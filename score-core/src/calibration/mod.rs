@@ -10,6 +10,7 @@
 //! of the key at fault (`productos[2].tasa_anual`) as the error's `field` and a Spanish message.
 
 mod cifras;
+pub(crate) mod compilada;
 pub(crate) mod documento;
 mod validar;
 mod valor;

@@ -610,10 +610,10 @@ mod tests {
                 }
             }
         }
-        // A mixed income of 24,000.00 has a payroll salary of 12,000.000 (half of it, at the
-        // scale of its product by the calibration's `proporcion_salario_mixto`, 0.5).
+        // A mixed income of 24,000.00 has a payroll salary of 12,000 (half of it, at the scale of
+        // its product by the calibration's `proporcion_salario_mixto`): a salaried 12,000's.
         let mixto = Persona::nueva(cifras(), d("24000.00"), IncomeType::Mixto, 24, Some(35), d("1000.00"), Decimal::ZERO, None);
-        assert_eq!(mixto.salario().to_string(), "12000.000");
+        assert_eq!(mixto.salario(), Decimal::from(12_000));
         personas.push(mixto);
         assert!(en::<Decimal>(&personas) > personas.len());
         assert!(en::<Approx>(&personas) > personas.len());
