@@ -304,12 +304,7 @@ fn menor_al_minimo<N: Numero>(
     Some(())
 }
 
-fn hipoteca_bancaria<N: Numero>(
-    cx: &Comprador<'_, N>,
-    p: &Persona,
-    h: &Hogar,
-    e: &mut Evaluada<N>,
-) -> Option<()> {
+fn hipoteca_bancaria<N: Numero>(cx: &Comprador<'_, N>, p: &Persona, h: &Hogar, e: &mut Evaluada<N>) -> Option<()> {
     let c = cx.cifras;
     let plazo = plazo_banco(c, h.edad, c.productos.banco_edad_max);
     let tramo = Fijo::Banco.tramo(c, plazo)?;
@@ -336,12 +331,7 @@ fn hipoteca_bancaria<N: Numero>(
 /// Cuenta Infonavit + Crédito Bancario: one payment capacity (the bank's) serves a credit that
 /// is 70% bank and 30% INFONAVIT at 10.45%, INFONAVIT's part capped; the sub-account pays the
 /// down payment. The term meets both the bank's and INFONAVIT's age limits.
-fn infonavit_mas_banco<N: Numero>(
-    cx: &Comprador<'_, N>,
-    p: &Persona,
-    h: &Hogar,
-    e: &mut Evaluada<N>,
-) -> Option<()> {
+fn infonavit_mas_banco<N: Numero>(cx: &Comprador<'_, N>, p: &Persona, h: &Hogar, e: &mut Evaluada<N>) -> Option<()> {
     let c = cx.cifras;
     let plazo = plazo_banco(
         c,
@@ -481,20 +471,18 @@ pub(super) fn suma_unamos<N: Numero>(c: &Cifras, s: &Solicitud) -> Option<Option
     )
 }
 
+/// What every product reads of `s`: the buyer, the applicant, the co-borrower and the household.
+fn prestatarios<'a, N: Numero>(c: &'a Cifras, s: &Solicitud) -> (Comprador<'a, N>, Persona, Option<Persona>, Hogar) {
+    let p = Persona::titular(c, s);
+    let co = s.coacreditado.as_ref().map(|co| Persona::coacreditado(c, co));
+    let h = hogar(c, &p, co.as_ref());
+    (Comprador::de(c, s), p, co, h)
+}
+
 /// Every product, in the order of [`Producto::ALL`], written over `evaluadas` (storage the
 /// caller owns, [`Evaluada::vacias`]); `None` when the arithmetic cannot tell.
-pub(super) fn todas<N: Numero>(
-    c: &Cifras,
-    s: &Solicitud,
-    evaluadas: &mut [Evaluada<N>; 5],
-) -> Option<()> {
-    let cx = Comprador::de(c, s);
-    let p = Persona::titular(c, s);
-    let co = s
-        .coacreditado
-        .as_ref()
-        .map(|co| Persona::coacreditado(c, co));
-    let h = hogar(c, &p, co.as_ref());
+pub(super) fn todas<N: Numero>(c: &Cifras, s: &Solicitud, evaluadas: &mut [Evaluada<N>; 5]) -> Option<()> {
+    let (cx, p, co, h) = prestatarios(c, s);
     let [e_infonavit, e_fovissste, e_banco, e_cofi, e_unamos] = evaluadas;
     // The applicant's INFONAVIT credit serves INFONAVIT and Unamos Créditos: computed once.
     let titular = infonavit_de(c, &p)?;
@@ -511,18 +499,8 @@ pub(super) fn todas<N: Numero>(
 /// product's own rules below refuse them with the same test), which no recommendation takes
 /// and a what-if does not show; their slots are left as they were. `None` when the arithmetic
 /// cannot tell.
-pub(super) fn disponibles<N: Numero>(
-    c: &Cifras,
-    s: &Solicitud,
-    evaluadas: &mut [Evaluada<N>; 5],
-) -> Option<[bool; 5]> {
-    let cx = Comprador::de(c, s);
-    let p = Persona::titular(c, s);
-    let co = s
-        .coacreditado
-        .as_ref()
-        .map(|co| Persona::coacreditado(c, co));
-    let h = hogar(c, &p, co.as_ref());
+pub(super) fn disponibles<N: Numero>(c: &Cifras, s: &Solicitud, evaluadas: &mut [Evaluada<N>; 5]) -> Option<[bool; 5]> {
+    let (cx, p, co, h) = prestatarios(c, s);
     let de_infonavit = p.cotiza_a(Institucion::Infonavit);
     let de_fovissste = p.cotiza_a(Institucion::Fovissste);
     let con_socio = de_infonavit && co.is_some();
