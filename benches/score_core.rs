@@ -67,15 +67,15 @@ fn bench(c: &mut Criterion) {
 }
 
 /// A calibration: loading one (the embedded text, and a bank's file that differs from it in
-/// its id, which is also compared with the embedded figures), and one report under the
-/// embedded calibration and under a loaded one, side by side with `score/one_report`.
+/// its id; each load reads its figures and solves the fixed products' tables), and one report
+/// under the embedded calibration and under a loaded one, side by side with `score/one_report`.
 fn calibration(c: &mut Criterion) {
     use score_core::calibration::{Calibration, EMBEDDED_TOML};
     let one = Profile::from_json_str(
         r#"{"estado":"CMX","ingreso_mensual":30000,"tipo_ingreso":"asalariado","antiguedad_meses":36,"ahorro":100000,"edad":35}"#,
     )
     .expect("valid");
-    let banco = EMBEDDED_TOML.replacen("id = \"mx-2026.11-6\"", "id = \"banco-2026\"", 1);
+    let banco = EMBEDDED_TOML.replacen("id = \"mx-2026.11-7\"", "id = \"banco-2026\"", 1);
     let mut group = c.benchmark_group("calibration");
     group.bench_function("load/embedded", |b| b.iter(|| Calibration::from_toml(black_box(EMBEDDED_TOML))));
     group.bench_function("load/bank_file", |b| b.iter(|| Calibration::from_toml(black_box(&banco))));

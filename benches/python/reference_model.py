@@ -444,7 +444,8 @@ def _report(profile: Any, solo_score: bool = False) -> Dict[str, Any]:
 
     # 9.1 The verdict
     applies = {
-        "INGRESO_MENOR_AL_MINIMO": I < P["INGRESO_MINIMO"],
+        # Below the minimum wage INFONAVIT still lends: a knock-out only where nothing does.
+        "INGRESO_MENOR_AL_MINIMO": plazo > 0 and credito == 0 and I < P["INGRESO_MINIMO"],
         "DEUDA_MAYOR_AL_LIMITE": deudas is not None and deudas > P["DTI_TOTAL_MAX"] * I,
         "SIN_PLAZO_POR_EDAD": plazo == 0,
         "SIN_CAPACIDAD_DE_PAGO": plazo > 0 and credito == 0 and "SIN_CAPACIDAD_DE_PAGO" in banco["motivos"],

@@ -66,12 +66,6 @@ impl Approx {
         Approx { v, e: 0.0 }
     }
 
-    /// A double and its bound as computed earlier: for tables generated from this module's
-    /// own results (`crate::products`' fixed terms), never for values from elsewhere.
-    pub const fn from_parts(v: f64, e: f64) -> Approx {
-        Approx { v, e }
-    }
-
     /// The value of `d`; exact when `d` is a dyadic fraction that fits in 53 bits.
     pub const fn of(d: Decimal) -> Approx {
         Approx::of_scaled(d, 0)

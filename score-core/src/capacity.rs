@@ -5,14 +5,13 @@
 //! offer's shown figures so that anyone can check it from the report alone.
 
 use crate::approx::round_quotient;
+use crate::cifras::Cifras;
 use crate::fast_decimal::{Orden, por};
 use crate::figures::Exact;
 use crate::money::{self, money};
-use crate::params::*;
 use crate::products::{OfertaProducto, Producto, Productos};
 use crate::profile::Profile;
 use crate::report::{CapacidadCompra, EstatusEnganche, EvaluacionM2};
-use crate::states::StateInfo;
 use rust_decimal::Decimal;
 
 /// The offer the capacity describes: the recommended one, or the bank mortgage's (its terms,
@@ -23,7 +22,13 @@ pub(crate) fn oferta_descrita(ofertas: &Productos) -> Option<&OfertaProducto> {
 }
 
 /// The capacity block of a profile whose products are `ofertas`.
-pub(crate) fn capacidad(profile: &Profile, state: &StateInfo, exact: &Exact, ofertas: &Productos) -> CapacidadCompra {
+pub(crate) fn capacidad(
+    c: &Cifras,
+    profile: &Profile,
+    exact: &Exact,
+    ofertas: &Productos,
+) -> CapacidadCompra {
+    let state = c.estado(profile.estado);
     let zero = Decimal::ZERO;
     let oferta = oferta_descrita(ofertas);
     let campo = |f: fn(&OfertaProducto) -> Decimal| oferta.map_or(zero, f);
@@ -35,7 +40,9 @@ pub(crate) fn capacidad(profile: &Profile, state: &StateInfo, exact: &Exact, ofe
     let enganche_requerido = valor - credito;
     let subcuentas = oferta.map_or(zero, |o| o.producto.subcuenta_aplicada(exact.subcuenta_titular, exact.subcuenta));
     let disponible = money(profile.ahorro + subcuentas);
-    let ajuste = Orden(Decimal::TWO - state.factor).clamp(Orden(FACTOR_MIN), Orden(FACTOR_MAX)).0;
+    let ajuste = Orden(Decimal::TWO - state.factor)
+        .clamp(Orden(c.factor_min), Orden(c.factor_max))
+        .0;
     CapacidadCompra {
         valor_bancario: valor,
         // From the shown value, so the spec's formula holds on the published figures.
@@ -46,12 +53,16 @@ pub(crate) fn capacidad(profile: &Profile, state: &StateInfo, exact: &Exact, ofe
         credito_max: credito,
         m2_alcanzables: round_quotient(valor, state.precio_m2, money::MONEY_DP),
         m2_minimo_nucleo: money(exact.nucleo),
-        evaluacion_m2: evaluacion_m2(valor, state.precio_m2, exact.nucleo),
+        evaluacion_m2: evaluacion_m2(c, valor, state.precio_m2, exact.nucleo),
         enganche_requerido,
         enganche_disponible: disponible,
         subcuenta_fondo_estimada: money(exact.subcuenta),
-        estatus_enganche: estatus_enganche(valor, enganche_requerido, disponible, gastos),
-        renta_equivalente: round_quotient(por(valor, RENDIMIENTO_RENTA_ANUAL), Decimal::from(12), money::MONEY_DP),
+        estatus_enganche: estatus_enganche(c, valor, enganche_requerido, disponible, gastos),
+        renta_equivalente: round_quotient(
+            por(valor, c.rendimiento_renta_anual),
+            Decimal::from(12),
+            money::MONEY_DP,
+        ),
         gastos_cierre_estimados: gastos,
         tasa_anual: oferta.map_or(zero, |o| o.tasa_anual),
         plazo_anios: oferta.map_or(0, |o| o.plazo_anios),
@@ -61,14 +72,14 @@ pub(crate) fn capacidad(profile: &Profile, state: &StateInfo, exact: &Exact, ofe
 
 /// The dwelling the value buys against the household's core dwelling: the area `valor /
 /// precio_m2` compared with the thresholds, multiplied out so the comparison is exact.
-fn evaluacion_m2(valor: Decimal, precio_m2: Decimal, nucleo: Decimal) -> EvaluacionM2 {
+fn evaluacion_m2(c: &Cifras, valor: Decimal, precio_m2: Decimal, nucleo: Decimal) -> EvaluacionM2 {
     let umbral = |factor: Decimal| Orden(por(por(nucleo, factor), precio_m2));
     let valor = Orden(valor);
     if valor < umbral(Decimal::ONE) {
         EvaluacionM2::Insuficiente
-    } else if valor < umbral(UMBRAL_M2_ADECUADO) {
+    } else if valor < umbral(c.umbral_m2_adecuado) {
         EvaluacionM2::NucleoBasico
-    } else if valor < umbral(UMBRAL_M2_HOLGADO) {
+    } else if valor < umbral(c.umbral_m2_holgado) {
         EvaluacionM2::Adecuado
     } else {
         EvaluacionM2::Holgado
@@ -78,12 +89,18 @@ fn evaluacion_m2(valor: Decimal, precio_m2: Decimal, nucleo: Decimal) -> Evaluac
 /// How far the own funds go (shown figures): nothing to buy; no down payment needed or
 /// funds for it; less than the partial share of it; part of it; all of it but not the closing
 /// costs; both.
-fn estatus_enganche(valor: Decimal, requerido: Decimal, disponible: Decimal, gastos: Decimal) -> EstatusEnganche {
+fn estatus_enganche(
+    c: &Cifras,
+    valor: Decimal,
+    requerido: Decimal,
+    disponible: Decimal,
+    gastos: Decimal,
+) -> EstatusEnganche {
     if valor.is_zero() {
         EstatusEnganche::NoAplica
     } else if requerido > Decimal::ZERO && disponible.is_zero() {
         EstatusEnganche::SinEnganche
-    } else if Orden(disponible) < Orden(por(requerido, UMBRAL_ENGANCHE_PARCIAL)) {
+    } else if Orden(disponible) < Orden(por(requerido, c.umbral_enganche_parcial)) {
         EstatusEnganche::Insuficiente
     } else if Orden(disponible) < Orden(requerido) {
         EstatusEnganche::Parcial

@@ -2,14 +2,18 @@
 
 use crate::approx::{Approx, less};
 use rust_decimal::Decimal;
+use std::borrow::Cow;
 
 /// Breakpoints `(x, y)` with strictly increasing `x`; values between two breakpoints are
 /// interpolated linearly and values outside the range take the nearest end's `y`.
-#[derive(Debug, Clone, Copy, PartialEq)]
+///
+/// Its breakpoints are borrowed from a constant (the `curve!` macro) or owned, read from a
+/// calibration ([`Curve::de_puntos`]).
+#[derive(Debug, Clone, PartialEq)]
 pub struct Curve {
-    points: &'static [(Decimal, Decimal)],
+    points: Cow<'static, [(Decimal, Decimal)]>,
     /// The same breakpoints as filtered doubles, for [`Curve::eval_approx`].
-    approx: &'static [Punto],
+    approx: Cow<'static, [Punto]>,
 }
 
 /// A breakpoint as filtered doubles, with the slope of the segment that ends at it (0 for the
@@ -84,18 +88,42 @@ pub(crate) use curve;
 impl Curve {
     /// A curve over `points` (at least one; `x` strictly increasing, checked by tests) and the
     /// same points as doubles; use the `curve!` macro, which writes them once.
-    pub(crate) const fn new(points: &'static [(Decimal, Decimal)], approx: &'static [Punto]) -> Self {
-        Curve { points, approx }
+    pub(crate) const fn new(
+        points: &'static [(Decimal, Decimal)],
+        approx: &'static [Punto],
+    ) -> Self {
+        Curve {
+            points: Cow::Borrowed(points),
+            approx: Cow::Borrowed(approx),
+        }
+    }
+
+    /// A curve over breakpoints read at run time (a calibration's): at least one, `x` strictly
+    /// increasing (the calibration checks both), with their doubles and slopes worked out once.
+    pub(crate) fn de_puntos(points: Vec<(Decimal, Decimal)>) -> Self {
+        let xy: Vec<(Approx, Approx)> = points
+            .iter()
+            .map(|&(x, y)| (Approx::of(x), Approx::of(y)))
+            .collect();
+        let approx = xy
+            .iter()
+            .enumerate()
+            .map(|(k, &(x, y))| Punto::nuevo(x, y, k.checked_sub(1).map(|j| xy[j])))
+            .collect::<Vec<_>>();
+        Curve {
+            points: Cow::Owned(points),
+            approx: Cow::Owned(approx),
+        }
     }
 
     /// The breakpoints, for documentation and tests.
-    pub fn points(&self) -> &'static [(Decimal, Decimal)] {
-        self.points
+    pub fn points(&self) -> &[(Decimal, Decimal)] {
+        &self.points
     }
 
     /// `y` at `x`, exact to `Decimal`'s 28 significant digits.
     pub fn eval(&self, x: Decimal) -> Decimal {
-        let points = self.points;
+        let points = &*self.points;
         let (first_x, first_y) = points[0];
         if x <= first_x {
             return first_y;
@@ -140,7 +168,7 @@ impl Curve {
             _ => None,
         };
         let mut anterior: Option<(i64, i64)> = None;
-        for &(x_k, y_k) in self.points {
+        for &(x_k, y_k) in self.points.iter() {
             let (x_k, y_k) = (entero(x_k)?, entero(y_k)?);
             if x <= x_k {
                 let Some((x_0, y_0)) = anterior else { return Some(100 * y_k) };
@@ -162,7 +190,7 @@ impl Curve {
     /// found on it. (Dividing first, `eval(num / den)`, rounds the ratio and then multiplies
     /// its error by the slope: an exact 30.005 could come out as 30.00499…9.)
     pub fn eval_ratio(&self, num: Decimal, den: Decimal) -> Decimal {
-        let points = self.points;
+        let points = &*self.points;
         let (first_x, first_y) = points[0];
         if num <= first_x * den {
             return first_y;
@@ -188,7 +216,7 @@ impl Curve {
     }
 
     pub(crate) fn eval_approx(&self, x: Approx) -> Option<Approx> {
-        let points = self.approx;
+        let points = &*self.approx;
         // The breakpoints certainly below `x` need no certificate each: start at the last one
         // whose double is below `x`'s (the first to certify), and decide from there as before.
         let start = points.partition_point(|p| p.x.value() < x.value()).saturating_sub(1);

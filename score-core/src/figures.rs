@@ -6,13 +6,13 @@
 //! are shown (see [`crate::money`]). The score is computed from the exact component values, so
 //! it is a monotone function of each input (MODEL.md, "Monotonicity").
 
+use crate::cifras::Cifras;
 use crate::curve::Curve;
 use crate::fast_decimal::{Orden, por};
 use crate::money::{div_round_half_away, money};
 use crate::params::*;
 use crate::profile::{IncomeType, Profile};
 use crate::report::*;
-use crate::states::StateInfo;
 use rust_decimal::Decimal;
 use std::cmp::Reverse;
 
@@ -39,23 +39,36 @@ pub(crate) struct Exact {
 impl Exact {
     /// The quantities of a what-if's profile that differs from this one in its debts alone
     /// (the co-borrower's part included): the debts and the income left after them again.
-    pub(crate) fn con_deudas(&self, profile: &Profile) -> Exact {
-        let deudas = deudas_supuestas(profile);
-        Exact { deudas, ingreso_disponible: disponible(profile, self.costo_vida_digno, deudas), ..*self }
+    pub(crate) fn con_deudas(&self, c: &Cifras, profile: &Profile) -> Exact {
+        let deudas = deudas_supuestas(c, profile);
+        Exact {
+            deudas,
+            ingreso_disponible: disponible(profile, self.costo_vida_digno, deudas),
+            ..*self
+        }
     }
 
     /// The quantities of a what-if's profile that differs from this one only in what the
     /// housing-fund balances read (more months of seniority, a co-borrower of the same
     /// household): those balances again.
-    pub(crate) fn con_subcuentas(&self, profile: &Profile) -> Exact {
-        let [subcuenta_titular, subcuenta_coacreditado] = subcuentas(profile);
-        Exact { subcuenta: subcuenta_titular + subcuenta_coacreditado, subcuenta_titular, ..*self }
+    pub(crate) fn con_subcuentas(&self, c: &Cifras, profile: &Profile) -> Exact {
+        let [subcuenta_titular, subcuenta_coacreditado] = subcuentas(c, profile);
+        Exact {
+            subcuenta: subcuenta_titular + subcuenta_coacreditado,
+            subcuenta_titular,
+            ..*self
+        }
     }
 
     /// The quantities of `profile` for its household's cost of living and core dwelling.
-    fn del_hogar(profile: &Profile, costo_vida_digno: Decimal, nucleo: Decimal) -> Exact {
-        let deudas = deudas_supuestas(profile);
-        let [subcuenta_titular, subcuenta_coacreditado] = subcuentas(profile);
+    fn del_hogar(
+        c: &Cifras,
+        profile: &Profile,
+        costo_vida_digno: Decimal,
+        nucleo: Decimal,
+    ) -> Exact {
+        let deudas = deudas_supuestas(c, profile);
+        let [subcuenta_titular, subcuenta_coacreditado] = subcuentas(c, profile);
         Exact {
             costo_vida_digno,
             deudas,
@@ -68,15 +81,24 @@ impl Exact {
 
     /// A year of the income savings are compared with ([`referencia_ahorro`]): computed only
     /// where it is needed exactly (the filtered path clamps in filtered arithmetic).
-    pub(crate) fn ingreso_referencia_anual(&self, ingreso: Decimal) -> Decimal {
-        referencia_ahorro(ingreso, self.costo_vida_digno) * Decimal::from(12)
+    pub(crate) fn ingreso_referencia_anual(&self, c: &Cifras, ingreso: Decimal) -> Decimal {
+        referencia_ahorro(c, ingreso, self.costo_vida_digno) * Decimal::from(12)
     }
 }
 
 /// The quantities of a validated profile that need no division ([`Exact`]).
-pub(crate) fn exact(profile: &Profile, state: &StateInfo) -> Exact {
-    let personas = profile.personas_hogar.map(Decimal::from).unwrap_or(PERSONAS_HOGAR_DEFAULT);
-    Exact::del_hogar(profile, por(por(LINEA_POBREZA_URBANA, personas), state.factor), m2_minimo_nucleo(personas))
+pub(crate) fn exact(c: &Cifras, profile: &Profile) -> Exact {
+    let personas = profile
+        .personas_hogar
+        .map(Decimal::from)
+        .unwrap_or(c.personas_hogar_default);
+    let factor = c.estado(profile.estado).factor;
+    Exact::del_hogar(
+        c,
+        profile,
+        por(por(c.linea_pobreza_urbana, personas), factor),
+        m2_minimo_nucleo(c, personas),
+    )
 }
 
 /// The income left after the cost of living and the debts. Undeclared debts are neutral in the
@@ -90,34 +112,35 @@ fn disponible(profile: &Profile, costo_vida_digno: Decimal, deudas: Decimal) -> 
 /// pesos (its first and last ratio times the household's decent cost of living), so that where
 /// more income earns no more income points it costs no savings points either (MODEL.md,
 /// "Monotonicity").
-pub(crate) fn referencia_ahorro(ingreso: Decimal, costo_vida_digno: Decimal) -> Decimal {
-    let points = CURVA_INGRESO.points();
-    let (low, high) = (points[0].0 * costo_vida_digno, points[points.len() - 1].0 * costo_vida_digno);
+pub(crate) fn referencia_ahorro(
+    c: &Cifras,
+    ingreso: Decimal,
+    costo_vida_digno: Decimal,
+) -> Decimal {
+    let points = c.curva_ingreso.points();
+    let (low, high) = (
+        points[0].0 * costo_vida_digno,
+        points[points.len() - 1].0 * costo_vida_digno,
+    );
     Orden(ingreso).clamp(Orden(low), Orden(high)).0
 }
 
 /// The debts capacity and financial health count: the declared ones, or the typical ratio of
-/// income ([`PROPORCION_DEUDAS_NO_DECLARADAS`]) when none are declared.
-pub(crate) fn deudas_supuestas(profile: &Profile) -> Decimal {
-    profile.deudas_mensuales.unwrap_or_else(|| por(PROPORCION_DEUDAS_NO_DECLARADAS, profile.ingreso_mensual))
+/// income (the calibration's `proporcion_deudas_no_declaradas`) when none are declared.
+pub(crate) fn deudas_supuestas(c: &Cifras, profile: &Profile) -> Decimal {
+    profile
+        .deudas_mensuales
+        .unwrap_or_else(|| por(c.proporcion_deudas_no_declaradas, profile.ingreso_mensual))
 }
 
 /// Income-type points.
-pub(crate) fn puntos_tipo(tipo: IncomeType) -> Decimal {
-    match tipo {
-        IncomeType::Asalariado => PUNTOS_TIPO_ASALARIADO,
-        IncomeType::Mixto => PUNTOS_TIPO_MIXTO,
-        IncomeType::Pensionado => PUNTOS_TIPO_PENSIONADO,
-        IncomeType::Independiente => PUNTOS_TIPO_INDEPENDIENTE,
-    }
+pub(crate) fn puntos_tipo(c: &Cifras, tipo: IncomeType) -> Decimal {
+    c.puntos_tipo.de(tipo)
 }
 
 /// The seniority curve of an income type.
-pub(crate) fn curva_antiguedad(tipo: IncomeType) -> &'static Curve {
-    match tipo {
-        IncomeType::Independiente => &CURVA_ANTIGUEDAD_INDEPENDIENTE,
-        _ => &CURVA_ANTIGUEDAD_ASALARIADO,
-    }
+pub(crate) fn curva_antiguedad(c: &Cifras, tipo: IncomeType) -> &Curve {
+    c.curva_antiguedad(tipo)
 }
 
 /// The six weights in the spec's order (the order of [`Componentes`]).
@@ -139,30 +162,38 @@ pub(crate) fn codigos_componentes(profile: &Profile) -> [Option<CodigoRecomendac
 }
 
 /// Exact (unrounded) component values on the 0..100 scale, in the spec's order.
-fn components(profile: &Profile, exact: &Exact) -> [Decimal; 6] {
-    std::array::from_fn(|index| component(profile, exact, index))
+fn components(c: &Cifras, profile: &Profile, exact: &Exact) -> [Decimal; 6] {
+    std::array::from_fn(|index| component(c, profile, exact, index))
 }
 
 /// One exact component value (index in the spec's order): the filtered path asks for it when
 /// the value sits exactly on a rounding tie (an income of 9,608 gives 0.025 income points).
 #[cold]
 #[inline(never)]
-pub(crate) fn component(profile: &Profile, exact: &Exact, index: usize) -> Decimal {
+pub(crate) fn component(c: &Cifras, profile: &Profile, exact: &Exact, index: usize) -> Decimal {
     let ingreso = profile.ingreso_mensual;
     match index {
-        0 => CURVA_INGRESO.eval_ratio(ingreso, exact.costo_vida_digno),
-        1 => puntos_tipo(profile.tipo_ingreso),
-        2 => curva_antiguedad(profile.tipo_ingreso).eval(Decimal::from(profile.antiguedad_meses)),
+        0 => c.curva_ingreso.eval_ratio(ingreso, exact.costo_vida_digno),
+        1 => puntos_tipo(c, profile.tipo_ingreso),
+        2 => {
+            curva_antiguedad(c, profile.tipo_ingreso).eval(Decimal::from(profile.antiguedad_meses))
+        }
         3 => match profile.deudas_mensuales {
-            None => PUNTOS_DEUDAS_NO_DECLARADAS,
-            Some(d) => CURVA_DEUDAS.eval_ratio(d, ingreso),
+            None => c.puntos_deudas_no_declaradas,
+            Some(d) => c.curva_deudas.eval_ratio(d, ingreso),
         },
         // Savings against a year of income, at most what the income's coverage of the
         // household's decent cost of living allows (both exact: the minimum of two).
-        4 => CURVA_AHORRO
-            .eval_ratio(profile.ahorro, exact.ingreso_referencia_anual(ingreso))
-            .min(CURVA_AHORRO_COBERTURA.eval_ratio(ingreso, exact.costo_vida_digno)),
-        _ => CURVA_SALUD_FINANCIERA.eval_ratio(exact.ingreso_disponible, ingreso),
+        4 => c
+            .curva_ahorro
+            .eval_ratio(profile.ahorro, exact.ingreso_referencia_anual(c, ingreso))
+            .min(
+                c.curva_ahorro_cobertura
+                    .eval_ratio(ingreso, exact.costo_vida_digno),
+            ),
+        _ => c
+            .curva_salud_financiera
+            .eval_ratio(exact.ingreso_disponible, ingreso),
     }
 }
 
@@ -191,8 +222,6 @@ const PESOS_CENTESIMAS: [i64; 6] = {
     }
     pesos
 };
-/// [`UMBRAL_RECOMENDACION`] in hundredths.
-const UMBRAL_CENTESIMAS: i64 = centesimas(UMBRAL_RECOMENDACION);
 
 /// The score and each component's points from the **shown** component values (MODEL.md
 /// section 2): `score = round(Σ valor × peso × 10)` and `puntos = round2(valor × peso × 10)`,
@@ -224,12 +253,15 @@ fn score_of(weighted: &[i64; 6]) -> u16 {
 
 /// Weak components' codes from the shown values: value below the threshold, most points lost
 /// first (`(100 - valor) × peso`, exact in hundredths), ties in the spec's order; at most three.
-pub(crate) fn debiles_shown(profile: &Profile, shown: &[Decimal; 6]) -> Debiles {
-    let mut weak: [(i64, usize, CodigoRecomendacion); 6] = [(0, 0, CodigoRecomendacion::PerfilSolido); 6];
+pub(crate) fn debiles_shown(c: &Cifras, profile: &Profile, shown: &[Decimal; 6]) -> Debiles {
+    let mut weak: [(i64, usize, CodigoRecomendacion); 6] =
+        [(0, 0, CodigoRecomendacion::PerfilSolido); 6];
     let mut n = 0;
+    // The calibration's threshold in hundredths.
+    let umbral_centesimas = centesimas(c.umbral_recomendacion);
     for (index, codigo) in codigos_componentes(profile).into_iter().enumerate() {
         let valor = centesimas(shown[index]);
-        if let Some(codigo) = codigo.filter(|_| valor < UMBRAL_CENTESIMAS) {
+        if let Some(codigo) = codigo.filter(|_| valor < umbral_centesimas) {
             weak[n] = ((10_000 - valor) * PESOS_CENTESIMAS[index], index, codigo);
             n += 1;
         }
@@ -243,46 +275,77 @@ pub(crate) fn debiles_shown(profile: &Profile, shown: &[Decimal; 6]) -> Debiles 
             j -= 1;
         }
     }
-    debiles_de(weak[..n].iter().map(|w| w.2))
+    debiles_de(c, weak[..n].iter().map(|w| w.2))
 }
 
 /// Housing-fund balances, the applicant's and the co-borrower's (0 without one), each the
 /// declared one or estimated on that borrower's own income (the household's less the
 /// co-borrower's part, for the applicant).
-pub(crate) fn subcuentas(profile: &Profile) -> [Decimal; 2] {
+pub(crate) fn subcuentas(cifras: &Cifras, profile: &Profile) -> [Decimal; 2] {
     let co = profile.coacreditado.as_ref();
     let propio = profile.ingreso_mensual - co.map_or(Decimal::ZERO, |c| c.ingreso_mensual);
     [
-        subcuenta_de(profile.tipo_ingreso, propio, profile.antiguedad_meses, profile.subcuenta_fondo),
-        co.map_or(Decimal::ZERO, |c| subcuenta_de(c.tipo_ingreso, c.ingreso_mensual, c.antiguedad_meses, c.subcuenta_fondo)),
+        subcuenta_de(
+            cifras,
+            profile.tipo_ingreso,
+            propio,
+            profile.antiguedad_meses,
+            profile.subcuenta_fondo,
+        ),
+        co.map_or(Decimal::ZERO, |c| {
+            subcuenta_de(
+                cifras,
+                c.tipo_ingreso,
+                c.ingreso_mensual,
+                c.antiguedad_meses,
+                c.subcuenta_fondo,
+            )
+        }),
     ]
 }
 
 /// One borrower's housing-fund balance: the declared one, or 5% of the (capped) payroll income
 /// for each month of seniority (at most 360); zero for self-employed buyers and pensioners.
-pub(crate) fn subcuenta_de(tipo: IncomeType, ingreso: Decimal, antiguedad_meses: u32, declarada: Option<Decimal>) -> Decimal {
+pub(crate) fn subcuenta_de(
+    c: &Cifras,
+    tipo: IncomeType,
+    ingreso: Decimal,
+    antiguedad_meses: u32,
+    declarada: Option<Decimal>,
+) -> Decimal {
     if let Some(declarada) = declarada {
         return declarada;
     }
     // Months are whole: capped as integers, not compared as decimals.
-    let meses = Decimal::from(i128::from(antiguedad_meses).min(MESES_FONDO_MAX.mantissa()));
-    por(por(APORTACION_FONDO, Orden(salario_de_nomina(tipo, ingreso)).min(Orden(TOPE_SALARIO_MENSUAL)).0), meses)
+    let meses = Decimal::from(i128::from(antiguedad_meses).min(c.meses_fondo_max));
+    por(
+        por(
+            c.aportacion_fondo,
+            Orden(salario_de_nomina(c, tipo, ingreso))
+                .min(Orden(c.tope_salario_mensual))
+                .0,
+        ),
+        meses,
+    )
 }
 
 /// The payroll salary of an income, on which the housing funds collect and lend: all of a
 /// salaried income, the payroll share of a mixed one, nothing for the self-employed and
 /// pensioners (no contributions).
-pub(crate) fn salario_de_nomina(tipo: IncomeType, ingreso: Decimal) -> Decimal {
+pub(crate) fn salario_de_nomina(c: &Cifras, tipo: IncomeType, ingreso: Decimal) -> Decimal {
     match tipo {
         IncomeType::Asalariado => ingreso,
-        IncomeType::Mixto => por(ingreso, PROPORCION_SALARIO_MIXTO),
+        IncomeType::Mixto => por(ingreso, c.proporcion_salario_mixto),
         IncomeType::Independiente | IncomeType::Pensionado => Decimal::ZERO,
     }
 }
 
-fn m2_minimo_nucleo(personas: Decimal) -> Decimal {
-    let dormitorios = ceil_ratio(personas, PERSONAS_POR_DORMITORIO).max(Decimal::ONE);
-    por(M2_NUCLEO_BASE + por(M2_POR_DORMITORIO_EXTRA, dormitorios - Decimal::ONE), FACTOR_MUROS_CIRCULACION)
+fn m2_minimo_nucleo(c: &Cifras, personas: Decimal) -> Decimal {
+    let dormitorios = ceil_ratio(personas, c.personas_por_dormitorio).max(Decimal::ONE);
+    por(
+        c.m2_nucleo_base + por(c.m2_por_dormitorio_extra, dormitorios - Decimal::ONE),
+        c.factor_muros_circulacion,
+    )
 }
 
 /// `ceil(a / b)` for non-negative `a` and positive `b`: one integer division of the aligned
@@ -315,33 +378,34 @@ pub(crate) struct Figures {
 /// Codes of the weak components in order, without allocating.
 pub(crate) type Debiles = [Option<CodigoRecomendacion>; 6];
 
-/// The first [`MAX_RECOMENDACIONES_COMPONENTE`] codes of `ordered` as [`Debiles`].
-pub(crate) fn debiles_de(ordered: impl Iterator<Item = CodigoRecomendacion>) -> Debiles {
+/// The first `max_recomendaciones_componente` codes of `ordered` as [`Debiles`].
+pub(crate) fn debiles_de(
+    c: &Cifras,
+    ordered: impl Iterator<Item = CodigoRecomendacion>,
+) -> Debiles {
     let mut debiles = [None; 6];
-    for (slot, codigo) in debiles.iter_mut().zip(ordered.take(max_recomendaciones_componente())) {
+    for (slot, codigo) in debiles
+        .iter_mut()
+        .zip(ordered.take(c.max_recomendaciones_componente))
+    {
         *slot = Some(codigo);
     }
     debiles
 }
 
-/// [`MAX_RECOMENDACIONES_COMPONENTE`] as a count.
-pub(crate) fn max_recomendaciones_componente() -> usize {
-    usize::try_from(MAX_RECOMENDACIONES_COMPONENTE.mantissa()).unwrap_or(3)
-}
-
 /// [`Figures`] in exact decimal arithmetic: the definition the filtered path is checked against.
 #[cold]
 #[inline(never)]
-pub(crate) fn figures_exact(profile: &Profile, exact: &Exact) -> Figures {
+pub(crate) fn figures_exact(c: &Cifras, profile: &Profile, exact: &Exact) -> Figures {
     let ratio = exact.ingreso_disponible / profile.ingreso_mensual;
-    let values = components(profile, exact);
+    let values = components(c, profile, exact);
     let shown: [Decimal; 6] = values.map(money);
     let (score, puntos) = score_and_points(&shown);
     Figures {
         score,
         componentes: std::array::from_fn(|i| (shown[i], puntos[i])),
         ratio: crate::money::ratio(ratio),
-        debiles: debiles_shown(profile, &shown),
+        debiles: debiles_shown(c, profile, &shown),
     }
 }
 

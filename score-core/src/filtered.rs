@@ -10,26 +10,28 @@
 //! paths figure for figure on profiles built to sit on ties and breakpoints.
 
 use crate::approx::{Approx, less, round_dp};
+use crate::cifras::Cifras;
 use crate::figures::{
     Exact, Figures, component, curva_antiguedad, debiles_shown, puntos_tipo, score_and_points,
 };
 use crate::money::money;
-use crate::params::*;
 use crate::profile::Profile;
 use rust_decimal::Decimal;
 
 const DOCE: Approx = Approx::exact(12.0);
-
-// The model's constants as filtered doubles, converted once at compile time.
-const DEUDAS_NO_DECLARADAS: Approx = Approx::of(PUNTOS_DEUDAS_NO_DECLARADAS);
 /// [`Figures`] certified equal to [`crate::figures::figures_exact`], written over `figures`;
 /// `None` (and `figures` partly written) where a certificate fails. Written in place: returned
 /// through an `Option`, the figures were copied twice on their way to the report.
-pub(crate) fn figures(profile: &Profile, exact: &Exact, figures: &mut Figures) -> Option<()> {
+pub(crate) fn figures(
+    c: &Cifras,
+    profile: &Profile,
+    exact: &Exact,
+    figures: &mut Figures,
+) -> Option<()> {
     let entradas = Entradas::de(profile, exact);
     let mut shown = [Decimal::ZERO; 6];
     for (i, valor) in shown.iter_mut().enumerate() {
-        *valor = entradas.shown(profile, exact, i)?;
+        *valor = entradas.shown(c, profile, exact, i)?;
     }
     let (score, puntos) = score_and_points(&shown);
     figures.score = score;
@@ -37,7 +39,7 @@ pub(crate) fn figures(profile: &Profile, exact: &Exact, figures: &mut Figures) -
         *componente = (valor, puntos);
     }
     figures.ratio = round_dp(entradas.ratio, crate::money::RATIO_DP)?;
-    figures.debiles = debiles_shown(profile, &shown);
+    figures.debiles = debiles_shown(c, profile, &shown);
     Some(())
 }
 
@@ -45,14 +47,22 @@ pub(crate) fn figures(profile: &Profile, exact: &Exact, figures: &mut Figures) -
 /// `antes` except the components `cambian`, which are computed; certified equal to the decimal
 /// model's, or `None`. A what-if changes a few fields, and each component reads only its own
 /// (`crate::figures::component`): the others are the report's own shown values.
-pub(crate) fn score_cambiando(profile: &Profile, exact: &Exact, antes: &[Decimal; 6], cambian: &[usize]) -> Option<u16> {
+pub(crate) fn score_cambiando(
+    c: &Cifras,
+    profile: &Profile,
+    exact: &Exact,
+    antes: &[Decimal; 6],
+    cambian: &[usize],
+) -> Option<u16> {
     let mut shown = *antes;
     // The shared inputs are converted only for a component that reads them.
     let mut entradas = None;
     for &i in cambian {
-        shown[i] = match shown_propio(profile, i) {
+        shown[i] = match shown_propio(c, profile, i) {
             Some(propio) => propio,
-            None => entradas.get_or_insert_with(|| Entradas::de(profile, exact)).shown(profile, exact, i)?,
+            None => entradas
+                .get_or_insert_with(|| Entradas::de(profile, exact))
+                .shown(c, profile, exact, i)?,
         };
     }
     Some(crate::figures::score(&shown))
@@ -60,10 +70,12 @@ pub(crate) fn score_cambiando(profile: &Profile, exact: &Exact, antes: &[Decimal
 
 /// Component `i`'s shown value when it reads its own field alone (income type, seniority);
 /// `None` for those that read the shared inputs ([`Entradas`]).
-fn shown_propio(profile: &Profile, i: usize) -> Option<Decimal> {
+fn shown_propio(c: &Cifras, profile: &Profile, i: usize) -> Option<Decimal> {
     match i {
-        1 => Some(money(puntos_tipo(profile.tipo_ingreso))),
-        2 => Some(curva_antiguedad(profile.tipo_ingreso).eval_money_meses(profile.antiguedad_meses)),
+        1 => Some(money(puntos_tipo(c, profile.tipo_ingreso))),
+        2 => Some(
+            curva_antiguedad(c, profile.tipo_ingreso).eval_money_meses(profile.antiguedad_meses),
+        ),
         _ => None,
     }
 }
@@ -86,17 +98,17 @@ impl Entradas {
 
     /// Component `i`'s value (spec order) before rounding, for those that read the shared
     /// inputs; `None` when it cannot be certified (or `i` is one of [`shown_propio`]'s).
-    fn valor(&self, profile: &Profile, i: usize) -> Option<Approx> {
+    fn valor(&self, c: &Cifras, profile: &Profile, i: usize) -> Option<Approx> {
         match i {
-            0 => CURVA_INGRESO.eval_approx(self.cobertura),
+            0 => c.curva_ingreso.eval_approx(self.cobertura),
             3 => match profile.deudas_mensuales {
-                None => Some(DEUDAS_NO_DECLARADAS),
-                Some(d) => CURVA_DEUDAS.eval_approx(Approx::of(d).div(self.ingreso)),
+                None => Some(c.puntos_deudas_no_declaradas_approx),
+                Some(d) => c.curva_deudas.eval_approx(Approx::of(d).div(self.ingreso)),
             },
             4 => {
                 // The savings reference: the income clamped to the income curve's domain in
                 // pesos (figures::referencia_ahorro), decided in filtered arithmetic.
-                let (desde, hasta) = CURVA_INGRESO.approx_domain();
+                let (desde, hasta) = c.curva_ingreso.approx_domain();
                 let (piso, techo) = (self.costo.mul(desde), self.costo.mul(hasta));
                 let referencia = if less(self.ingreso, piso)? {
                     piso
@@ -105,9 +117,10 @@ impl Entradas {
                 } else {
                     self.ingreso
                 };
-                CURVA_AHORRO.eval_approx(Approx::of(profile.ahorro).div(referencia.mul(DOCE)))
+                c.curva_ahorro
+                    .eval_approx(Approx::of(profile.ahorro).div(referencia.mul(DOCE)))
             }
-            5 => CURVA_SALUD_FINANCIERA.eval_approx(self.ratio),
+            5 => c.curva_salud_financiera.eval_approx(self.ratio),
             _ => None,
         }
     }
@@ -115,20 +128,22 @@ impl Entradas {
     /// Component `i`'s shown value: a certified rounding, or, for a value exactly on a tie (an
     /// income of 9,608 is worth exactly 0.025 points), the exact decimal one. Score, points and
     /// the weak components then follow from the shown values in exact integers.
-    fn shown(&self, profile: &Profile, exact: &Exact, i: usize) -> Option<Decimal> {
-        if let Some(propio) = shown_propio(profile, i) {
+    fn shown(&self, c: &Cifras, profile: &Profile, exact: &Exact, i: usize) -> Option<Decimal> {
+        if let Some(propio) = shown_propio(c, profile, i) {
             return Some(propio);
         }
-        let valor = self.valor(profile, i)?;
+        let valor = self.valor(c, profile, i)?;
         let certified = if i == 4 {
             // Savings are capped by the income's coverage of the cost of living; rounding is
             // monotone, so the shown minimum is the minimum of the two shown values.
-            let tope = CURVA_AHORRO_COBERTURA.eval_approx(self.cobertura)?;
-            round_dp(valor, MONEY).zip(round_dp(tope, MONEY)).map(|(a, b)| a.min(b))
+            let tope = c.curva_ahorro_cobertura.eval_approx(self.cobertura)?;
+            round_dp(valor, MONEY)
+                .zip(round_dp(tope, MONEY))
+                .map(|(a, b)| a.min(b))
         } else {
             round_dp(valor, MONEY)
         };
-        Some(certified.unwrap_or_else(|| money(component(profile, exact, i))))
+        Some(certified.unwrap_or_else(|| money(component(c, profile, exact, i))))
     }
 }
 
@@ -146,11 +161,11 @@ mod tests {
     /// Both paths on one profile: when the filtered one answers, it is the decimal one,
     /// representation included (`Debug` shows every digit and the scale).
     fn agree(profile: &Profile) -> bool {
-        let state = profile.estado.info();
-        let exact = exact(profile, state);
-        let decimal = figures_exact(profile, &exact);
+        let c = Cifras::incluidas();
+        let exact = exact(c, profile);
+        let decimal = figures_exact(c, profile, &exact);
         let mut filtered = Figures::default();
-        match figures(profile, &exact, &mut filtered) {
+        match figures(c, profile, &exact, &mut filtered) {
             Some(()) => {
                 assert_eq!(format!("{filtered:?}"), format!("{decimal:?}"), "{profile:?}");
                 true

@@ -4,7 +4,10 @@
 //! level, the purchasing capacity and the financial health of a Mexican household, computed
 //! from a [`Profile`] by one pure function, [`score`].
 //!
-//! The crate does no I/O, reads no clock, draws no random numbers and keeps no global state;
+//! The crate does no I/O, reads no clock, draws no random numbers and keeps no mutable global
+//! state (the embedded calibration's figures are read once, on first use, into an immutable
+//! constant: see `cifras::Cifras::incluidas`); every figure a report reads comes from a
+//! [`Calibration`], the embedded one by default;
 //! money is [`rust_decimal::Decimal`] end to end, so every platform (native, Python, Node, the
 //! browser) computes the same digits. The model's constants and their sources are documented
 //! in `MODEL.md` next to this crate.
@@ -28,6 +31,7 @@ pub mod curve;
 mod error;
 mod fast_decimal;
 mod capacity;
+mod cifras;
 mod figures;
 mod json_text;
 mod pow10;
@@ -70,7 +74,7 @@ pub const MODEL_VERSION: &str = "2.1";
 /// sources, MODEL.md) that produced a report. `MODEL_VERSION` names the spec's formula and
 /// weights and stays "2.1"; this name changes whenever a curve, table or rule does, so a stored
 /// report says which set of figures it was computed with.
-pub const CALIBRATION: &str = "mx-2026.11-6";
+pub const CALIBRATION: &str = "mx-2026.11-7";
 /// Version of this crate.
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");
 
@@ -105,14 +109,14 @@ impl Default for Opciones {
 /// [`score`], made as `opciones` say.
 pub fn score_with(profile: &Profile, opciones: Opciones) -> Result<ScoreReport, ScoreError> {
     profile.validate()?;
-    Ok(model::report(profile, opciones))
+    Ok(model::report(cifras::Cifras::incluidas(), profile, opciones))
 }
 
-/// [`score_with`] under `calibration`: the report's `calibracion` is its [`Calibration::id`].
+/// [`score_with`] under `calibration`: computed with its figures, the report's `calibracion`
+/// being its [`Calibration::id`].
 pub fn score_calibrated(profile: &Profile, calibration: &Calibration, opciones: Opciones) -> Result<ScoreReport, ScoreError> {
-    let mut report = score_with(profile, opciones)?;
-    calibration.stamp(&mut report);
-    Ok(report)
+    profile.validate()?;
+    Ok(model::report(calibration.cifras_modelo(), profile, opciones))
 }
 
 /// [`score_json`] under `calibration`.

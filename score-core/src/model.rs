@@ -2,6 +2,7 @@
 //! arithmetic where that certifies every one ([`crate::filtered`]), else from the decimal model
 //! ([`crate::figures`]); the same digits either way. Then the report is assembled.
 
+use crate::cifras::Cifras;
 use crate::figures::{Exact, Figures, PESOS, exact, figures_exact};
 use crate::money::money;
 use crate::profile::Profile;
@@ -12,26 +13,26 @@ use crate::states::StateInfo;
 /// The whole report of a validated profile: filtered arithmetic where it certifies every
 /// figure, exact decimal arithmetic otherwise; the same digits either way. What `opciones`
 /// turn off is left empty (a batch that does not need it).
-pub(crate) fn report(profile: &Profile, opciones: crate::Opciones) -> ScoreReport {
+pub(crate) fn report(c: &Cifras, profile: &Profile, opciones: crate::Opciones) -> ScoreReport {
     let state = profile.estado.info();
-    let exact = exact(profile, state);
+    let exact = exact(c, profile);
     let mut figures = Figures::default();
-    figures_en(profile, &exact, &mut figures);
+    figures_en(c, profile, &exact, &mut figures);
     // The products are always evaluated: capacity describes the recommended one.
     let solicitud = solicitud(profile, &exact);
     let mut evaluadas = crate::products::Evaluadas::default();
     let ofertas = if opciones.productos || opciones.simulaciones {
-        crate::products::evaluar_guardando(&solicitud, &mut evaluadas)
+        crate::products::evaluar_guardando(c, &solicitud, &mut evaluadas)
     } else {
         // Neither the list nor the what-ifs (a frame's columns): the described offer alone.
-        crate::products::evaluar_descrita(&solicitud)
+        crate::products::evaluar_descrita(c, &solicitud)
     };
     if !opciones.simulaciones {
         // Built where the caller keeps it: a report held here and returned was copied whole.
-        return assemble(profile, state, &exact, &figures, ofertas, opciones.productos);
+        return assemble(c, profile, state, &exact, &figures, ofertas, opciones.productos);
     }
-    let mut report = assemble(profile, state, &exact, &figures, ofertas, opciones.productos);
-    report.simulaciones = crate::simulations::simulaciones(profile, &exact, &report, &evaluadas);
+    let mut report = assemble(c, profile, state, &exact, &figures, ofertas, opciones.productos);
+    report.simulaciones = crate::simulations::simulaciones(c, profile, &exact, &report, &evaluadas);
     report
 }
 
@@ -43,9 +44,18 @@ pub(crate) fn solicitud(profile: &Profile, exact: &Exact) -> crate::products::So
 /// The report from its figures and its products' offers, which it lists when `listar` (moved
 /// into the report as it is built: a report is most of a kilobyte, and one built first and
 /// filled in after was copied whole).
-fn assemble(profile: &Profile, state: &StateInfo, exact: &Exact, figures: &Figures, ofertas: crate::products::Productos, listar: bool) -> ScoreReport {
-    let capacidad = crate::capacity::capacidad(profile, state, exact, &ofertas);
-    let plazo_max = crate::capacity::oferta_descrita(&ofertas).map_or(0, |o| o.producto.plazo_max());
+fn assemble(
+    c: &Cifras,
+    profile: &Profile,
+    state: &StateInfo,
+    exact: &Exact,
+    figures: &Figures,
+    ofertas: crate::products::Productos,
+    listar: bool,
+) -> ScoreReport {
+    let capacidad = crate::capacity::capacidad(c, profile, exact, &ofertas);
+    let plazo_max =
+        crate::capacity::oferta_descrita(&ofertas).map_or(0, |o| o.producto.plazo_max_en(c));
     let motivos_banco = ofertas
         .productos
         .iter()
@@ -60,9 +70,14 @@ fn assemble(profile: &Profile, state: &StateInfo, exact: &Exact, figures: &Figur
         ingreso_disponible: money(exact.ingreso_disponible),
         ratio: figures.ratio,
     };
-    let dictamen = crate::verdict::dictamen(profile, &salud, &capacidad, motivos_banco);
-    let recomendaciones_detalle =
-        recommend(profile, figures.debiles.iter().flatten().copied(), &capacidad, plazo_max, &dictamen);
+    let dictamen = crate::verdict::dictamen(c, profile, &salud, &capacidad, motivos_banco);
+    let recomendaciones_detalle = recommend(
+        profile,
+        figures.debiles.iter().flatten().copied(),
+        &capacidad,
+        plazo_max,
+        &dictamen,
+    );
     ScoreReport {
         score: figures.score,
         nivel: Nivel::from_score(figures.score),
@@ -76,8 +91,16 @@ fn assemble(profile: &Profile, state: &StateInfo, exact: &Exact, figures: &Figur
         salud_financiera: salud,
         capacidad_compra_estimada: capacidad,
         modelo_version: crate::MODEL_VERSION.into(),
-        calibracion: crate::CALIBRATION.into(),
-        estado: EstadoReporte { clave: state.clave.into(), codigo: state.iso.into(), nombre: state.nombre.into() },
+        calibracion: if c.id == crate::CALIBRATION {
+            crate::CALIBRATION.into()
+        } else {
+            c.id.clone().into()
+        },
+        estado: EstadoReporte {
+            clave: state.clave.into(),
+            codigo: state.iso.into(),
+            nombre: state.nombre.into(),
+        },
         componentes: Componentes {
             ingreso: componente(0),
             tipo_ingreso: componente(1),
@@ -98,9 +121,9 @@ fn assemble(profile: &Profile, state: &StateInfo, exact: &Exact, figures: &Figur
 /// else decimal. Written where the report keeps them: returned, they were copied on their way.
 /// Not inlined: the WebAssembly build then carries the model's arithmetic once.
 #[inline(never)]
-fn figures_en(profile: &Profile, exact: &Exact, figures: &mut Figures) {
-    if crate::filtered::figures(profile, exact, figures).is_none() {
-        *figures = figures_exact(profile, exact);
+fn figures_en(c: &Cifras, profile: &Profile, exact: &Exact, figures: &mut Figures) {
+    if crate::filtered::figures(c, profile, exact, figures).is_none() {
+        *figures = figures_exact(c, profile, exact);
     }
 }
 

@@ -148,11 +148,11 @@ pub const FACTOR_MAX: Decimal = dec(130, 2);
 pub const PTI_MAX: Decimal = dec(30, 2);
 /// Maximum mortgage plus other debt payments over monthly income (back-end DTI).
 pub const DTI_TOTAL_MAX: Decimal = dec(40, 2);
-/// The least income the housing-credit products accept: one monthly general minimum wage of
-/// 2026, 315.04 x 30.4 (CONASAMI via El Economista 2025-12-03); the funds' minimum salary.
-pub const INGRESO_MINIMO: Decimal = dec(9_577_216, 3);
+/// One monthly general minimum wage of 2026, 315.04 x 365 / 12 to the centavo (CONASAMI via El
+/// Economista 2025-12-03): below it (and with no product available) the verdict knocks out.
+pub const INGRESO_MINIMO: Decimal = dec(958_247, 2);
 /// The bank mortgage's nominal annual rate (PRODUCTS.md section 2.3).
-pub const TASA_ANUAL: Decimal = dec(1165, 4);
+pub const TASA_ANUAL: Decimal = dec(1154, 4);
 /// The bank mortgage's longest term, in years.
 pub const PLAZO_MAX_ANIOS: Decimal = dec(20, 0);
 /// Age plus term may not exceed this (years).

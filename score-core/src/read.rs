@@ -37,14 +37,20 @@ impl ValidProfile {
 
     /// The full report.
     pub fn score(&self) -> ScoreReport {
-        crate::model::report(&self.0, crate::Opciones::default())
+        crate::model::report(
+            crate::cifras::Cifras::incluidas(),
+            &self.0,
+            crate::Opciones::default(),
+        )
     }
 
     /// The full report under `calibration` (its `calibracion` is the calibration's id).
     pub fn score_calibrated(&self, calibration: &crate::Calibration) -> ScoreReport {
-        let mut report = self.score();
-        calibration.stamp(&mut report);
-        report
+        crate::model::report(
+            calibration.cifras_modelo(),
+            &self.0,
+            crate::Opciones::default(),
+        )
     }
 
     /// The profile.

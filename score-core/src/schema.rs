@@ -51,10 +51,15 @@ pub(crate) fn probe_report() -> crate::ScoreReport {
         edad: Some(61),
         personas_hogar: None,
         subcuenta_fondo: None,
-        institucion: None,
+        // A state worker: INFONAVIT's offer lists its reason, and the bank's is recommended.
+        institucion: Some(crate::Institucion::Fovissste),
         coacreditado: None,
     };
-    crate::model::report(&profile, crate::Opciones::default())
+    crate::model::report(
+        crate::cifras::Cifras::incluidas(),
+        &profile,
+        crate::Opciones::default(),
+    )
 }
 
 /// The report's shape, as its walk visits it.

@@ -18,6 +18,7 @@
 //!
 //! They are ranked by score gained, then credit gained, then the order above; at most four.
 
+use crate::cifras::Cifras;
 use crate::figures::{Exact, curva_antiguedad};
 use crate::money::{self, money};
 use crate::params::{ANTIGUEDAD_MAX_MESES, SALDO_MAX};
@@ -244,6 +245,7 @@ struct Resultado {
 /// when Unamos Créditos certainly cannot lend more than `credito_base`, the report's credit
 /// (`products::unamos_podria_superar`).
 fn resultado(
+    c: &Cifras,
     profile: &Profile,
     accion: AccionSimulacion,
     base: &Exact,
@@ -255,22 +257,26 @@ fn resultado(
     // and financial health; seniority), and the quantities it moves.
     let (cambian, exact): (&[usize], Exact) = match accion {
         AccionSimulacion::AhorrarEnganche => (&[4], *base),
-        AccionSimulacion::PagarDeudas | AccionSimulacion::DeclararDeudas => (&[3, 5], base.con_deudas(profile)),
-        AccionSimulacion::SumarAntiguedad => (&[2], base.con_subcuentas(profile)),
-        AccionSimulacion::SumarCoacreditado => (&[], base.con_subcuentas(profile)),
+        AccionSimulacion::PagarDeudas | AccionSimulacion::DeclararDeudas => {
+            (&[3, 5], base.con_deudas(c, profile))
+        }
+        AccionSimulacion::SumarAntiguedad => (&[2], base.con_subcuentas(c, profile)),
+        AccionSimulacion::SumarCoacreditado => (&[], base.con_subcuentas(c, profile)),
     };
-    let score = crate::filtered::score_cambiando(profile, &exact, antes, cambian)
-        .unwrap_or_else(|| crate::figures::figures_exact(profile, &exact).score);
+    let score = crate::filtered::score_cambiando(c, profile, &exact, antes, cambian)
+        .unwrap_or_else(|| crate::figures::figures_exact(c, profile, &exact).score);
     let solicitud = crate::model::solicitud(profile, &exact);
     let credito_max = match accion {
-        AccionSimulacion::AhorrarEnganche => evaluadas.credito_con_ahorro(&solicitud),
-        AccionSimulacion::SumarAntiguedad => evaluadas.credito_con_antiguedad(&solicitud),
-        AccionSimulacion::PagarDeudas | AccionSimulacion::DeclararDeudas => evaluadas.credito_con_menos_deudas(&solicitud),
+        AccionSimulacion::AhorrarEnganche => evaluadas.credito_con_ahorro(c, &solicitud),
+        AccionSimulacion::SumarAntiguedad => evaluadas.credito_con_antiguedad(c, &solicitud),
+        AccionSimulacion::PagarDeudas | AccionSimulacion::DeclararDeudas => {
+            evaluadas.credito_con_menos_deudas(c, &solicitud)
+        }
         AccionSimulacion::SumarCoacreditado => {
-            if !crate::products::unamos_podria_superar(&solicitud, credito_base) {
+            if !crate::products::unamos_podria_superar(c, &solicitud, credito_base) {
                 return None;
             }
-            match crate::products::recomendacion(&solicitud) {
+            match crate::products::recomendacion(c, &solicitud) {
                 (Some(crate::products::Producto::UnamosCreditos), credito) => credito,
                 _ => return None,
             }
@@ -333,13 +339,31 @@ fn cambios_coacreditado(co: &Coacreditado) -> Vec<CambioPerfil> {
 
 /// The simulations of `profile`, whose report (without simulations) is `base` and whose
 /// offers, unrounded, are `evaluadas`.
-pub(crate) fn simulaciones(profile: &Profile, exact: &Exact, base: &ScoreReport, evaluadas: &Evaluadas) -> Vec<Simulacion> {
+pub(crate) fn simulaciones(
+    c: &Cifras,
+    profile: &Profile,
+    exact: &Exact,
+    base: &ScoreReport,
+    evaluadas: &Evaluadas,
+) -> Vec<Simulacion> {
+    let cifras = c;
     let mut found: Vec<Simulacion> = Vec::with_capacity(MAX_SIMULACIONES);
     let co = &base.componentes;
     let shown = [co.ingreso.valor, co.tipo_ingreso.valor, co.antiguedad.valor, co.deudas.valor, co.ahorro.valor, co.salud_financiera.valor];
     // `cambios` are written only for a what-if offered.
-    let mut offer = |accion: AccionSimulacion, cambios: &dyn Fn() -> Vec<CambioPerfil>, changed: &Profile, meses: Option<u32>| {
-        let r = resultado(changed, accion, exact, &shown, evaluadas, base.credito_max);
+    let mut offer = |accion: AccionSimulacion,
+                     cambios: &dyn Fn() -> Vec<CambioPerfil>,
+                     changed: &Profile,
+                     meses: Option<u32>| {
+        let r = resultado(
+            cifras,
+            changed,
+            accion,
+            exact,
+            &shown,
+            evaluadas,
+            base.credito_max,
+        );
         if let Some(r) = r.filter(|r| r.score > base.score || r.credito_max > base.credito_max) {
             let simulacion = Simulacion {
                 accion,
@@ -405,7 +429,7 @@ pub(crate) fn simulaciones(profile: &Profile, exact: &Exact, base: &ScoreReport,
     // then scored as every action is (`resultado`), its credit included.
     let most = ANTIGUEDAD_MAX_MESES.to_u32().unwrap_or(0).saturating_sub(profile.antiguedad_meses);
     if most > 0 {
-        let curve = curva_antiguedad(profile.tipo_ingreso);
+        let curve = curva_antiguedad(cifras, profile.tipo_ingreso);
         let score_after = |meses: u32| {
             let mut s = shown;
             s[2] = curve.eval_money_meses(profile.antiguedad_meses + meses);
@@ -529,9 +553,10 @@ mod tests {
         fn every_action_scores_as_the_changed_profile(p in profile(), mas_ahorro in 1i64..=100_000_000, mas_meses in 1u32..=30) {
             prop_assume!(p.validate().is_ok());
             let base = crate::score_with(&p, crate::Opciones { simulaciones: false, ..crate::Opciones::default() }).expect("valid");
-            let exact = crate::figures::exact(&p, p.estado.info());
+            let cifras = Cifras::incluidas();
+            let exact = crate::figures::exact(cifras, &p);
             let mut evaluadas = crate::products::Evaluadas::default();
-            crate::products::evaluar_guardando(&crate::model::solicitud(&p, &exact), &mut evaluadas);
+            crate::products::evaluar_guardando(cifras, &crate::model::solicitud(&p, &exact), &mut evaluadas);
             let c = &base.componentes;
             let shown = [c.ingreso.valor, c.tipo_ingreso.valor, c.antiguedad.valor, c.deudas.valor, c.ahorro.valor, c.salud_financiera.valor];
             let mut changes = vec![
@@ -555,7 +580,7 @@ mod tests {
             for (accion, changed) in changes {
                 let again = crate::score(&changed).expect("a changed profile stays valid");
                 let unamos = again.producto_recomendado == Some(crate::products::Producto::UnamosCreditos);
-                let Some(r) = resultado(&changed, accion, &exact, &shown, &evaluadas, base.credito_max) else {
+                let Some(r) = resultado(cifras, &changed, accion, &exact, &shown, &evaluadas, base.credito_max) else {
                     // Not offerable: only a co-borrower, and only where the changed profile
                     // gains no score and no credit through Unamos Créditos.
                     prop_assert_eq!(accion, AccionSimulacion::SumarCoacreditado);

@@ -3,8 +3,8 @@
 //! knock-outs a lender applies before any ranking, so a high score with no credit capacity
 //! reads "does not pre-qualify", and a result that rests on an assumption reads "conditioned".
 
+use crate::cifras::Cifras;
 use crate::fast_decimal::{Orden, por};
-use crate::params::{DTI_TOTAL_MAX, INGRESO_MINIMO};
 use crate::products::Motivo;
 use crate::profile::Profile;
 use crate::report::{
@@ -16,7 +16,7 @@ use std::borrow::Cow;
 /// The Spanish sentence of each reason.
 pub const fn texto(codigo: D) -> &'static str {
     match codigo {
-        D::IngresoMenorAlMinimo => "Tu ingreso es menor a un salario mínimo mensual, el mínimo de los créditos de vivienda.",
+        D::IngresoMenorAlMinimo => "Tu ingreso es menor a un salario mínimo mensual y ningún crédito te aplica: los bancos y el FOVISSSTE piden al menos ese ingreso.",
         D::DeudaMayorAlLimite => "Tus deudas pasan del 40% de tu ingreso, el límite de endeudamiento para un crédito.",
         D::SinPlazoPorEdad => "Por tu edad no queda plazo: al terminar de pagar no puedes pasar de 75 años.",
         D::SinCapacidadDePago => "Con tu ingreso y tus deudas no queda pago mensual para un crédito.",
@@ -46,6 +46,7 @@ static MOTIVOS: [MotivoDictamen; D::ALL.len()] = {
 /// applies is listed, knock-outs first, in [`D::ALL`] order; any knock-out gives
 /// `NO_PRECALIFICA`, otherwise any condition `CONDICIONADO`, otherwise `PRECALIFICA`.
 pub(crate) fn dictamen(
+    c: &Cifras,
     profile: &Profile,
     salud: &SaludFinanciera,
     capacidad: &CapacidadCompra,
@@ -54,8 +55,11 @@ pub(crate) fn dictamen(
     let ingreso = profile.ingreso_mensual;
     let sin_credito = capacidad.plazo_anios > 0 && capacidad.credito_max.is_zero();
     let applies = |codigo: D| match codigo {
-        D::IngresoMenorAlMinimo => Orden(ingreso) < Orden(INGRESO_MINIMO),
-        D::DeudaMayorAlLimite => profile.deudas_mensuales.is_some_and(|d| Orden(d) > Orden(por(DTI_TOTAL_MAX, ingreso))),
+        // Below the minimum wage INFONAVIT still lends: a knock-out only where nothing does.
+        D::IngresoMenorAlMinimo => sin_credito && Orden(ingreso) < Orden(c.salario_minimo_mensual),
+        D::DeudaMayorAlLimite => profile
+            .deudas_mensuales
+            .is_some_and(|d| Orden(d) > Orden(por(c.dti_total_max, ingreso))),
         D::SinPlazoPorEdad => capacidad.plazo_anios == 0,
         // No product available (capacity then describes the bank mortgage): for want of a
         // payment when the bank's own rules leave none, otherwise for the products' reasons.

@@ -66,15 +66,14 @@ fn compiladas() -> Vec<(String, Decimal)> {
         v.push((format!("gastos_cierre.{n}"), d));
     }
     curva_en(&mut v, "productos[0].tasa_por_umas", &INFONAVIT_TASA_POR_UMAS);
+    curva_en(&mut v, "productos[0].pago_por_umas", &INFONAVIT_PAGO_POR_UMAS);
     let entero = |n: u32| Decimal::from(n);
     for (p, d) in [
         ("productos[0].cargo_mensual", INFONAVIT_CARGO_MENSUAL),
-        ("productos[0].pago_max_salario_minimo", INFONAVIT_PTI_SALARIO_MINIMO),
-        ("productos[0].pago_max_sobre_ingreso", INFONAVIT_PTI_MAX),
         ("productos[0].plazo_max_anios", entero(INFONAVIT_PLAZO_MAX)),
         ("productos[0].edad_mas_plazo_max", entero(INFONAVIT_EDAD_MAX_FIN_PLAZO)),
         ("productos[0].antiguedad_min_meses", entero(INFONAVIT_ANTIGUEDAD_MIN)),
-        ("productos[0].credito_max", INFONAVIT_CREDITO_MAX),
+        ("productos[0].credito_max_umas", INFONAVIT_CREDITO_MAX_UMAS),
         ("productos[1].tasa_anual", FOVISSSTE_TASA),
         ("productos[1].cargo_mensual", FOVISSSTE_CARGO_MENSUAL),
         ("productos[1].pago_max_sobre_ingreso", FOVISSSTE_PTI),
@@ -123,8 +122,9 @@ fn the_embedded_calibration_holds_the_compiled_figures() {
     for ((path, a), (_, b)) in documento.iter().zip(&compiladas) {
         assert_eq!(a, b, "{path}");
     }
-    // Derived figures: the monthly minimum wage and UMA are the daily ones by `dias_por_mes`.
-    assert_eq!(SALARIO_MINIMO_MENSUAL, SALARIO_MINIMO_DIARIO * DIAS_POR_MES);
+    // Derived figures: the monthly minimum wage is the daily one × 365 / 12, the UMA the
+    // daily one by `dias_por_mes`.
+    assert_eq!(SALARIO_MINIMO_MENSUAL, score_core::money::money(SALARIO_MINIMO_DIARIO * Decimal::from(365) / Decimal::from(12)));
     assert_eq!(UMA_MENSUAL, UMA_DIARIA * DIAS_POR_MES);
 }
 
@@ -183,7 +183,7 @@ fn fixture_profiles() -> Vec<String> {
 
 /// The embedded calibration renamed: another `id`, date, product name and source.
 fn renombrada(id: &str) -> String {
-    cambiada("id = \"mx-2026.11-6\"", &format!("id = \"{id}\""))
+    cambiada("id = \"mx-2026.11-7\"", &format!("id = \"{id}\""))
         .replacen("vigente_desde = \"2026-02-01\"", "vigente_desde = \"2026-03-15\"", 1)
         .replacen("nombre = \"Hipoteca bancaria promedio del mercado\"", "nombre = \"Hipoteca Ejemplo\"", 1)
 }
@@ -202,36 +202,109 @@ fn every_fixture_scores_alike_under_the_default_and_a_loaded_calibration() {
         assert_eq!(score_core::score_json_calibrated(&text, &embedded).expect("valid"), plain);
         assert_eq!(score_core::score_json_calibrated(&text, &loaded).expect("valid"), plain);
         let other = score_core::score_json_calibrated(&text, &renamed).expect("valid");
-        assert_eq!(other, plain.replace("\"calibracion\":\"mx-2026.11-6\"", "\"calibracion\":\"banco-ejemplo-2026.03\""));
+        assert_eq!(other, plain.replace("\"calibracion\":\"mx-2026.11-7\"", "\"calibracion\":\"banco-ejemplo-2026.03\""));
         assert_ne!(other, plain);
     }
 }
 
+/// The report of the fixture profile `n` (its JSON text) under `cal`, as JSON.
+fn informe(text: &str, cal: &Calibration) -> serde_json::Value {
+    serde_json::from_str(&score_core::score_json_calibrated(text, cal).expect("valid")).expect("json")
+}
+
+/// The offer of `producto` in a report.
+fn oferta<'a>(report: &'a serde_json::Value, producto: &str) -> &'a serde_json::Value {
+    report["productos"].as_array().expect("productos").iter().find(|o| o["producto"] == producto).expect("offer")
+}
+
+const PERFIL: &str = r#"{"estado":"JAL","ingreso_mensual":25000,"tipo_ingreso":"asalariado","antiguedad_meses":48,"ahorro":150000,"edad":35,"deudas_mensuales":1000}"#;
+
+/// A loaded calibration computes with its own figures: a lower bank rate lends more at that
+/// rate, as the annuity of PRODUCTS.md section 2.3 says, and nothing else of the report moves.
 #[test]
-fn a_figure_this_version_cannot_apply_is_refused_not_ignored() {
+fn a_changed_bank_rate_changes_the_bank_offer_as_the_method_says() {
     let text = cambiada(
-        "tasa_anual = { valor = 0.1165, fuente = \"dinero_2025_t1\" }",
-        "tasa_anual = { valor = 0.1099, fuente = \"dinero_2025_t1\" }",
+        "tasa_anual = { valor = 0.1154, fuente = \"universal_2026_02_22\"",
+        "tasa_anual = { valor = 0.1099, fuente = \"universal_2026_02_22\"",
     );
-    let (field, message) = falla(&text);
-    assert_eq!(field, "productos[2].tasa_anual");
-    assert!(message.contains("0.1099") && message.contains("0.1165"), "{message}");
-    // A figure the embedded calibration does not have, even an optional one, is refused too.
+    let cal = Calibration::from_toml(&text).expect("a valid calibration scores with its figures");
+    let (antes, despues) = (informe(PERFIL, &Calibration::default()), informe(PERFIL, &cal));
+    let (a, b) = (oferta(&antes, "HIPOTECA_BANCARIA"), oferta(&despues, "HIPOTECA_BANCARIA"));
+    assert_eq!(a["tasa_anual"], 0.1154);
+    assert_eq!(b["tasa_anual"], 0.1099);
+    // The same payment buys the annuity of the new rate: credit = payment / payment per peso.
+    let pago = Decimal::try_from(b["pago_mensual"].as_f64().expect("pago")).expect("decimal");
+    assert_eq!(a["pago_mensual"], b["pago_mensual"]);
+    let meses = 12 * b["plazo_anios"].as_u64().expect("plazo") as u32;
+    let seguros = Decimal::new(103, 5);
+    let por_peso = score_core::products::cuota_por_peso(Decimal::new(1099, 4), meses, seguros);
+    let credito = (pago / por_peso).round_dp(2);
+    assert_eq!(Decimal::try_from(b["credito_max"].as_f64().expect("credito")).expect("decimal"), credito);
+    assert!(b["credito_max"].as_f64() > a["credito_max"].as_f64());
+    assert!(b["cat"].as_f64() < a["cat"].as_f64());
+    // INFONAVIT's own credit does not read the bank's rate.
+    assert_eq!(oferta(&antes, "INFONAVIT"), oferta(&despues, "INFONAVIT"));
+    assert_eq!(antes["score"], despues["score"]);
+}
+
+/// The UMA moves INFONAVIT's rate (its table is in UMAs): a higher UMA puts the same salary in
+/// a lower band, so a lower rate and a larger credit; the score does not read it.
+#[test]
+fn a_changed_uma_moves_infonavits_rate_band() {
+    let cal = Calibration::from_toml(&cambiada(
+        "uma_diaria = { valor = 117.31, fuente = \"uma_2026\" }",
+        "uma_diaria = { valor = 130, fuente = \"uma_2026\" }",
+    ))
+    .expect("valid");
+    let (antes, despues) = (informe(PERFIL, &Calibration::default()), informe(PERFIL, &cal));
+    let (a, b) = (oferta(&antes, "INFONAVIT"), oferta(&despues, "INFONAVIT"));
+    // 25,000 a month is 25,000 / (117.31 × 30.4) = 7.01 UMAs: the top rate (from 6.6 UMAs); at
+    // 130 a day it is 6.33 UMAs, inside the table: a lower rate.
+    assert_eq!(a["tasa_anual"], 0.1045);
+    assert!(b["tasa_anual"].as_f64() < a["tasa_anual"].as_f64(), "{a} {b}");
+    let asalariado = r#"{"estado":"JAL","ingreso_mensual":15000,"tipo_ingreso":"asalariado","antiguedad_meses":48,"ahorro":150000,"edad":35,"deudas_mensuales":0}"#;
+    let (antes, despues) = (informe(asalariado, &Calibration::default()), informe(asalariado, &cal));
+    let (a, b) = (oferta(&antes, "INFONAVIT"), oferta(&despues, "INFONAVIT"));
+    // 15,000 is 4.21 UMAs of 117.31 and 3.80 of 130: a lower rate, more credit (the payment
+    // share is 30% from 3 UMAs either way).
+    assert!(b["tasa_anual"].as_f64() < a["tasa_anual"].as_f64(), "{a} {b}");
+    assert!(b["credito_max"].as_f64() > a["credito_max"].as_f64(), "{a} {b}");
+    assert_eq!(antes["score"], despues["score"]);
+}
+
+/// A figure the model does not apply yet is refused, not silently ignored.
+#[test]
+fn a_minimum_income_is_refused_until_the_model_applies_it() {
     let text = cambiada(
         "credito_min = { valor = 250000,",
         "ingreso_min = { valor = 15000, estimacion = \"un ingreso mínimo del banco\" }\ncredito_min = { valor = 250000,",
     );
     assert_eq!(falla(&text).0, "productos[2].ingreso_min");
-    let text = cambiada("valor = 0.90, independiente = 0.80,", "valor = 0.90, independiente = 0.80, mixto = 0.85,");
-    assert_eq!(falla(&text).0, "productos[2].ltv_max.mixto");
+}
+
+/// A loan-to-value by income type applies to that type alone.
+#[test]
+fn a_loan_to_value_for_mixed_incomes_applies_to_them() {
+    let cal = Calibration::from_toml(&cambiada("valor = 0.90, independiente = 0.80,", "valor = 0.90, independiente = 0.80, mixto = 0.85,"))
+        .expect("valid");
+    let mixto = PERFIL.replace("asalariado", "mixto");
+    let b = informe(&mixto, &cal);
+    let banco = oferta(&b, "HIPOTECA_BANCARIA");
+    let (credito, valor) = (banco["credito_max"].as_f64().expect("f64"), banco["valor_vivienda_max"].as_f64().expect("f64"));
+    assert!((credito / valor - 0.85).abs() < 1e-6, "{credito} / {valor}");
+    assert_eq!(oferta(&informe(PERFIL, &cal), "HIPOTECA_BANCARIA"), oferta(&informe(PERFIL, &Calibration::default()), "HIPOTECA_BANCARIA"));
 }
 
 proptest::proptest! {
     #![proptest_config(proptest::prelude::ProptestConfig::with_cases(24))]
     /// A calibration written with `to_toml` and read again is the same and scores identically.
     #[test]
-    fn written_and_read_again_scores_identically(id in "[a-z][a-z0-9.-]{0,30}", which in 0usize..1000) {
-        let cal = Calibration::from_toml(&renombrada(&id)).expect("valid");
+    fn written_and_read_again_scores_identically(id in "[a-z][a-z0-9.-]{0,30}", which in 0usize..1000, tasa in 500u32..2500, uma in 9000u32..20000) {
+        // Other figures too: a bank rate and a UMA of the proptest's choosing.
+        let text = renombrada(&id)
+            .replacen("valor = 0.1154,", &format!("valor = {},", Decimal::new(i64::from(tasa), 4)), 1)
+            .replacen("valor = 117.31,", &format!("valor = {},", Decimal::new(i64::from(uma), 2)), 1);
+        let cal = Calibration::from_toml(&text).expect("valid");
         let again = Calibration::from_toml(&cal.to_toml()).expect("reads back");
         proptest::prop_assert_eq!(&again, &cal);
         let profiles = fixture_profiles();

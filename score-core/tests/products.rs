@@ -113,16 +113,16 @@ fn every_product_matches_the_independent_computation() {
 
 /// Derived by hand: CDMX, salaried, 30,000 a month, 36 months, age 35, sub-account 54,000.
 ///
-/// - INFONAVIT: 30,000 ÷ (117.31 × 30.4) = 8.41 UMAs ≥ 6.1, so 10.45%. Salary ≥ two minimum
-///   wages: payment limit 30% = 9,000 (the 40% debt limit, 12,000, does not bind). Term
+/// - INFONAVIT: 30,000 ÷ (117.31 × 30.4) = 8.41 UMAs ≥ 6.6, so 10.45%. Salary ≥ 3 UMAs:
+///   payment limit 30% = 9,000 (the 40% debt limit, 12,000, does not bind). Term
 ///   min(30, 70 − 35) = 30 years. a(10.45%/12, 360) = 109.769094153...; per peso
 ///   1/a + 0.00008 = 0.009190032361...; credit 9,000 ÷ that = 979,321.905... → 979,321.91,
-///   under the 2,830,672.54 cap. Value 979,321.91 + 54,000 = 1,033,321.91; closing costs at
+///   under the 2,935,002.35 cap. Value 979,321.91 + 54,000 = 1,033,321.91; closing costs at
 ///   4% ISAI + 1.5% + 0.6% + 0.25% = 6.35%: 65,615.94; total paid 9,000 × 360 = 3,240,000.
-/// - Bank: 11.65% over min(20, 75 − 35) = 20 years: a = 92.869155925...; per peso
-///   1/a + 0.00104 = 0.011807837717...; credit 9,000 ÷ that = 762,205.597... → 762,205.60;
-///   value ÷ 0.90 = 846,895.11; down payment 84,689.51; total 9,000 × 240 + 1% fee 7,622.06
-///   = 2,167,622.06.
+/// - Bank: 11.54% over min(20, 75 − 35) = 20 years: a = 93.528999674...; per peso
+///   1/a + 0.00103 = 0.011721871007...; credit 9,000 ÷ that = 767,795.516... → 767,795.52;
+///   value ÷ 0.90 = 853,106.13; down payment 85,310.61; total 9,000 × 240 + 1% fee 7,677.96
+///   = 2,167,677.96.
 #[test]
 fn hand_checked_cdmx_example() {
     let case = &expected()["cdmx_asalariado_30000"];
@@ -135,16 +135,17 @@ fn hand_checked_cdmx_example() {
     assert_eq!(infonavit.gastos_cierre.to_string(), "65615.94");
     assert_eq!(infonavit.total_pagado.to_string(), "3240000.00");
     let banco = &got.productos[2];
-    assert_eq!(banco.credito_max.to_string(), "762205.60");
-    assert_eq!(banco.valor_vivienda_max.to_string(), "846895.11");
-    assert_eq!(banco.enganche_requerido.to_string(), "84689.51");
-    assert_eq!(banco.total_pagado.to_string(), "2167622.06");
+    assert_eq!(banco.credito_max.to_string(), "767795.52");
+    assert_eq!(banco.valor_vivienda_max.to_string(), "853106.13");
+    assert_eq!(banco.enganche_requerido.to_string(), "85310.61");
+    assert_eq!(banco.total_pagado.to_string(), "2167677.96");
     assert_eq!(got.producto_recomendado, Some(Producto::Infonavit));
 }
 
 /// The CAT constants reproduce their published anchors: INFONAVIT's simulator (3.5%, 30 years,
-/// CAT 3.7% to one decimal; Informador 2025-08-30) and the market average (11.65%, 20 years,
-/// CAT 14.13%, dinero.mx Q1 2025: 14.1% to one decimal with the 0.104% monthly insurance).
+/// CAT 3.7% to one decimal; Informador 2025-08-30) and the market average (11.54%, 20 years,
+/// CAT 14.0%, Banco de México December 2025 via El Universal 2026-02-22, with the 0.103%
+/// monthly insurance).
 #[test]
 fn cat_reproduces_its_published_anchors() {
     use score_core::products::rules::{BANCO_COMISION_APERTURA, BANCO_SEGUROS_MENSUAL, INFONAVIT_CARGO_MENSUAL};
@@ -152,9 +153,9 @@ fn cat_reproduces_its_published_anchors() {
     let credito = d("364582.34");
     let pago = credito * cuota_por_peso(d("0.035"), 360, INFONAVIT_CARGO_MENSUAL);
     assert_eq!(percent(cat(credito, &[Flujo { pago, meses: 360 }]).expect("CAT")), d("3.7"));
-    let pago = cuota_por_peso(d("0.1165"), 240, BANCO_SEGUROS_MENSUAL);
+    let pago = cuota_por_peso(d("0.1154"), 240, BANCO_SEGUROS_MENSUAL);
     let c = cat(Decimal::ONE - BANCO_COMISION_APERTURA, &[Flujo { pago, meses: 240 }]).expect("CAT");
-    assert_eq!(percent(c), d("14.1"));
+    assert_eq!(percent(c), d("14.0"));
 }
 
 fn tipo() -> impl Strategy<Value = IncomeType> {
@@ -304,10 +305,11 @@ proptest! {
 #[test]
 fn filtered_path_agrees_on_ties_and_answers_almost_always() {
     use score_core::products::rules::{
-        BANCO_CREDITO_MIN, INFONAVIT_TASA_POR_UMAS, SALARIO_MINIMO_MENSUAL, UMA_MENSUAL,
+        BANCO_CREDITO_MIN, INFONAVIT_PAGO_POR_UMAS, INFONAVIT_TASA_POR_UMAS, SALARIO_MINIMO_MENSUAL, UMA_MENSUAL,
     };
     let mut ingresos = vec![SALARIO_MINIMO_MENSUAL, SALARIO_MINIMO_MENSUAL * Decimal::TWO];
-    ingresos.extend(INFONAVIT_TASA_POR_UMAS.points().iter().map(|&(umas, _)| umas * UMA_MENSUAL));
+    let (tasas, pagos) = (INFONAVIT_TASA_POR_UMAS, INFONAVIT_PAGO_POR_UMAS);
+    ingresos.extend(tasas.points().iter().chain(pagos.points()).map(|&(umas, _)| umas * UMA_MENSUAL));
     // The bank's smallest credit is 250,000: about 8,400 of income at 30% over 20 years.
     ingresos.extend((0..200).map(|i| Decimal::from(8_300 + i)));
     ingresos.push(BANCO_CREDITO_MIN / Decimal::from(30));

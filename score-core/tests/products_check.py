@@ -17,14 +17,13 @@ from pathlib import Path
 getcontext().prec = 60
 
 # ---- Rules (PRODUCTS.md) -------------------------------------------------------------------
-SM = D("315.04") * D("30.4")            # monthly minimum wage 2026
+SM = (D("315.04") * 365 / 12).quantize(D("0.01"), rounding=ROUND_HALF_UP)  # monthly minimum wage 2026
 UMA = D("117.31") * D("30.4")           # monthly UMA 2026
-INF_RATES = [("1.5", "0.0191"), ("2.0", "0.0333"), ("2.1", "0.0355"), ("3.0", "0.0551"), ("3.1", "0.0570"),
-             ("4.0", "0.0721"), ("4.1", "0.0741"), ("5.0", "0.0886"), ("5.1", "0.0903"), ("6.0", "0.1042"),
-             ("6.1", "0.1045")]
-INF_MAX, INF_TERM, INF_AGE, INF_SEN, INF_LOAD = D("2830672.54"), 30, 70, 6, D("0.00008")
-FOV_RATE, FOV_PTI, FOV_TERM, FOV_SEN, FOV_MAX, FOV_AGE = D("0.1054"), D("0.30"), 30, 18, D("1500000"), 75
-BANK_RATE, BANK_FEE, BANK_INS, BANK_MIN, BANK_TERM, BANK_AGE = D("0.1165"), D("0.01"), D("0.00104"), D("250000"), 20, 75
+INF_RATES = [("2.7", "0.0369"), ("6.6", "0.1045")]
+INF_SHARES = [("2.2433", "0.2022"), ("2.687", "0.2942"), ("3.0", "0.30")]   # payment over salary by UMAs
+INF_MAX, INF_TERM, INF_AGE, INF_SEN, INF_LOAD = D(823) * UMA, 30, 70, 6, D("0.00008")
+FOV_RATE, FOV_PTI, FOV_TERM, FOV_SEN, FOV_MAX, FOV_AGE = D("0.1054"), D("0.30"), 30, 18, D("2069000"), 75
+BANK_RATE, BANK_FEE, BANK_INS, BANK_MIN, BANK_TERM, BANK_AGE = D("0.1154"), D("0.01"), D("0.00103"), D("250000"), 20, 75
 PTI, DTI = D("0.30"), D("0.40")
 COFI_SHARE, COFI_RATE, COFI_MAX = D("0.30"), D("0.1045"), D("950654")
 UNAMOS_MAX = D("5095000")
@@ -43,9 +42,9 @@ def salary(kind, income):
     return {"asalariado": income, "mixto": income / 2}.get(kind, D(0))
 
 
-def infonavit_rate(sal):
+def infonavit_rate(sal, table=INF_RATES):
     u = sal / UMA
-    pts = [(D(a), D(b)) for a, b in INF_RATES]
+    pts = [(D(a), D(b)) for a, b in table]
     if u <= pts[0][0]:
         y = pts[0][1]
     elif u >= pts[-1][0]:
@@ -98,7 +97,7 @@ def fund(person, name):
 def infonavit_one(p):
     sal = salary(p["tipo"], p["ingreso"])
     t = term(INF_TERM, INF_AGE, p.get("edad"))
-    pti = D("0.20") + D("0.10") * min(D(1), max(D(0), (sal - SM) / SM))
+    pti = infonavit_rate(sal, INF_SHARES)
     pay = capacity(pti * sal, p["ingreso"], p["deudas"])
     reasons = fund_reasons(p, "INFONAVIT", INF_SEN, sal, t, pay)
     rate = infonavit_rate(sal)
@@ -118,7 +117,7 @@ def fund_reasons(p, name, seniority, sal, t, pay):
     reasons = []
     if p["antiguedad"] < seniority:
         reasons.append("ANTIGUEDAD_INSUFICIENTE")
-    if sal < SM:
+    if name == "FOVISSSTE" and sal < SM:   # INFONAVIT lends below the minimum wage
         reasons.append("INGRESO_MENOR_AL_SALARIO_MINIMO")
     no_term_or_payment(reasons, t, pay)
     return reasons
@@ -137,14 +136,16 @@ ORDER = ["NO_DERECHOHABIENTE_INFONAVIT", "NO_DERECHOHABIENTE_FOVISSSTE", "ANTIGU
 
 
 def offer(name, reasons, parts, payment, shape, years, value_rule, state, funds):
-    """parts/shape: lists of (credit, rate, per_peso, months, fee share); payment: the parts' monthly payment."""
+    """parts/shape: lists of (credit, rate, per_peso, months, fee share[, its exact payment]);
+    payment: the parts' monthly payment. A part sized for a payment pays that payment exactly (its
+    credit times its per-peso payment only rounds back to it), as PRODUCTS.md's total paid reads."""
     reasons = sorted(set(reasons), key=ORDER.index)
     credit = sum(c for c, *_ in parts)
     use = parts if not reasons and credit > 0 else shape
     weight = sum(c for c, *_ in use)
     rate = sum(c * rt for c, rt, *_ in use) / weight if weight else use[0][1]
-    fee = sum(c * fs for c, _, _, _, fs in use)
-    flows = [(c * k, m) for c, _, k, m, _ in use]
+    fee = sum(x[0] * x[4] for x in use)
+    flows = [(x[5] if len(x) > 5 else x[0] * x[2], x[3]) for x in use]
     c_at = cat(weight - fee, flows)
     out = dict(producto=name, elegible=False, tasa_anual=r(rate, 4), cat=None if c_at is None else r(c_at, 4),
                plazo_anios=years, pago_mensual=ZERO, credito_max=ZERO, valor_vivienda_max=ZERO,
@@ -183,7 +184,7 @@ def evaluate(case):
     offers = []
     # INFONAVIT
     reasons, rate, t, k, credit, paid = infonavit_one(p)
-    offers.append(offer("INFONAVIT", reasons, [(credit, rate, k, 12 * t, D(0))], paid, [(D(1), rate, k, 12 * t, D(0))],
+    offers.append(offer("INFONAVIT", reasons, [(credit, rate, k, 12 * t, D(0), paid)], paid, [(D(1), rate, k, 12 * t, D(0))],
                         t, ("fund", p["subcuenta"]), state, savings))
     # FOVISSSTE
     sal = salary(p["tipo"], p["ingreso"])
@@ -192,7 +193,7 @@ def evaluate(case):
     reasons = fund_reasons(p, "FOVISSSTE", FOV_SEN, sal, t, pay)
     k = per_peso(FOV_RATE, t, INF_LOAD)
     credit = min(pay / k, FOV_MAX) if k else D(0)
-    offers.append(offer("FOVISSSTE", reasons, [(credit, FOV_RATE, k, 12 * t, D(0))], sized(pay, k, credit),
+    offers.append(offer("FOVISSSTE", reasons, [(credit, FOV_RATE, k, 12 * t, D(0), sized(pay, k, credit))], sized(pay, k, credit),
                         [(D(1), FOV_RATE, k, 12 * t, D(0))],
                         t, ("fund", p["subcuenta"]), state, savings))
     # Bank
@@ -206,7 +207,7 @@ def evaluate(case):
     no_term_or_payment(reasons, t, pay)
     if t > 0 and pay > 0 and credit < BANK_MIN:
         reasons.append("CREDITO_MENOR_AL_MINIMO")
-    offers.append(offer("HIPOTECA_BANCARIA", reasons, [(credit, BANK_RATE, k, 12 * t, BANK_FEE)], pay,
+    offers.append(offer("HIPOTECA_BANCARIA", reasons, [(credit, BANK_RATE, k, 12 * t, BANK_FEE, pay)], pay,
                         [(D(1), BANK_RATE, k, 12 * t, BANK_FEE)], t, ("ltv", ltv), state, savings))
     # INFONAVIT + bank 70/30
     t = term(BANK_TERM, min(BANK_AGE, INF_AGE), age)
@@ -241,7 +242,10 @@ def evaluate(case):
             reasons.append("COACREDITADO_NO_ELEGIBLE")
         total = credit + credit2
         scale = UNAMOS_MAX / total if total > UNAMOS_MAX else D(1)
-        parts = [(credit * scale, rate, k, 12 * t, D(0)), (credit2 * scale, rate2, k2, 12 * t2, D(0))]
+        if scale == 1:
+            parts = [(credit, rate, k, 12 * t, D(0), paid), (credit2, rate2, k2, 12 * t2, D(0), paid2)]
+        else:
+            parts = [(credit * scale, rate, k, 12 * t, D(0)), (credit2 * scale, rate2, k2, 12 * t2, D(0))]
         payment = paid + paid2 if scale == 1 else credit * scale * k + credit2 * scale * k2
         offers.append(offer("UNAMOS_CREDITOS", reasons, parts, payment, [(D(1), rate, k, 12 * t, D(0))], max(t, t2),
                             ("fund", p["subcuenta"] + co["subcuenta"]), state, savings))

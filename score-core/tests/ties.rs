@@ -94,7 +94,8 @@ fn components(p: &Profile) -> [Q; 6] {
     let costo = Q::dec(LINEA_POBREZA_URBANA).mul(personas).mul(Q::dec(info.factor));
     let deudas = p.deudas_mensuales.map(Q::dec);
     let supuestas = deudas.unwrap_or(Q::dec(PROPORCION_DEUDAS_NO_DECLARADAS).mul(ingreso));
-    let ingreso_x = CURVA_INGRESO.points();
+    let curva_ingreso = CURVA_INGRESO;
+    let ingreso_x = curva_ingreso.points();
     let referencia = clamp(ingreso, Q::dec(ingreso_x[0].0).mul(costo), Q::dec(ingreso_x[ingreso_x.len() - 1].0).mul(costo));
     let tipo = match p.tipo_ingreso {
         IncomeType::Asalariado => PUNTOS_TIPO_ASALARIADO,
@@ -102,9 +103,10 @@ fn components(p: &Profile) -> [Q; 6] {
         IncomeType::Pensionado => PUNTOS_TIPO_PENSIONADO,
         IncomeType::Independiente => PUNTOS_TIPO_INDEPENDIENTE,
     };
+    let (independiente, asalariado) = (CURVA_ANTIGUEDAD_INDEPENDIENTE, CURVA_ANTIGUEDAD_ASALARIADO);
     let antiguedad = match p.tipo_ingreso {
-        IncomeType::Independiente => CURVA_ANTIGUEDAD_INDEPENDIENTE.points(),
-        _ => CURVA_ANTIGUEDAD_ASALARIADO.points(),
+        IncomeType::Independiente => independiente.points(),
+        _ => asalariado.points(),
     };
     [
         curve(CURVA_INGRESO.points(), ingreso.div(costo)),
@@ -205,7 +207,8 @@ fn sweep() -> Vec<Profile> {
         let estado = 1 + rng.next(32) as u8;
         let probe = base(estado, i);
         let costo = Q::dec(LINEA_POBREZA_URBANA).mul(Q::dec(PERSONAS_HOGAR_DEFAULT)).mul(Q::dec(probe.estado.info().factor));
-        let ingreso_x = CURVA_INGRESO.points();
+        let curva_ingreso = CURVA_INGRESO;
+    let ingreso_x = curva_ingreso.points();
         let referencia = clamp(Q::dec(i), Q::dec(ingreso_x[0].0).mul(costo), Q::dec(ingreso_x[ingreso_x.len() - 1].0).mul(costo));
         let mut savings = Vec::new();
         tie_numerators(CURVA_AHORRO.points(), referencia.mul(Q::int(12)), &mut savings);

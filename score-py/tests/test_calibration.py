@@ -20,7 +20,7 @@ INVALID = json.loads((ROOT / "fixtures" / "calibraciones" / "invalidas.json").re
 
 
 def renamed(new_id: str) -> Calibration:
-    return Calibration.from_toml(EMBEDDED.replace('id = "mx-2026.11-6"', f'id = "{new_id}"', 1))
+    return Calibration.from_toml(EMBEDDED.replace('id = "mx-2026.11-7"', f'id = "{new_id}"', 1))
 
 
 def test_the_default_is_the_embedded_file_and_reads_back() -> None:
@@ -34,7 +34,7 @@ def test_the_default_is_the_embedded_file_and_reads_back() -> None:
 
 def test_from_file(tmp_path: Path) -> None:
     path = tmp_path / "banco.toml"
-    path.write_text(EMBEDDED.replace('id = "mx-2026.11-6"', 'id = "banco-2026"', 1), encoding="utf-8")
+    path.write_text(EMBEDDED.replace('id = "mx-2026.11-7"', 'id = "banco-2026"', 1), encoding="utf-8")
     assert Calibration.from_file(path).id == "banco-2026"
     assert Calibration.from_file(str(path)).id == "banco-2026"
     with pytest.raises(OSError):
@@ -60,12 +60,12 @@ def test_every_scoring_function_takes_the_calibration() -> None:
     assert platform_score.score(BASE, decimals=True, calibration=other)["calibracion"] == "banco-ejemplo-2026.03"
     text = platform_score.score_json(json.dumps(BASE), calibration=other)
     assert json.loads(text)["calibracion"] == "banco-ejemplo-2026.03"
-    assert text == platform_score.score_json(json.dumps(BASE)).replace("mx-2026.11-6", "banco-ejemplo-2026.03")
+    assert text == platform_score.score_json(json.dumps(BASE)).replace("mx-2026.11-7", "banco-ejemplo-2026.03")
     many = platform_score.score_many([BASE, BASE], calibration=other)
     assert [r["calibracion"] for r in many] == ["banco-ejemplo-2026.03"] * 2
     lazy = platform_score.score_many([BASE], lazy=True, calibration=other)
     assert lazy[0]["calibracion"] == "banco-ejemplo-2026.03"
-    assert platform_score.score_many([BASE])[0]["calibracion"] == "mx-2026.11-6"
+    assert platform_score.score_many([BASE])[0]["calibracion"] == "mx-2026.11-7"
 
 
 def test_score_frame_takes_the_calibration() -> None:

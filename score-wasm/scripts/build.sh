@@ -73,10 +73,13 @@ echo "score_wasm_bg.wasm: $size bytes ($gz gzip -9)"
 # 464 KiB until more of it (INFONAVIT's payment band in filtered arithmetic, the co-borrower
 # what-if's early stop) added 3.5 KB (1.3 KB gzip), and 468 KiB until every mistake of a profile at
 # once (issue 44: reading on after a mistake, the one table of messages, the errors handed to
-# JavaScript as objects) added 5.8 KB, 472 KiB until loading a calibration document
-# (issue 42 item 4: Calibration.fromToml/default/toToml in the browser) added 559 KB (192 KB
-# gzip): score-core's TOML reader (toml's parser, its serde deserializer monomorphized through
-# serde_path_to_error for every table of the document, the document's derived Deserialize and
-# Serialize, the checks and their messages, the embedded 26 KB document); toToml alone is 27 KB.
-# Budget: 1020 KiB, the measured 1,041,172 bytes and 3 KB to spare (see score-wasm/README.md).
-[ "$size" -lt 1044480 ] || { echo "score_wasm_bg.wasm is over the 1020 KiB budget" >&2; exit 1; }
+# JavaScript as objects) added 5.8 KB, 472 KiB until the model computed with a calibration's
+# figures (issue 42: the figures read through a reference instead of folded constants, the fixed
+# products' terms solved at load instead of compiled in) added about 48 KB, and 536 KiB until
+# loading a calibration document (issue 42 item 4: Calibration.fromToml/default/toToml in the
+# browser) added about 559 KB (192 KB gzip): score-core's TOML reader (toml's parser, its serde
+# deserializer monomorphized through serde_path_to_error for every table of the document, the
+# document's derived Deserialize and Serialize, the checks and their messages, the embedded 26 KB
+# document); toToml alone is 27 KB.
+# Budget: 1100 KiB, the measured (to measure) bytes and a few KB to spare (see score-wasm/README.md).
+[ "$size" -lt 1126400 ] || { echo "score_wasm_bg.wasm is over the 1100 KiB budget" >&2; exit 1; }

@@ -34,12 +34,13 @@ struct Target<'a> {
 }
 
 impl Target<'_> {
-    fn fill(&mut self, frame: &Frame<'_>, layout: &[OutColumn]) {
+    fn fill(&mut self, cifras: &crate::cifras::Cifras, frame: &Frame<'_>, layout: &[OutColumn]) {
         let mut sink = RowSink::default();
         for i in 0..self.ok.len() {
             let row = self.first_row + i;
             // Simulations are not columns: not computed.
-            match frame.profile(row).and_then(|p| crate::score_with(&p, crate::Opciones { simulaciones: false, productos: false })) {
+            let opciones = crate::Opciones { simulaciones: false, productos: false };
+            match frame.profile(row).and_then(|p| p.validate().map(|()| crate::model::report(cifras, &p, opciones))) {
                 Ok(report) => {
                     self.ok[i] = 1;
                     if let Some(codes) = sink.write(&report, &mut self.columns, i) {
@@ -76,7 +77,7 @@ impl ChunkBuf {
         }
     }
 
-    fn score(&mut self, frame: &Frame<'_>, layout: &[OutColumn], chunk: usize, widths: &[usize]) {
+    fn score(&mut self, cifras: &crate::cifras::Cifras, frame: &Frame<'_>, layout: &[OutColumn], chunk: usize, widths: &[usize]) {
         let first_row = chunk * FRAME_CHUNK;
         self.chunk = chunk;
         self.rows = FRAME_CHUNK.min(frame.rows() - first_row);
@@ -87,7 +88,7 @@ impl ChunkBuf {
             columns: self.columns.iter_mut().zip(widths).map(|(c, w)| &mut c[..rows * w]).collect(),
             extras: FrameExtras::default(),
         };
-        target.fill(frame, layout);
+        target.fill(cifras, frame, layout);
         self.extras = target.extras;
     }
 }
@@ -111,6 +112,7 @@ fn targets<'a>(ok: &'a mut [u8], columns: Vec<&'a mut [u8]>, widths: &[usize]) -
 /// buffers go back through `recycle`), until every chunk is placed.
 #[allow(clippy::too_many_arguments)]
 fn fill(
+    cifras: &crate::cifras::Cifras,
     frame: &Frame<'_>,
     layout: &[OutColumn],
     next: &AtomicUsize,
@@ -140,7 +142,7 @@ fn fill(
         }
         let chunk = next.fetch_add(1, Ordering::Relaxed);
         let Some(target) = targets.get_mut(chunk) else { break };
-        target.fill(frame, layout);
+        target.fill(cifras, frame, layout);
         extras.push((chunk, std::mem::take(&mut target.extras)));
     }
     // Every chunk is taken: the helpers finish theirs and stop (closing the channel).
@@ -174,6 +176,27 @@ pub fn score_frame<H: Host, R, E>(
     layout: &[OutColumn],
     allocate: impl FnOnce(&[usize], &mut dyn FnMut(Vec<&mut [u8]>)) -> Result<R, E>,
 ) -> Result<(R, FrameExtras), E> {
+    score_frame_en(crate::cifras::Cifras::incluidas(), host, frame, layout, allocate)
+}
+
+/// [`score_frame`] under `calibration`'s figures.
+pub fn score_frame_calibrated<H: Host, R, E>(
+    host: &H,
+    frame: &Frame<'_>,
+    layout: &[OutColumn],
+    allocate: impl FnOnce(&[usize], &mut dyn FnMut(Vec<&mut [u8]>)) -> Result<R, E>,
+    calibration: &crate::Calibration,
+) -> Result<(R, FrameExtras), E> {
+    score_frame_en(calibration.cifras_modelo(), host, frame, layout, allocate)
+}
+
+fn score_frame_en<H: Host, R, E>(
+    cifras: &crate::cifras::Cifras,
+    host: &H,
+    frame: &Frame<'_>,
+    layout: &[OutColumn],
+    allocate: impl FnOnce(&[usize], &mut dyn FnMut(Vec<&mut [u8]>)) -> Result<R, E>,
+) -> Result<(R, FrameExtras), E> {
     let n_rows = frame.rows();
     let lengths = output_lengths(layout, n_rows);
     let widths: Vec<usize> = layout.iter().map(|c| c.kind.width()).collect();
@@ -196,7 +219,7 @@ pub fn score_frame<H: Host, R, E>(
                     }
                     let reused = recycled.lock().unwrap_or_else(std::sync::PoisonError::into_inner).try_recv();
                     let mut buf = reused.unwrap_or_else(|_| ChunkBuf::new(widths));
-                    buf.score(frame, layout, chunk, widths);
+                    buf.score(cifras, frame, layout, chunk, widths);
                     if to_main.send(buf).is_err() {
                         break;
                     }
@@ -220,7 +243,7 @@ pub fn score_frame<H: Host, R, E>(
             let ok = buffers.remove(0);
             let (next, recycle) = (&next, &recycle);
             if let Some(rx) = from_helpers.take() {
-                extras = Some(host.detach(move || fill(frame, layout, next, ok, buffers, widths, rx, recycle)));
+                extras = Some(host.detach(move || fill(cifras, frame, layout, next, ok, buffers, widths, rx, recycle)));
             }
         })
     })?;

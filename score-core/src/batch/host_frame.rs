@@ -50,6 +50,17 @@ pub fn score_host_frame<H: Host, B, E>(
     make: impl Fn(usize, &mut dyn FnMut(&mut [u8]) -> Result<(), E>) -> Result<B, E>,
     bytes: impl Fn(&B) -> &[u8],
 ) -> Result<Option<HostFrame<B>>, E> {
+    score_host_frame_calibrated(host, frame, make, bytes, None)
+}
+
+/// [`score_host_frame`] under `calibration`'s figures (`None`: the embedded calibration).
+pub fn score_host_frame_calibrated<H: Host, B, E>(
+    host: &H,
+    frame: &Frame<'_>,
+    make: impl Fn(usize, &mut dyn FnMut(&mut [u8]) -> Result<(), E>) -> Result<B, E>,
+    bytes: impl Fn(&B) -> &[u8],
+    calibration: Option<&crate::Calibration>,
+) -> Result<Option<HostFrame<B>>, E> {
     let layout = layout();
     let allocate = |lengths: &[usize], fill: &mut dyn FnMut(Vec<&mut [u8]>)| {
         let mut made = Vec::with_capacity(lengths.len());
@@ -57,7 +68,10 @@ pub fn score_host_frame<H: Host, B, E>(
         made.reverse();
         Ok(made)
     };
-    let (buffers, FrameExtras { long, errors }) = score_frame(host, frame, &layout, allocate)?;
+    let (buffers, FrameExtras { long, errors }) = match calibration {
+        Some(calibration) => super::score_frame_calibrated(host, frame, &layout, allocate, calibration)?,
+        None => score_frame(host, frame, &layout, allocate)?,
+    };
     let mut buffers = buffers.into_iter();
     let Some(ok) = buffers.next() else { return Ok(None) };
     let mut columns = Vec::with_capacity(layout.len());

@@ -17,8 +17,8 @@ mod table;
 
 pub use columns_in::{Column, Frame};
 pub use columns_out::{CODES_FAILED, CODES_LONG, Kind, OutColumn, layout, pack_codes, unpack_codes};
-pub use frame::{FrameExtras, ends_with_codes, output_lengths, recommendation_categories, score_frame};
-pub use host_frame::{HostColumn, HostFrame, HostRowError, byte_column, score_host_frame};
+pub use frame::{FrameExtras, ends_with_codes, output_lengths, recommendation_categories, score_frame, score_frame_calibrated};
+pub use host_frame::{HostColumn, HostFrame, HostRowError, byte_column, score_host_frame, score_host_frame_calibrated};
 pub use pipeline::{BLOCK, CHUNK, IN_FLIGHT, pipeline};
 pub use table::{ERROR_COLUMNS, ERROR_LIST_COLUMN, Extra, TableSpec, error_cells};
 
@@ -81,6 +81,30 @@ pub fn boxed_scorer(simulaciones: bool) -> fn(&Input) -> Result<Box<ScoreReport>
     if simulaciones { with } else { without }
 }
 
+/// [`scorer`] under `calibration`'s figures (each report's `calibracion` its id): a closure,
+/// which [`pipeline`] takes as it takes the plain function.
+pub fn scorer_calibrated(simulaciones: bool, calibration: &crate::Calibration) -> impl Fn(&Input) -> Result<ScoreReport, ScoreError> + Sync + '_ {
+    let opciones = crate::Opciones { simulaciones, ..crate::Opciones::default() };
+    move |input: &Input| match input {
+        Ok(profile) => crate::score_calibrated(profile, calibration, opciones),
+        Err(e) => Err(e.clone()),
+    }
+}
+
+/// [`boxed_scorer`] under `calibration`'s figures.
+pub fn boxed_scorer_calibrated(
+    simulaciones: bool,
+    calibration: &crate::Calibration,
+) -> impl Fn(&Input) -> Result<Box<ScoreReport>, ScoreError> + Sync + '_ {
+    let score = scorer_calibrated(simulaciones, calibration);
+    move |input: &Input| score(input).map(Box::new)
+}
+
+/// [`score_all`] under `calibration`'s figures.
+pub fn score_all_calibrated(profiles: &[Input], calibration: &crate::Calibration) -> Vec<Result<ScoreReport, ScoreError>> {
+    par_map(profiles, scorer_calibrated(true, calibration))
+}
+
 fn score_input_with(input: &Input, opciones: crate::Opciones) -> Result<ScoreReport, ScoreError> {
     match input {
         Ok(profile) => crate::score_with(profile, opciones),
@@ -117,6 +141,41 @@ pub fn score_all(profiles: &[Input]) -> Vec<Result<ScoreReport, ScoreError>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A batch under a loaded calibration computes each report with its figures, as one
+    /// profile scored alone under it does, in order, through the pipeline too.
+    #[test]
+    fn a_batch_under_a_calibration_scores_with_its_figures() {
+        let text = crate::calibration::EMBEDDED_TOML.replacen("valor = 0.1154,", "valor = 0.0999,", 1).replacen("id = \"mx-2026.11-7\"", "id = \"banco-lote\"", 1);
+        let cal = crate::Calibration::from_toml(&text).expect("valid");
+        let profiles = inputs(300);
+        let under = score_all_calibrated(&profiles, &cal);
+        let plain = score_all(&profiles);
+        let mut differ = 0;
+        for ((input, a), b) in profiles.iter().zip(&under).zip(&plain) {
+            let alone = input.as_ref().map(|p| crate::score_calibrated(p, &cal, crate::Opciones::default()));
+            match (a, alone) {
+                (Ok(a), Ok(Ok(alone))) => {
+                    assert_eq!(a, &alone);
+                    assert_eq!(a.calibracion, "banco-lote");
+                    differ += usize::from(b.as_ref().is_ok_and(|b| b.productos != a.productos));
+                }
+                (Err(a), Ok(Err(alone))) => assert_eq!(a, &alone),
+                (Err(_), Err(_)) => {}
+                other => panic!("{other:?}"),
+            }
+        }
+        assert!(differ > 100, "{differ}");
+        let mut rest = profiles.clone().into_iter();
+        let mut piped = Vec::new();
+        let read = &mut |n: usize| -> Result<Vec<Input>, ()> { Ok(rest.by_ref().take(n).collect()) };
+        pipeline(&NoHost, read, scorer_calibrated(true, &cal), |out, _| {
+            piped.extend(out);
+            Ok(())
+        }, || ())
+        .expect("pipeline");
+        assert_eq!(piped, under);
+    }
 
     fn inputs(n: usize) -> Vec<Input> {
         (0..n)

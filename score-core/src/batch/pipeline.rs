@@ -86,19 +86,19 @@ impl<J> Drop for CloseOnDrop<'_, J> {
 pub fn pipeline<I: Send + Sync, T: Send, E>(
     host: &impl Host,
     read: &mut dyn FnMut(usize) -> Result<Vec<I>, E>,
-    score: fn(&I) -> T,
+    score: impl Fn(&I) -> T + Sync,
     mut emit: impl FnMut(Vec<T>, usize) -> Result<(), E>,
     stopped: impl Fn() -> E,
 ) -> Result<(), E> {
     let first = read(BLOCK)?;
     if first.len() < BLOCK {
-        let out = host.detach(|| par_map(&first, score));
+        let out = host.detach(|| par_map(&first, &score));
         return emit(out, 0);
     }
     let workers = cores().saturating_sub(1).max(1);
     let queue = Queue::<(usize, Vec<I>)>::new();
     let (worker_out, from_workers) = mpsc::channel::<(usize, Vec<T>)>();
-    let scored = |(seq, inputs): (usize, Vec<I>)| (seq, inputs.iter().map(score).collect());
+    let scored = |(seq, inputs): (usize, Vec<I>)| (seq, inputs.iter().map(&score).collect());
     const { assert!(BLOCK >= PARALLEL_MIN) };
     std::thread::scope(|scope| -> Result<(), E> {
         for _ in 0..workers {

@@ -23,6 +23,9 @@ pub(crate) fn de(d: &Documento) -> Vec<(String, Decimal)> {
         if let Some(c) = &p.tasa_por_umas {
             curva(&mut out, &format!("{path}.tasa_por_umas"), c);
         }
+        if let Some(c) = &p.pago_por_umas {
+            curva(&mut out, &format!("{path}.pago_por_umas"), c);
+        }
         for (n, c) in p.cifras() {
             if let Some(c) = c {
                 cifra(&mut out, &format!("{path}.{n}"), c);

@@ -232,8 +232,9 @@ pub(crate) struct ProductoCalibrado {
     pub seguro_danos_mensual: Option<Cifra>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ltv_max: Option<Cifra>,
+    /// INFONAVIT's payment over salary by salary in monthly UMAs.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub pago_max_salario_minimo: Option<Cifra>,
+    pub pago_por_umas: Option<Curva>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub pago_max_sobre_ingreso: Option<Cifra>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -259,8 +260,33 @@ pub(crate) struct ProductoCalibrado {
 }
 
 impl ProductoCalibrado {
+    /// A product with no figures: what the rules read of a kind the document does not have.
+    pub(crate) const SIN_CIFRAS: ProductoCalibrado = ProductoCalibrado {
+        clave: String::new(),
+        nombre: String::new(),
+        tipo: TipoProducto::Bancario,
+        tasa_anual: None,
+        tasa_por_umas: None,
+        cargo_mensual: None,
+        comision_apertura: None,
+        seguro_vida_mensual: None,
+        seguro_danos_mensual: None,
+        ltv_max: None,
+        pago_por_umas: None,
+        pago_max_sobre_ingreso: None,
+        plazo_max_anios: None,
+        edad_mas_plazo_max: None,
+        antiguedad_min_meses: None,
+        credito_max: None,
+        credito_max_umas: None,
+        credito_min: None,
+        ingreso_min: None,
+        parte_infonavit: None,
+        banco: None,
+    };
+
     /// Every figure key a product may have, by name, with its figure when present.
-    pub(crate) fn cifras(&self) -> [(&'static str, Option<&Cifra>); 16] {
+    pub(crate) fn cifras(&self) -> [(&'static str, Option<&Cifra>); 15] {
         [
             ("tasa_anual", self.tasa_anual.as_ref()),
             ("cargo_mensual", self.cargo_mensual.as_ref()),
@@ -268,7 +294,6 @@ impl ProductoCalibrado {
             ("seguro_vida_mensual", self.seguro_vida_mensual.as_ref()),
             ("seguro_danos_mensual", self.seguro_danos_mensual.as_ref()),
             ("ltv_max", self.ltv_max.as_ref()),
-            ("pago_max_salario_minimo", self.pago_max_salario_minimo.as_ref()),
             ("pago_max_sobre_ingreso", self.pago_max_sobre_ingreso.as_ref()),
             ("plazo_max_anios", self.plazo_max_anios.as_ref()),
             ("edad_mas_plazo_max", self.edad_mas_plazo_max.as_ref()),

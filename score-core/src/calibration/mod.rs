@@ -2,30 +2,44 @@
 //! poverty line, curves, state table, closing costs, each credit product's rules), as one
 //! human-edited TOML document with each figure's source or the reason of its estimate.
 //!
-//! A leaf of the crate: it reads and checks the document and knows nothing of the model. The
-//! default, [`Calibration::default`], is the embedded `calibration/mx-2026.toml`, parsed when
-//! asked for (the crate keeps no global state), so every surface works with no file. A bad
-//! document is refused with `CALIBRATION_INVALID`, the path of the key at fault
-//! (`productos[2].tasa_anual`) as the error's `field` and a Spanish message.
+//! The document's shape and its checks (`documento`, `validar`) are a leaf of the crate that
+//! knows nothing of the model; a [`Calibration`] holds the checked document and the figures the
+//! model computes with (`crate::cifras::Cifras`), read from it once when it is loaded. The
+//! default, [`Calibration::default`], is the embedded `calibration/mx-2026.toml`, so every
+//! surface works with no file. A bad document is refused with `CALIBRATION_INVALID`, the path
+//! of the key at fault (`productos[2].tasa_anual`) as the error's `field` and a Spanish message.
 
 mod cifras;
+pub(crate) mod compilada;
 pub(crate) mod documento;
 mod validar;
 mod valor;
 
+use crate::cifras::Cifras;
 use crate::error::ScoreError;
 use documento::Documento;
+use std::sync::Arc;
 use validar::falla;
 
 /// The embedded calibration's text, `score-core/calibration/mx-2026.toml`.
 pub const EMBEDDED_TOML: &str = include_str!("../../calibration/mx-2026.toml");
 
-/// A checked calibration document. Build it with [`Calibration::from_toml`] or take the
-/// embedded one with [`Calibration::default`].
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// A checked calibration document and the figures read from it. Build it with
+/// [`Calibration::from_toml`] or take the embedded one with [`Calibration::default`]. Two
+/// calibrations are equal when their documents are. Cloning shares the figures.
+#[derive(Debug, Clone)]
 pub struct Calibration {
     pub(crate) documento: Documento,
+    cifras: Arc<Cifras>,
 }
+
+impl PartialEq for Calibration {
+    fn eq(&self, other: &Self) -> bool {
+        self.documento == other.documento
+    }
+}
+
+impl Eq for Calibration {}
 
 impl Calibration {
     /// Reads and checks a calibration written as TOML.
@@ -35,20 +49,38 @@ impl Calibration {
     /// the document does not know or one it misses, a value of the wrong type, a figure out of
     /// its range (a negative or impossible rate), a curve that is not monotone, a product
     /// without the keys its `tipo` needs or with a repeated `clave`, a figure without its source.
+    /// Any valid document scores with its own figures.
     pub fn from_toml(text: &str) -> Result<Calibration, ScoreError> {
         let documento = leer(text)?;
         validar::documento(&documento)?;
-        if text != EMBEDDED_TOML {
-            aplicable(&documento)?;
-        }
-        Ok(Calibration { documento })
+        let cifras = Arc::new(Cifras::de(&documento));
+        Ok(Calibration { documento, cifras })
     }
 
     /// The calibration embedded in the crate: the figures in force that the model ships with.
     pub fn embedded() -> Calibration {
+        Calibration {
+            documento: Calibration::embedded_documento(),
+            cifras: Arc::new(Cifras::incluidas().clone()),
+        }
+    }
+
+    /// The embedded document, read and checked.
+    pub(crate) fn embedded_documento() -> Documento {
         // A test reads the embedded text; it cannot fail here.
         #[allow(clippy::expect_used)]
-        Calibration::from_toml(EMBEDDED_TOML).expect("the embedded calibration is valid (calibration::tests)")
+        let documento = leer(EMBEDDED_TOML).expect(
+            "the embedded calibration is TOML of the calibration's shape (calibration::tests)",
+        );
+        #[allow(clippy::expect_used)]
+        validar::documento(&documento)
+            .expect("the embedded calibration is valid (calibration::tests)");
+        documento
+    }
+
+    /// The figures the model computes with under this calibration.
+    pub(crate) fn cifras_modelo(&self) -> &Cifras {
+        &self.cifras
     }
 
     /// The name of this set of figures: the `calibracion` of every report made with it.
@@ -61,10 +93,9 @@ impl Calibration {
         &self.documento.vigente_desde
     }
 
-    /// Writes this calibration's id as the `calibracion` of a report made under it. The batch
-    /// paths score on threads that take a plain function, and the bindings mark each report
-    /// as it comes back; this version scores every calibration with the embedded figures
-    /// ([`Calibration::from_toml`] refuses others), so the id is all that differs.
+    /// Writes this calibration's id as the `calibracion` of a report. Only for a report
+    /// computed under this calibration's figures (or the embedded one's, when they are the
+    /// same figures): a report of other figures is not made this calibration's by its name.
     pub fn stamp(&self, report: &mut crate::ScoreReport) {
         if report.calibracion != self.documento.id {
             report.calibracion = self.documento.id.clone().into();
@@ -94,37 +125,6 @@ impl Default for Calibration {
     fn default() -> Self {
         Calibration::embedded()
     }
-}
-
-/// Whether the model of this version can score with the document's figures: it applies the
-/// embedded calibration's figures, so a document may rename itself (`id`, `vigente_desde`,
-/// `descripcion`), its products (`nombre`) and cite other sources, and a figure that differs
-/// from the embedded one is refused at its path rather than silently left unapplied.
-fn aplicable(documento: &Documento) -> Result<(), ScoreError> {
-    let incluida = leer(EMBEDDED_TOML)?;
-    let incluidas: std::collections::BTreeMap<String, rust_decimal::Decimal> = cifras::de(&incluida).into_iter().collect();
-    let propias = cifras::de(documento);
-    let distinta = |path: &str, propia: String, incluida_: String| {
-        falla(
-            path,
-            format!(
-                "`{path}` {propia} y en la calibración incluida («{}») {incluida_}: esta versión del modelo \
-                 califica con las cifras incluidas y todavía no aplica una cifra distinta.",
-                incluida.id
-            ),
-        )
-    };
-    for (path, valor) in &propias {
-        match incluidas.get(path) {
-            Some(incluido) if incluido == valor => {}
-            Some(incluido) => return Err(distinta(path, format!("vale {valor}"), format!("vale {incluido}"))),
-            None => return Err(distinta(path, format!("vale {valor}"), "no existe".into())),
-        }
-    }
-    if let Some(path) = incluidas.keys().find(|p| !propias.iter().any(|(q, _)| q == *p)) {
-        return Err(distinta(path, "falta".into(), format!("vale {}", incluidas[path])));
-    }
-    Ok(())
 }
 
 /// The document's shape, read with the path of whatever does not fit it.

@@ -238,7 +238,6 @@ fn tipo_producto(nombre: &str) -> Tipo {
         "seguro_vida_mensual" => Tasa,
         "seguro_danos_mensual" => Tasa,
         "ltv_max" => Proporcion,
-        "pago_max_salario_minimo" => Proporcion,
         "pago_max_sobre_ingreso" => Proporcion,
         "plazo_max_anios" => Entero(40),
         "edad_mas_plazo_max" => Entero(120),
@@ -257,7 +256,7 @@ fn tipo_producto(nombre: &str) -> Tipo {
 pub(super) fn campos_de(tipo: TipoProducto) -> (&'static [&'static str], &'static [&'static str]) {
     match tipo {
         TipoProducto::Infonavit => (
-            &["tasa_por_umas", "cargo_mensual", "pago_max_salario_minimo", "pago_max_sobre_ingreso", "plazo_max_anios", "edad_mas_plazo_max", "antiguedad_min_meses", "credito_max"],
+            &["tasa_por_umas", "cargo_mensual", "pago_por_umas", "plazo_max_anios", "edad_mas_plazo_max", "antiguedad_min_meses", "credito_max"],
             &[],
         ),
         TipoProducto::Fovissste => (
@@ -288,6 +287,7 @@ fn productos(d: &Documento) -> R {
         let tipo = p.tipo.as_str();
         let presente = |n: &str| match n {
             "tasa_por_umas" => p.tasa_por_umas.is_some(),
+            "pago_por_umas" => p.pago_por_umas.is_some(),
             "banco" => p.banco.is_some(),
             "credito_max" => p.credito_max.is_some() || p.credito_max_umas.is_some(),
             _ => p.cifras().iter().any(|(k, c)| *k == n && c.is_some()),
@@ -301,6 +301,12 @@ fn productos(d: &Documento) -> R {
             let n = if n == "credito_max_umas" { "credito_max" } else { n };
             requeridos.contains(&n) || opcionales.contains(&n)
         };
+        if p.ingreso_min.is_some() {
+            return Err(falla(
+                &format!("{path}.ingreso_min"),
+                format!("`{path}.ingreso_min`: esta versión del modelo todavía no aplica un ingreso mínimo por producto; quítelo para no dejarlo sin efecto."),
+            ));
+        }
         if p.credito_max.is_some() && p.credito_max_umas.is_some() {
             return Err(falla(&format!("{path}.credito_max_umas"), format!("`{path}` da `credito_max` y `credito_max_umas`: uno u otro.")));
         }
@@ -318,6 +324,12 @@ fn productos(d: &Documento) -> R {
                 return Err(falla(&format!("{path}.tasa_por_umas"), format!("Un producto `{tipo}` no usa `tasa_por_umas`.")));
             }
             curva(&format!("{path}.tasa_por_umas"), c, Sentido::Sube, Tipo::Tasa, d)?;
+        }
+        if let Some(c) = &p.pago_por_umas {
+            if !admitido("pago_por_umas") {
+                return Err(falla(&format!("{path}.pago_por_umas"), format!("Un producto `{tipo}` no usa `pago_por_umas`.")));
+            }
+            curva(&format!("{path}.pago_por_umas"), c, Sentido::Sube, Tipo::Proporcion, d)?;
         }
         if let Some(banco) = &p.banco {
             if !admitido("banco") {

@@ -9,6 +9,7 @@ use super::finance::Flujo;
 use super::numero::Numero;
 use super::persona::Comprador;
 use super::{Motivo, OfertaProducto, Producto};
+use crate::cifras::Cifras;
 use crate::money::{MONEY_DP, RATIO_DP, round};
 use rust_decimal::Decimal;
 use std::cmp::Ordering;
@@ -438,7 +439,6 @@ pub(super) struct Credito<'a, N> {
 }
 
 /// The CAT of the credits received less the fees, against their payments.
-#[cfg(test)]
 fn cat_de<N: Numero>(base: &[Tramo<N>]) -> Option<Option<N>> {
     FlujosCat::de(base)?.cat()
 }
@@ -466,7 +466,7 @@ pub(super) fn evaluada<N: Numero>(c: Credito<'_, N>, comprador: &Comprador<N>, e
     let cat = match cat {
         Cat::ComoInfonavit(CatPendiente::Flujos(f)) => CatPendiente::ComoInfonavit(f),
         Cat::ComoInfonavit(cat) => cat,
-        Cat::Fijo(fijo) => match N::fijo(fijo, plazo) {
+        Cat::Fijo(fijo) => match N::fijo(comprador.cifras, fijo, plazo) {
             Some((_, cat)) => CatPendiente::Listo(cat),
             None => CatPendiente::Flujos(FlujosCat::de(base)?),
         },
@@ -510,12 +510,17 @@ impl Fijo {
     /// Its credit for a term, the payment per peso as the arithmetic keeps it or computed.
     /// The rate, charge and fee are INFONAVIT's part's for [`Fijo::Cofi`] (the bank's part is
     /// [`Fijo::Banco`]).
-    pub(super) fn tramo<N: Numero>(self, plazo: u32) -> Option<Tramo<N>> {
-        let (tasa, cargo, comision) = N::REGLAS.fijos[self as usize];
-        match N::fijo(self, plazo) {
-            Some((cuota, _)) => {
-                Some(Tramo { credito: N::entero(1), pago: Pago::Calculado(cuota), tasa, cuota, meses: plazo * 12, comision })
-            }
+    pub(super) fn tramo<N: Numero>(self, c: &Cifras, plazo: u32) -> Option<Tramo<N>> {
+        let (tasa, cargo, comision) = N::reglas(c).fijos[self as usize];
+        match N::fijo(c, self, plazo) {
+            Some((cuota, _)) => Some(Tramo {
+                credito: N::entero(1),
+                pago: Pago::Calculado(cuota),
+                tasa,
+                cuota,
+                meses: plazo * 12,
+                comision,
+            }),
             None => Tramo::nuevo(tasa, plazo, cargo, comision),
         }
     }
@@ -523,23 +528,29 @@ impl Fijo {
 
 /// What [`Numero::fijo`] keeps, computed: the payment per peso of `fijo`'s credit for a term
 /// and the CAT of its shape (for [`Fijo::Cofi`], 70% bank and 30% INFONAVIT).
-#[cfg(test)]
-pub(super) fn fijo_calculado<N: Numero>(fijo: Fijo, plazo: u32) -> Option<(N, Option<N>)> {
+pub(super) fn fijo_calculado<N: Numero>(
+    c: &Cifras,
+    fijo: Fijo,
+    plazo: u32,
+) -> Option<(N, Option<N>)> {
     let calculado = |fijo: Fijo| {
-        let (tasa, cargo, comision) = N::REGLAS.fijos[fijo as usize];
+        let (tasa, cargo, comision) = N::reglas(c).fijos[fijo as usize];
         Tramo::<N>::nuevo(tasa, plazo, cargo, comision)
     };
     let tramo = calculado(fijo)?;
     let cat = match fijo {
-        Fijo::Cofi => cat_de(&forma_cofi(calculado(Fijo::Banco)?, tramo))?,
+        Fijo::Cofi => cat_de(&forma_cofi(c, calculado(Fijo::Banco)?, tramo))?,
         _ => cat_de(&[tramo])?,
     };
     Some((tramo.cuota, cat))
 }
 
 /// One peso of Cuenta Infonavit + Crédito Bancario: 70% bank, 30% INFONAVIT.
-pub(super) fn forma_cofi<N: Numero>(banco: Tramo<N>, fondo: Tramo<N>) -> [Tramo<N>; 2] {
-    let parte_fondo = N::REGLAS.parte_cofi;
-    [banco.por(N::entero(1) - parte_fondo), fondo.por(parte_fondo)]
+pub(super) fn forma_cofi<N: Numero>(c: &Cifras, banco: Tramo<N>, fondo: Tramo<N>) -> [Tramo<N>; 2] {
+    let parte_fondo = N::reglas(c).parte_cofi;
+    [
+        banco.por(N::entero(1) - parte_fondo),
+        fondo.por(parte_fondo),
+    ]
 }
 

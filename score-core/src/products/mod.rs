@@ -25,12 +25,15 @@ mod ofertas;
 mod persona;
 pub mod rules;
 
+pub(crate) use fijos::tablas as tablas_fijas;
+pub(crate) use numero::ReglasProductos;
 pub(crate) use persona::cotiza_a;
 
 pub use closing::{GASTOS_CIERRE, ISAI, Origen as OrigenIsai, isai, tasa_gastos_cierre};
 pub use finance::{Flujo, cat, factor_anualidad_mensual};
 
 use crate::approx::Approx;
+use crate::cifras::Cifras;
 use crate::money;
 pub use crate::profile::{Coacreditado, Institucion};
 use crate::profile::IncomeType;
@@ -109,14 +112,19 @@ pub enum Producto {
 }
 
 impl Producto {
-    /// The product's longest term in years: its term when age does not shorten it.
+    /// The product's longest term in years under the embedded calibration: its term when age
+    /// does not shorten it.
     pub fn plazo_max(self) -> u32 {
+        self.plazo_max_en(Cifras::incluidas())
+    }
+
+    /// [`Producto::plazo_max`] under the figures `c`.
+    pub(crate) fn plazo_max_en(self, c: &Cifras) -> u32 {
+        let r = &c.productos;
         match self {
-            Producto::Infonavit | Producto::UnamosCreditos => rules::INFONAVIT_PLAZO_MAX,
-            Producto::Fovissste => rules::FOVISSSTE_PLAZO_MAX,
-            Producto::HipotecaBancaria | Producto::InfonavitMasBanco => {
-                u32::try_from(crate::params::PLAZO_MAX_ANIOS.mantissa()).unwrap_or(20)
-            }
+            Producto::Infonavit | Producto::UnamosCreditos => r.infonavit_plazo_max,
+            Producto::Fovissste => r.fovissste_plazo_max,
+            Producto::HipotecaBancaria | Producto::InfonavitMasBanco => r.banco_plazo_max,
         }
     }
 
@@ -291,32 +299,57 @@ pub struct Productos {
 /// which certify every comparison and rounding, and in `Decimal` for the rare applicant where
 /// a certificate fails (a figure within about 1e-9 of a rounding boundary or a cap).
 pub fn evaluar(solicitud: &Solicitud) -> Productos {
-    evaluar_guardando(solicitud, &mut Evaluadas::default())
+    evaluar_guardando(Cifras::incluidas(), solicitud, &mut Evaluadas::default())
+}
+
+/// [`evaluar`] under `calibration`'s figures.
+pub fn evaluar_calibrado(solicitud: &Solicitud, calibration: &crate::Calibration) -> Productos {
+    evaluar_guardando(
+        calibration.cifras_modelo(),
+        solicitud,
+        &mut Evaluadas::default(),
+    )
 }
 
 /// [`evaluar`], keeping in `guardadas` the unrounded offers for the what-ifs that re-rank them
 /// (those of filtered arithmetic: where it fails, a what-if evaluates its products again). The
 /// caller owns where they rest: five offers are over a kilobyte, and returning them through
 /// the layers of `Option` and tuples copied them three times more per report.
-pub(crate) fn evaluar_guardando(solicitud: &Solicitud, guardadas: &mut Evaluadas) -> Productos {
+pub(crate) fn evaluar_guardando(
+    c: &Cifras,
+    solicitud: &Solicitud,
+    guardadas: &mut Evaluadas,
+) -> Productos {
     let evaluadas = guardadas.0.insert(evaluate::Evaluada::vacias());
-    evaluar_en(solicitud, evaluadas).unwrap_or_else(|| {
+    evaluar_en(c, solicitud, evaluadas).unwrap_or_else(|| {
         guardadas.0 = None;
-        evaluar_exacto(solicitud)
+        en_decimal(evaluar_en(
+            c,
+            solicitud,
+            &mut evaluate::Evaluada::<Decimal>::vacias(),
+        ))
     })
 }
 
 /// [`evaluar`] in `Decimal` alone: the definition the fast path is tested against.
 #[doc(hidden)]
 pub fn evaluar_exacto(solicitud: &Solicitud) -> Productos {
-    en_decimal(evaluar_en(solicitud, &mut evaluate::Evaluada::<Decimal>::vacias()))
+    en_decimal(evaluar_en(
+        Cifras::incluidas(),
+        solicitud,
+        &mut evaluate::Evaluada::<Decimal>::vacias(),
+    ))
 }
 
 /// [`evaluar`]'s filtered path alone: `None` where a certificate fails. For the tests that
 /// compare it with [`evaluar_exacto`] and count how often it answers.
 #[doc(hidden)]
 pub fn evaluar_filtrado(solicitud: &Solicitud) -> Option<Productos> {
-    evaluar_en(solicitud, &mut evaluate::Evaluada::<Approx>::vacias())
+    evaluar_en(
+        Cifras::incluidas(),
+        solicitud,
+        &mut evaluate::Evaluada::<Approx>::vacias(),
+    )
 }
 
 /// The answer of `Decimal` arithmetic, which decides every comparison and rounding.
@@ -326,8 +359,12 @@ fn en_decimal<T>(answer: Option<T>) -> T {
 
 /// Every product of `solicitud` written over `evaluadas` (storage the caller owns), and the
 /// offers as shown; `None` when the arithmetic cannot tell.
-fn evaluar_en<N: numero::Numero>(solicitud: &Solicitud, evaluadas: &mut [evaluate::Evaluada<N>; 5]) -> Option<Productos> {
-    ofertas::todas(solicitud, evaluadas)?;
+fn evaluar_en<N: numero::Numero>(
+    c: &Cifras,
+    solicitud: &Solicitud,
+    evaluadas: &mut [evaluate::Evaluada<N>; 5],
+) -> Option<Productos> {
+    ofertas::todas(c, solicitud, evaluadas)?;
     // Every CAT is shown: solved once each, before the recommendation compares them.
     evaluate::resolver_cats(evaluadas)?;
     let producto_recomendado = evaluate::recomendado(&*evaluadas)?.map(evaluate::Evaluada::producto);
@@ -342,11 +379,12 @@ fn evaluar_en<N: numero::Numero>(solicitud: &Solicitud, evaluadas: &mut [evaluat
 /// its capacity describes and the bank mortgage's (the verdict reads the bank's reasons), each
 /// as [`evaluar`] shows it, with the same recommendation. The other offers are not rounded and
 /// their CATs are solved only where they break a tie.
-pub(crate) fn evaluar_descrita(solicitud: &Solicitud) -> Productos {
-    fn en<N: numero::Numero>(solicitud: &Solicitud) -> Option<Productos> {
+pub(crate) fn evaluar_descrita(c: &Cifras, solicitud: &Solicitud) -> Productos {
+    fn en<N: numero::Numero>(c: &Cifras, solicitud: &Solicitud) -> Option<Productos> {
         let mut evaluadas = evaluate::Evaluada::<N>::vacias();
-        ofertas::todas(solicitud, &mut evaluadas)?;
-        let producto_recomendado = evaluate::recomendado(&evaluadas)?.map(evaluate::Evaluada::producto);
+        ofertas::todas(c, solicitud, &mut evaluadas)?;
+        let producto_recomendado =
+            evaluate::recomendado(&evaluadas)?.map(evaluate::Evaluada::producto);
         let descrita = producto_recomendado.unwrap_or(Producto::HipotecaBancaria);
         let mut productos = Vec::with_capacity(2);
         for e in evaluadas.iter().filter(|e| e.producto() == descrita || e.producto() == Producto::HipotecaBancaria) {
@@ -354,7 +392,7 @@ pub(crate) fn evaluar_descrita(solicitud: &Solicitud) -> Productos {
         }
         Some(Productos { productos, producto_recomendado })
     }
-    en::<Approx>(solicitud).unwrap_or_else(|| en_decimal(en::<Decimal>(solicitud)))
+    en::<Approx>(c, solicitud).unwrap_or_else(|| en_decimal(en::<Decimal>(c, solicitud)))
 }
 
 /// The `credito_max` of the offer a report's capacity describes: the recommended product's
@@ -376,18 +414,26 @@ fn descrita<'a, N: numero::Numero + 'a>(
 /// The described offer's `credito_max` ([`credito_descrito`]) without the rest of the offers:
 /// what a what-if shows. Products refused outright are not evaluated, and only the CATs that
 /// break a tie are solved.
-pub(crate) fn credito_recomendado(solicitud: &Solicitud) -> Decimal {
-    recomendacion(solicitud).1
+pub(crate) fn credito_recomendado(c: &Cifras, solicitud: &Solicitud) -> Decimal {
+    recomendacion(c, solicitud).1
 }
 
 /// [`credito_recomendado`] and the product recommended (`None` when none is available).
-pub(crate) fn recomendacion(solicitud: &Solicitud) -> (Option<Producto>, Decimal) {
-    fn en<N: numero::Numero>(solicitud: &Solicitud) -> Option<(Option<Producto>, Decimal)> {
+pub(crate) fn recomendacion(c: &Cifras, solicitud: &Solicitud) -> (Option<Producto>, Decimal) {
+    fn en<N: numero::Numero>(
+        c: &Cifras,
+        solicitud: &Solicitud,
+    ) -> Option<(Option<Producto>, Decimal)> {
         let mut evaluadas = evaluate::Evaluada::<N>::vacias();
-        let disponibles = ofertas::disponibles(solicitud, &mut evaluadas)?;
-        descrita(evaluadas.iter().zip(disponibles).filter_map(|(e, disponible)| disponible.then_some(e)))
+        let disponibles = ofertas::disponibles(c, solicitud, &mut evaluadas)?;
+        descrita(
+            evaluadas
+                .iter()
+                .zip(disponibles)
+                .filter_map(|(e, disponible)| disponible.then_some(e)),
+        )
     }
-    en::<Approx>(solicitud).unwrap_or_else(|| en_decimal(en::<Decimal>(solicitud)))
+    en::<Approx>(c, solicitud).unwrap_or_else(|| en_decimal(en::<Decimal>(c, solicitud)))
 }
 
 /// Whether Unamos Créditos could be what `solicitud` is recommended, with a `credito_max`
@@ -396,8 +442,8 @@ pub(crate) fn recomendacion(solicitud: &Solicitud) -> (Option<Producto>, Decimal
 /// credit) is certainly below `credito` by more than a tenth of a centavo, so that even
 /// rounded it is not above it. Two INFONAVIT credits instead of every product
 /// ([`recomendacion`]); true wherever filtered arithmetic cannot tell.
-pub(crate) fn unamos_podria_superar(solicitud: &Solicitud, credito: Decimal) -> bool {
-    match ofertas::suma_unamos::<Approx>(solicitud) {
+pub(crate) fn unamos_podria_superar(c: &Cifras, solicitud: &Solicitud, credito: Decimal) -> bool {
+    match ofertas::suma_unamos::<Approx>(c, solicitud) {
         Some(None) => false,
         Some(Some(suma)) => crate::approx::less(suma + Approx::exact(0.001), Approx::of(credito)) != Some(true),
         None => true,
@@ -413,41 +459,57 @@ impl Evaluadas {
     /// [`credito_recomendado`] of `solicitud`, which differs from the one evaluated only in
     /// its savings: the offers re-ranked for them, not evaluated again (savings change no
     /// credit, only whether the buyer's funds cover the down payment and closing costs).
-    pub(crate) fn credito_con_ahorro(&self, solicitud: &Solicitud) -> Decimal {
-        self.reordenadas(solicitud).unwrap_or_else(|| credito_recomendado(solicitud))
+    pub(crate) fn credito_con_ahorro(&self, c: &Cifras, solicitud: &Solicitud) -> Decimal {
+        self.reordenadas(c, solicitud)
+            .unwrap_or_else(|| credito_recomendado(c, solicitud))
     }
 
     /// [`credito_recomendado`] of `solicitud`, which differs from the one evaluated only in
     /// more months of seniority (and the housing-fund balance they estimate): when no offer was
     /// refused for seniority, more months refuse none and change no credit, so the offers are
     /// re-ranked for the new balances; otherwise they are evaluated again.
-    pub(crate) fn credito_con_antiguedad(&self, solicitud: &Solicitud) -> Decimal {
-        let por_antiguedad = self.0.iter().flatten().any(evaluate::Evaluada::sin_antiguedad);
-        let reordenadas = if por_antiguedad { None } else { self.reordenadas(solicitud) };
-        reordenadas.unwrap_or_else(|| credito_recomendado(solicitud))
+    pub(crate) fn credito_con_antiguedad(&self, c: &Cifras, solicitud: &Solicitud) -> Decimal {
+        let por_antiguedad = self
+            .0
+            .iter()
+            .flatten()
+            .any(evaluate::Evaluada::sin_antiguedad);
+        let reordenadas = if por_antiguedad {
+            None
+        } else {
+            self.reordenadas(c, solicitud)
+        };
+        reordenadas.unwrap_or_else(|| credito_recomendado(c, solicitud))
     }
 
     /// [`credito_recomendado`] of `solicitud`, which differs from the one evaluated only in
     /// fewer debts (paid down or declared): debts enter the products only through the
     /// total-debt limit, so when it set no offer's payment no offer changes and the described
     /// credit is the evaluated one; otherwise the products are evaluated again.
-    pub(crate) fn credito_con_menos_deudas(&self, solicitud: &Solicitud) -> Decimal {
+    pub(crate) fn credito_con_menos_deudas(&self, c: &Cifras, solicitud: &Solicitud) -> Decimal {
         match &self.0 {
             Some(evaluadas) if !evaluadas.iter().any(evaluate::Evaluada::por_deudas) => credito_descrito(evaluadas),
             _ => None,
         }
-        .unwrap_or_else(|| credito_recomendado(solicitud))
+        .unwrap_or_else(|| credito_recomendado(c, solicitud))
     }
 
     /// The described credit of the offers re-ranked for `solicitud`'s savings and housing-fund
     /// balances (`Evaluada::poner_fondos`); `None` without filtered offers or when filtered
     /// arithmetic cannot rank them.
-    fn reordenadas(&self, s: &Solicitud) -> Option<Decimal> {
+    fn reordenadas(&self, c: &Cifras, s: &Solicitud) -> Option<Decimal> {
         let mut evaluadas = *self.0.as_ref()?;
         // Each borrower's balance as the products read it (`Persona`).
         let titular = persona::no_negativo(s.subcuenta_fondo);
-        let ambos = titular + s.coacreditado.as_ref().map_or(Decimal::ZERO, persona::subcuenta_coacreditado);
-        let (comprador, titular, ambos) = (persona::Comprador::de(s), Approx::of(titular), Approx::of(ambos));
+        let ambos = titular
+            + s.coacreditado
+                .as_ref()
+                .map_or(Decimal::ZERO, |co| persona::subcuenta_coacreditado(c, co));
+        let (comprador, titular, ambos) = (
+            persona::Comprador::de(c, s),
+            Approx::of(titular),
+            Approx::of(ambos),
+        );
         for e in &mut evaluadas {
             e.poner_fondos(&comprador, titular, ambos);
         }

@@ -5,24 +5,24 @@
 //! the filtered evaluation answers `None` and [`super::evaluar`] repeats it in `Decimal`, so
 //! the offers shown are the `Decimal` ones, digit for digit, either way.
 
-use super::closing::GASTOS_CIERRE;
 use super::fijos::{self, Fijo};
 use super::finance::{self, Flujo};
-use super::rules::*;
 use crate::approx::{self, Approx};
+use crate::calibration::documento::{Cifra, Documento, ProductoCalibrado, TipoProducto};
+use crate::cifras::{Cifras, PorTipo, curva, entero, por_tipo};
 use crate::curve::Curve;
 use crate::fast_decimal::Orden;
 use crate::money::round;
-use crate::params::{LTV_ASALARIADO, LTV_INDEPENDIENTE, TASA_ANUAL};
 use rust_decimal::Decimal;
 use std::cmp::Ordering;
 use std::fmt::Debug;
 use std::ops::{Add, Div, Mul, Sub};
 
-/// The rules' constants in one arithmetic, converted once at compile time rather than at
-/// every use (a conversion to filtered doubles costs about as much as ten operations).
-#[derive(Debug)]
-pub(super) struct Reglas<N> {
+/// The rules' amounts and rates in one arithmetic, converted once when the calibration is
+/// loaded rather than at every use (a conversion to filtered doubles costs about as much as
+/// ten operations).
+#[derive(Debug, Clone)]
+pub(crate) struct Reglas<N> {
     pub uma: N,
     pub cargo_infonavit: N,
     pub infonavit_max: N,
@@ -31,60 +31,228 @@ pub(super) struct Reglas<N> {
     pub parte_cofi: N,
     pub cofi_max: N,
     pub unamos_max: N,
-    pub ltv_asalariado: N,
-    pub ltv_independiente: N,
+    /// The bank's loan-to-value by income type.
+    pub ltv: PorTipo<N>,
     /// Rate, monthly charge and fee at signing of each [`Fijo`]'s credit, by `Fijo as usize`.
     pub fijos: [(N, N, N); 5],
     /// Closing costs over the home value, by state (INEGI code − 1).
-    pub gastos_cierre: [N; 32],
+    pub gastos_cierre: Vec<N>,
 }
 
-/// [`Reglas`] with every constant converted by the `const fn` `$de`.
-macro_rules! reglas {
-    ($de:expr) => {{
-        let mut gastos_cierre = [$de(Decimal::ZERO); 32];
-        let mut i = 0;
-        while i < gastos_cierre.len() {
-            gastos_cierre[i] = $de(GASTOS_CIERRE[i]);
-            i += 1;
+/// Every credit product's rules of one calibration (PRODUCTS.md section 2), read from its
+/// document: the whole numbers and `Decimal` thresholds the rules compare with, [`Reglas`] in
+/// both arithmetics, and the fixed products' terms by term ([`super::fijos`]), solved at load.
+#[derive(Debug, Clone)]
+pub(crate) struct ReglasProductos {
+    pub infonavit_tasa_por_umas: Curve,
+    /// Up to this salary (the rate table's first band, in pesos) INFONAVIT's rate is the first.
+    pub infonavit_salario_tasa_piso: Decimal,
+    /// Above this salary (the last band, in pesos) INFONAVIT's rate is the last.
+    pub infonavit_salario_tasa_tope: Decimal,
+    /// Payment over salary by salary in monthly UMAs.
+    pub infonavit_pago_por_umas: Curve,
+    /// Up to this salary (the payment curve's first point, in pesos) the share is its first.
+    pub infonavit_salario_pago_piso: Decimal,
+    /// From this salary (its last point, in pesos) the share is its last.
+    pub infonavit_salario_pago_tope: Decimal,
+    pub infonavit_pago_piso: Decimal,
+    pub infonavit_pago_tope: Decimal,
+    pub infonavit_plazo_max: u32,
+    pub infonavit_edad_max: u32,
+    pub infonavit_antiguedad_min: u32,
+    pub salario_minimo_mensual: Decimal,
+    pub fovissste_pti: Decimal,
+    pub fovissste_plazo_max: u32,
+    pub fovissste_edad_max: u32,
+    pub fovissste_antiguedad_min: u32,
+    pub banco_pti: Decimal,
+    pub banco_plazo_max: u32,
+    pub banco_edad_max: u32,
+    pub banco_antiguedad_min: PorTipo<u32>,
+    pub decimal: Reglas<Decimal>,
+    pub filtradas: Reglas<Approx>,
+    /// Payment per peso and CAT of each [`Fijo`] by term in years, in filtered arithmetic.
+    pub tablas: [Vec<(Approx, Option<Approx>)>; 5],
+}
+
+impl ReglasProductos {
+    /// Placeholder while the figures they are read beside are built ([`Cifras::de`]).
+    pub(crate) fn vacias() -> ReglasProductos {
+        fn reglas<N: Copy>(cero: N) -> Reglas<N> {
+            Reglas {
+                uma: cero,
+                cargo_infonavit: cero,
+                infonavit_max: cero,
+                fovissste_max: cero,
+                banco_min: cero,
+                parte_cofi: cero,
+                cofi_max: cero,
+                unamos_max: cero,
+                ltv: PorTipo {
+                    asalariado: cero,
+                    mixto: cero,
+                    pensionado: cero,
+                    independiente: cero,
+                },
+                fijos: [(cero, cero, cero); 5],
+                gastos_cierre: Vec::new(),
+            }
         }
-        Reglas {
-            uma: $de(UMA_MENSUAL),
-            cargo_infonavit: $de(INFONAVIT_CARGO_MENSUAL),
-            infonavit_max: $de(INFONAVIT_CREDITO_MAX),
-            fovissste_max: $de(FOVISSSTE_CREDITO_MAX),
-            banco_min: $de(BANCO_CREDITO_MIN),
-            parte_cofi: $de(COFI_PARTE_INFONAVIT),
-            cofi_max: $de(COFI_INFONAVIT_MAX),
-            unamos_max: $de(UNAMOS_CREDITO_MAX),
-            ltv_asalariado: $de(LTV_ASALARIADO),
-            ltv_independiente: $de(LTV_INDEPENDIENTE),
+        ReglasProductos {
+            infonavit_tasa_por_umas: Curve::de_puntos(vec![(Decimal::ZERO, Decimal::ZERO)]),
+            infonavit_salario_tasa_piso: Decimal::ZERO,
+            infonavit_salario_tasa_tope: Decimal::ZERO,
+            infonavit_pago_por_umas: Curve::de_puntos(vec![(Decimal::ZERO, Decimal::ZERO)]),
+            infonavit_salario_pago_piso: Decimal::ZERO,
+            infonavit_salario_pago_tope: Decimal::ZERO,
+            infonavit_pago_piso: Decimal::ZERO,
+            infonavit_pago_tope: Decimal::ZERO,
+            infonavit_plazo_max: 0,
+            infonavit_edad_max: 0,
+            infonavit_antiguedad_min: 0,
+            salario_minimo_mensual: Decimal::ZERO,
+            fovissste_pti: Decimal::ZERO,
+            fovissste_plazo_max: 0,
+            fovissste_edad_max: 0,
+            fovissste_antiguedad_min: 0,
+            banco_pti: Decimal::ZERO,
+            banco_plazo_max: 0,
+            banco_edad_max: 0,
+            banco_antiguedad_min: PorTipo {
+                asalariado: 0,
+                mixto: 0,
+                pensionado: 0,
+                independiente: 0,
+            },
+            decimal: reglas(Decimal::ZERO),
+            filtradas: reglas(Approx::exact(0.0)),
+            tablas: Default::default(),
+        }
+    }
+
+    /// The rules of a checked document whose general figures are `c`'s.
+    pub(crate) fn de(d: &Documento, c: &Cifras) -> ReglasProductos {
+        let producto = |tipo: TipoProducto| d.productos.iter().find(|p| p.tipo == tipo);
+        let v = |c: &Option<Cifra>| c.as_ref().map_or(Decimal::ZERO, |c| c.valor.0);
+        let n = |c: &Option<Cifra>| c.as_ref().map_or(0, |c| entero(c.valor.0));
+        let credito_max = |p: &ProductoCalibrado| match (&p.credito_max, &p.credito_max_umas) {
+            (Some(c_), _) => c_.valor.0,
+            (None, Some(u)) => u.valor.0 * c.uma_mensual,
+            (None, None) => Decimal::MAX,
+        };
+        // The validation requires one product of each kind.
+        let infonavit = producto(TipoProducto::Infonavit);
+        let fovissste = producto(TipoProducto::Fovissste);
+        let banco = producto(TipoProducto::Bancario);
+        let cofi = producto(TipoProducto::InfonavitMasBanco);
+        let unamos = producto(TipoProducto::UnamosCreditos);
+        let sin = ProductoCalibrado::SIN_CIFRAS;
+        let (infonavit, fovissste, banco, cofi, unamos) = (
+            infonavit.unwrap_or(&sin),
+            fovissste.unwrap_or(&sin),
+            banco.unwrap_or(&sin),
+            cofi.unwrap_or(&sin),
+            unamos.unwrap_or(&sin),
+        );
+        let tasas = infonavit.tasa_por_umas.as_ref().map_or_else(
+            || Curve::de_puntos(vec![(Decimal::ZERO, Decimal::ZERO)]),
+            curva,
+        );
+        let (primera, ultima) = (tasas.points()[0], tasas.points()[tasas.points().len() - 1]);
+        let pagos = infonavit.pago_por_umas.as_ref().map_or_else(|| Curve::de_puntos(vec![(Decimal::ZERO, Decimal::ZERO)]), curva);
+        let (pago_primero, pago_ultimo) = (pagos.points()[0], pagos.points()[pagos.points().len() - 1]);
+        let cargo_infonavit = v(&infonavit.cargo_mensual);
+        let ltv = banco.ltv_max.as_ref().map_or(
+            PorTipo {
+                asalariado: Decimal::ONE,
+                mixto: Decimal::ONE,
+                pensionado: Decimal::ONE,
+                independiente: Decimal::ONE,
+            },
+            por_tipo,
+        );
+        let antiguedad = banco.antiguedad_min_meses.as_ref().map_or(
+            PorTipo {
+                asalariado: 0,
+                mixto: 0,
+                pensionado: 0,
+                independiente: 0,
+            },
+            |c| por_tipo(c).map(entero),
+        );
+        let seguros = v(&banco.seguro_vida_mensual) + v(&banco.seguro_danos_mensual);
+        let decimal = Reglas {
+            uma: c.uma_mensual,
+            cargo_infonavit,
+            infonavit_max: credito_max(infonavit),
+            fovissste_max: credito_max(fovissste),
+            banco_min: v(&banco.credito_min),
+            parte_cofi: v(&cofi.parte_infonavit),
+            cofi_max: credito_max(cofi),
+            unamos_max: credito_max(unamos),
+            ltv,
             fijos: [
-                ($de(FOVISSSTE_TASA), $de(FOVISSSTE_CARGO_MENSUAL), $de(Decimal::ZERO)),
-                ($de(TASA_ANUAL), $de(BANCO_SEGUROS_MENSUAL), $de(BANCO_COMISION_APERTURA)),
-                ($de(COFI_TASA_INFONAVIT), $de(INFONAVIT_CARGO_MENSUAL), $de(Decimal::ZERO)),
-                ($de(INFONAVIT_TASA_PISO), $de(INFONAVIT_CARGO_MENSUAL), $de(Decimal::ZERO)),
-                ($de(INFONAVIT_TASA_TOPE), $de(INFONAVIT_CARGO_MENSUAL), $de(Decimal::ZERO)),
+                (
+                    v(&fovissste.tasa_anual),
+                    v(&fovissste.cargo_mensual),
+                    Decimal::ZERO,
+                ),
+                (v(&banco.tasa_anual), seguros, v(&banco.comision_apertura)),
+                (v(&cofi.tasa_anual), cargo_infonavit, Decimal::ZERO),
+                (primera.1, cargo_infonavit, Decimal::ZERO),
+                (ultima.1, cargo_infonavit, Decimal::ZERO),
             ],
-            gastos_cierre,
+            gastos_cierre: c.estados.iter().map(|e| e.gastos_cierre).collect(),
+        };
+        let a = Approx::of;
+        let filtradas = Reglas {
+            uma: a(decimal.uma),
+            cargo_infonavit: a(decimal.cargo_infonavit),
+            infonavit_max: a(decimal.infonavit_max),
+            fovissste_max: a(decimal.fovissste_max),
+            banco_min: a(decimal.banco_min),
+            parte_cofi: a(decimal.parte_cofi),
+            cofi_max: a(decimal.cofi_max),
+            unamos_max: a(decimal.unamos_max),
+            ltv: decimal.ltv.map(a),
+            fijos: decimal.fijos.map(|(t, c_, f)| (a(t), a(c_), a(f))),
+            gastos_cierre: decimal.gastos_cierre.iter().copied().map(a).collect(),
+        };
+        ReglasProductos {
+            infonavit_salario_tasa_piso: primera.0 * c.uma_mensual,
+            infonavit_salario_tasa_tope: ultima.0 * c.uma_mensual,
+            infonavit_tasa_por_umas: tasas,
+            infonavit_salario_pago_piso: pago_primero.0 * c.uma_mensual,
+            infonavit_salario_pago_tope: pago_ultimo.0 * c.uma_mensual,
+            infonavit_pago_piso: pago_primero.1,
+            infonavit_pago_tope: pago_ultimo.1,
+            infonavit_pago_por_umas: pagos,
+            infonavit_plazo_max: n(&infonavit.plazo_max_anios),
+            infonavit_edad_max: n(&infonavit.edad_mas_plazo_max),
+            infonavit_antiguedad_min: n(&infonavit.antiguedad_min_meses),
+            salario_minimo_mensual: c.salario_minimo_mensual,
+            fovissste_pti: v(&fovissste.pago_max_sobre_ingreso),
+            fovissste_plazo_max: n(&fovissste.plazo_max_anios),
+            fovissste_edad_max: n(&fovissste.edad_mas_plazo_max),
+            fovissste_antiguedad_min: n(&fovissste.antiguedad_min_meses),
+            banco_pti: v(&banco.pago_max_sobre_ingreso),
+            banco_plazo_max: n(&banco.plazo_max_anios),
+            banco_edad_max: n(&banco.edad_mas_plazo_max),
+            banco_antiguedad_min: antiguedad,
+            decimal,
+            filtradas,
+            tablas: Default::default(),
         }
-    }};
+    }
 }
-
-const fn mismo(d: Decimal) -> Decimal {
-    d
-}
-
-const REGLAS_DECIMAL: Reglas<Decimal> = reglas!(mismo);
-const REGLAS_FILTRADAS: Reglas<Approx> = reglas!(Approx::of);
 
 /// Arithmetic on amounts and rates. Operations follow the written order of the rules: in
 /// `Decimal` each result is rounded to 28 digits, so the order is part of the definition.
 pub(super) trait Numero:
     Copy + Debug + 'static + Add<Output = Self> + Sub<Output = Self> + Mul<Output = Self> + Div<Output = Self>
 {
-    /// The rules' constants in this arithmetic.
-    const REGLAS: &'static Reglas<Self>;
+    /// The rules' amounts and rates of a calibration in this arithmetic.
+    fn reglas(c: &Cifras) -> &Reglas<Self>;
 
     /// The value of a decimal input.
     fn de(d: Decimal) -> Self;
@@ -92,10 +260,6 @@ pub(super) trait Numero:
     /// A whole number.
     fn entero(n: u32) -> Self;
 
-    /// `num / den` (`den` not 0) as `Decimal` divides, rounding the quotient to 28 digits: in
-    /// `Decimal` that quotient (some hundreds of instructions); in filtered doubles one
-    /// division, its bound widened by the rounding.
-    fn cociente(num: Decimal, den: Decimal) -> Self;
 
     /// `self < other`, or `None` when the arithmetic cannot tell.
     fn menor(self, other: Self) -> Option<bool>;
@@ -119,7 +283,7 @@ pub(super) trait Numero:
 
     /// A fixed product's payment per peso and CAT for a term, where this arithmetic keeps
     /// them (see [`super::fijos`]); `None`: compute them.
-    fn fijo(_fijo: Fijo, _plazo: u32) -> Option<(Self, Option<Self>)> {
+    fn fijo(_c: &Cifras, _fijo: Fijo, _plazo: u32) -> Option<(Self, Option<Self>)> {
         None
     }
 
@@ -142,7 +306,9 @@ pub(super) trait Numero:
 }
 
 impl Numero for Decimal {
-    const REGLAS: &'static Reglas<Self> = &REGLAS_DECIMAL;
+    fn reglas(c: &Cifras) -> &Reglas<Self> {
+        &c.productos.decimal
+    }
 
     fn de(d: Decimal) -> Self {
         d
@@ -152,9 +318,6 @@ impl Numero for Decimal {
         Decimal::from(n)
     }
 
-    fn cociente(num: Decimal, den: Decimal) -> Self {
-        num / den
-    }
 
     fn menor(self, other: Self) -> Option<bool> {
         Some(Orden(self) < Orden(other))
@@ -186,7 +349,9 @@ impl Numero for Decimal {
 const CRECIMIENTO_MAX: f64 = 1e27;
 
 impl Numero for Approx {
-    const REGLAS: &'static Reglas<Self> = &REGLAS_FILTRADAS;
+    fn reglas(c: &Cifras) -> &Reglas<Self> {
+        &c.productos.filtradas
+    }
 
     fn de(d: Decimal) -> Self {
         Approx::of(d)
@@ -196,12 +361,6 @@ impl Numero for Approx {
         Approx::exact(f64::from(n))
     }
 
-    fn cociente(num: Decimal, den: Decimal) -> Self {
-        let q = Approx::of(num) / Approx::of(den);
-        // `Decimal` keeps 28 significant digits and at most 28 decimals: its quotient is within
-        // a relative 1e-28 or an absolute 1e-28 of the exact one; ten times either is added.
-        q.widen((q.value().abs() + 1.0) * 1e-27)
-    }
 
     fn menor(self, other: Self) -> Option<bool> {
         approx::less(self, other)
@@ -224,8 +383,8 @@ impl Numero for Approx {
         curva.eval_approx(x)
     }
 
-    fn fijo(fijo: Fijo, plazo: u32) -> Option<(Self, Option<Self>)> {
-        fijos::fila(fijo, plazo)
+    fn fijo(c: &Cifras, fijo: Fijo, plazo: u32) -> Option<(Self, Option<Self>)> {
+        fijos::fila(c, fijo, plazo)
     }
 
     fn cat(neto: Self, flujos: &[Flujo<Self>]) -> Option<Option<Self>> {

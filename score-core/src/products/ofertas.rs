@@ -5,39 +5,36 @@ use super::evaluate::{Cat, CatPendiente, Credito, Evaluada, Motivos, Pago, Tramo
 use super::fijos::{self, Fijo};
 use super::numero::Numero;
 use super::persona::{Capacidad, Comprador, Persona, capacidad, no_negativo, plazo, tope};
-use super::rules::*;
 use super::{Institucion, Motivo, Producto, Solicitud};
+use crate::cifras::Cifras;
 use crate::fast_decimal::{Orden, por};
-use crate::params::{EDAD_MAX_FIN_PLAZO, PTI_MAX};
-use crate::profile::IncomeType;
 use rust_decimal::Decimal;
 
-/// INFONAVIT's payment-to-salary limit applied to a salary: 20% of it at one minimum wage,
-/// rising linearly to 30% at two (see `rules`). At the band's ends and outside it (most
-/// salaries are at or above two minimum wages) the payment is exact with no quotient; inside,
-/// the band's quotient does not terminate, and filtered arithmetic carries the payment as a
-/// bounded double (`Numero::cociente`) instead of dividing in `Decimal`.
-fn pago_por_salario<N: Numero>(salario: Decimal) -> Pago<N> {
-    /// Two monthly minimum wages, where the limit reaches its top (a test checks the value).
-    const DOS_SALARIOS_MINIMOS: Decimal = crate::params::dec(2 * 9_577_216, 3);
-    if Orden(salario) >= Orden(DOS_SALARIOS_MINIMOS) {
-        return Pago::Exacto(por(INFONAVIT_PTI_MAX, salario));
+/// INFONAVIT's payment-to-salary limit applied to a salary: the share of the calibration's
+/// curve by salary in monthly UMAs (fitted to the published simulator outputs, see PRODUCTS.md).
+/// Up to the curve's first point and from its last the share is constant and the payment exact
+/// with no quotient; inside, filtered arithmetic carries it as a bounded double instead of
+/// dividing in `Decimal`. `None` when the arithmetic cannot tell.
+fn pago_por_salario<N: Numero>(c: &Cifras, salario: Decimal) -> Option<Pago<N>> {
+    let r = &c.productos;
+    if Orden(salario) >= Orden(r.infonavit_salario_pago_tope) {
+        return Some(Pago::Exacto(por(r.infonavit_pago_tope, salario)));
     }
-    if Orden(salario) <= Orden(SALARIO_MINIMO_MENSUAL) {
-        return Pago::Exacto(por(INFONAVIT_PTI_SALARIO_MINIMO, salario));
+    if Orden(salario) <= Orden(r.infonavit_salario_pago_piso) {
+        return Some(Pago::Exacto(por(r.infonavit_pago_piso, salario)));
     }
-    // Strictly between 0 and 1 (its `Decimal` rounding reaches 1 at most): the clamp of
-    // PRODUCTS.md changes nothing here.
-    let tramo = N::cociente(salario - SALARIO_MINIMO_MENSUAL, SALARIO_MINIMO_MENSUAL);
-    let pti = N::de(INFONAVIT_PTI_SALARIO_MINIMO) + N::de(INFONAVIT_PTI_MAX - INFONAVIT_PTI_SALARIO_MINIMO) * tramo;
-    Pago::Calculado(pti * N::de(salario))
+    let parte = N::en_curva(&r.infonavit_pago_por_umas, N::de(salario) / N::reglas(c).uma)?;
+    Some(Pago::Calculado(parte * N::de(salario)))
 }
 
 /// INFONAVIT's rate for a monthly salary: the band table in UMAs, interpolated. Not rounded
 /// before use: rounding would make the rate rise in steps, and a step up could lend less to a
 /// higher salary; the offer shows it to 4 decimals.
-fn tasa_infonavit<N: Numero>(salario: Decimal) -> Option<N> {
-    N::en_curva(&INFONAVIT_TASA_POR_UMAS, N::de(salario) / N::REGLAS.uma)
+fn tasa_infonavit<N: Numero>(c: &Cifras, salario: Decimal) -> Option<N> {
+    N::en_curva(
+        &c.productos.infonavit_tasa_por_umas,
+        N::de(salario) / N::reglas(c).uma,
+    )
 }
 
 /// A salary above the rate table's last band or up to its first (a self-employed buyer's or a
@@ -46,12 +43,12 @@ fn tasa_infonavit<N: Numero>(salario: Decimal) -> Option<N> {
 /// [`Fijo::InfonavitPiso`]). The same rate as the table's: a `Decimal` quotient rounds
 /// monotonically, so `salario / uma` is on the same side of the band's edge, or on it. `None`
 /// inside the table, and where the terms are not kept ([`fijos::INFONAVIT_EN_TABLA`]).
-fn tasa_fija(salario: Decimal) -> Option<Fijo> {
+fn tasa_fija(c: &Cifras, salario: Decimal) -> Option<Fijo> {
     if !fijos::INFONAVIT_EN_TABLA {
         None
-    } else if Orden(salario) > Orden(INFONAVIT_SALARIO_TASA_TOPE) {
+    } else if Orden(salario) > Orden(c.productos.infonavit_salario_tasa_tope) {
         Some(Fijo::InfonavitTope)
-    } else if Orden(salario) <= Orden(INFONAVIT_SALARIO_TASA_PISO) {
+    } else if Orden(salario) <= Orden(c.productos.infonavit_salario_tasa_piso) {
         Some(Fijo::InfonavitPiso)
     } else {
         None
@@ -70,8 +67,8 @@ struct DelFondo<N> {
     fija: Option<Fijo>,
 }
 
-fn infonavit_de<N: Numero>(p: &Persona) -> Option<DelFondo<N>> {
-    infonavit_en(p, None)
+fn infonavit_de<N: Numero>(c: &Cifras, p: &Persona) -> Option<DelFondo<N>> {
+    infonavit_en(c, p, None)
 }
 
 /// A co-borrower's INFONAVIT credit, on the terms of the applicant's (`del_titular`, its rate,
@@ -81,28 +78,45 @@ fn infonavit_de<N: Numero>(p: &Persona) -> Option<DelFondo<N>> {
 /// (`simulations::coacreditado_simulado`): Unamos Créditos then works the terms out once.
 /// WebAssembly works out each borrower's (the same figures: sharing there costs a kilobyte of
 /// its size budget for a what-if's fraction of a report).
-fn infonavit_del_socio<N: Numero>(co: &Persona, titular: &Persona, del_titular: &DelFondo<N>) -> Option<DelFondo<N>> {
-    let mismos = !cfg!(target_arch = "wasm32") && co.edad == titular.edad && co.salario().serialize() == titular.salario().serialize();
-    infonavit_en(co, mismos.then_some(del_titular))
+fn infonavit_del_socio<N: Numero>(
+    c: &Cifras,
+    co: &Persona,
+    titular: &Persona,
+    del_titular: &DelFondo<N>,
+) -> Option<DelFondo<N>> {
+    let mismos = !cfg!(target_arch = "wasm32")
+        && co.edad == titular.edad
+        && co.salario().serialize() == titular.salario().serialize();
+    infonavit_en(c, co, mismos.then_some(del_titular))
 }
 
 /// [`infonavit_de`], on the terms of `terminos` when given (another credit's, which must be
 /// `p`'s: see [`infonavit_del_socio`]).
-fn infonavit_en<N: Numero>(p: &Persona, terminos: Option<&DelFondo<N>>) -> Option<DelFondo<N>> {
+fn infonavit_en<N: Numero>(
+    c: &Cifras,
+    p: &Persona,
+    terminos: Option<&DelFondo<N>>,
+) -> Option<DelFondo<N>> {
     let salario = p.salario();
+    let r = &c.productos;
     let (tramo, fija) = match terminos {
         Some(terminos) => (terminos.tramo.por_peso(), terminos.fija),
         None => {
-            let plazo = plazo(INFONAVIT_PLAZO_MAX, INFONAVIT_EDAD_MAX_FIN_PLAZO, p.edad);
-            let fija = tasa_fija(salario);
+            let plazo = plazo(r.infonavit_plazo_max, r.infonavit_edad_max, p.edad);
+            let fija = tasa_fija(c, salario);
             let tramo = match fija {
-                Some(fijo) => fijo.tramo(plazo)?,
-                None => Tramo::nuevo(tasa_infonavit(salario)?, plazo, N::REGLAS.cargo_infonavit, N::entero(0))?,
+                Some(fijo) => fijo.tramo(c, plazo)?,
+                None => Tramo::nuevo(
+                    tasa_infonavit(c, salario)?,
+                    plazo,
+                    N::reglas(c).cargo_infonavit,
+                    N::entero(0),
+                )?,
             };
             (tramo, fija)
         }
     };
-    let (pago, por_deudas) = match pago_por_salario::<N>(salario) {
+    let (pago, por_deudas) = match pago_por_salario::<N>(c, salario)? {
         Pago::Exacto(base) => {
             let Capacidad { pago, por_deudas } = capacidad(base, p.tope);
             (Pago::Exacto(pago), por_deudas)
@@ -111,15 +125,38 @@ fn infonavit_en<N: Numero>(p: &Persona, terminos: Option<&DelFondo<N>>) -> Optio
         Pago::Calculado(base) if N::de(p.tope).menor(base)? => (Pago::Exacto(no_negativo(p.tope)), true),
         calculado => (calculado, false),
     };
-    let motivos = motivos_fondo(p, Institucion::Infonavit, INFONAVIT_ANTIGUEDAD_MIN, tramo.meses / 12, pago.es_cero()?);
+    let motivos = motivos_fondo(
+        c,
+        p,
+        Institucion::Infonavit,
+        r.infonavit_antiguedad_min,
+        tramo.meses / 12,
+        pago.es_cero()?,
+    );
     // A refused worker keeps the terms for one peso: no credit is shown or added.
-    let tramo = if motivos.is_empty() { tramo.para_pago(pago, Some(N::REGLAS.infonavit_max))? } else { tramo };
-    Some(DelFondo { motivos, tramo, por_deudas, fija })
+    let tramo = if motivos.is_empty() {
+        tramo.para_pago(pago, Some(N::reglas(c).infonavit_max))?
+    } else {
+        tramo
+    };
+    Some(DelFondo {
+        motivos,
+        tramo,
+        por_deudas,
+        fija,
+    })
 }
 
 /// A housing fund's knock-outs: not a contributor (and nothing else then), too few months of
 /// contribution, a salary below the minimum wage, no term left by age or no payment left.
-fn motivos_fondo(p: &Persona, fondo: Institucion, antiguedad_min: u32, plazo: u32, sin_pago: bool) -> Motivos {
+fn motivos_fondo(
+    c: &Cifras,
+    p: &Persona,
+    fondo: Institucion,
+    antiguedad_min: u32,
+    plazo: u32,
+    sin_pago: bool,
+) -> Motivos {
     if !p.cotiza_a(fondo) {
         return Motivos::de(match fondo {
             Institucion::Fovissste => Motivo::NoDerechohabienteFovissste,
@@ -130,7 +167,9 @@ fn motivos_fondo(p: &Persona, fondo: Institucion, antiguedad_min: u32, plazo: u3
     if p.antiguedad < antiguedad_min {
         motivos.push(Motivo::AntiguedadInsuficiente);
     }
-    if Orden(p.salario()) < Orden(SALARIO_MINIMO_MENSUAL) {
+    // INFONAVIT lends below the minimum wage too (its 2026 simulator, PRODUCTS.md); FOVISSSTE's
+    // rule is not published and stays the minimum wage.
+    if fondo == Institucion::Fovissste && Orden(p.salario()) < Orden(c.productos.salario_minimo_mensual) {
         motivos.push(Motivo::IngresoMenorAlSalarioMinimo);
     }
     sin_plazo_o_pago(&mut motivos, plazo, sin_pago);
@@ -145,8 +184,18 @@ fn sin_plazo_o_pago(motivos: &mut Motivos, plazo: u32, sin_pago: bool) {
     }
 }
 
-fn infonavit<N: Numero>(cx: &Comprador<N>, p: &Persona, titular: DelFondo<N>, e: &mut Evaluada<N>) -> Option<()> {
-    let DelFondo { motivos, tramo, por_deudas, fija } = titular;
+fn infonavit<N: Numero>(
+    cx: &Comprador<'_, N>,
+    p: &Persona,
+    titular: DelFondo<N>,
+    e: &mut Evaluada<N>,
+) -> Option<()> {
+    let DelFondo {
+        motivos,
+        tramo,
+        por_deudas,
+        fija,
+    } = titular;
     let credito = Credito {
         producto: Producto::Infonavit,
         motivos,
@@ -162,14 +211,26 @@ fn infonavit<N: Numero>(cx: &Comprador<N>, p: &Persona, titular: DelFondo<N>, e:
     evaluada(credito, cx, e)
 }
 
-fn fovissste<N: Numero>(cx: &Comprador<N>, p: &Persona, e: &mut Evaluada<N>) -> Option<()> {
-    let salario = p.salario();
-    let plazo = plazo(FOVISSSTE_PLAZO_MAX, FOVISSSTE_EDAD_MAX_FIN_PLAZO, p.edad);
-    let tramo = Fijo::Fovissste.tramo(plazo)?;
-    let Capacidad { pago, por_deudas } = capacidad(por(FOVISSSTE_PTI, salario), p.tope);
-    let motivos = motivos_fondo(p, Institucion::Fovissste, FOVISSSTE_ANTIGUEDAD_MIN, plazo, pago.is_zero());
+fn fovissste<N: Numero>(cx: &Comprador<'_, N>, p: &Persona, e: &mut Evaluada<N>) -> Option<()> {
+    let (c, salario) = (cx.cifras, p.salario());
+    let r = &c.productos;
+    let plazo = plazo(r.fovissste_plazo_max, r.fovissste_edad_max, p.edad);
+    let tramo = Fijo::Fovissste.tramo(c, plazo)?;
+    let Capacidad { pago, por_deudas } = capacidad(por(r.fovissste_pti, salario), p.tope);
+    let motivos = motivos_fondo(
+        c,
+        p,
+        Institucion::Fovissste,
+        r.fovissste_antiguedad_min,
+        plazo,
+        pago.is_zero(),
+    );
     // Most buyers are not state workers: FOVISSSTE refuses them, and works out no credit.
-    let credito = if motivos.is_empty() { Some(tramo.para_pago(Pago::Exacto(pago), Some(N::REGLAS.fovissste_max))?) } else { None };
+    let credito = if motivos.is_empty() {
+        Some(tramo.para_pago(Pago::Exacto(pago), Some(N::reglas(c).fovissste_max))?)
+    } else {
+        None
+    };
     let credito = Credito {
         producto: Producto::Fovissste,
         motivos,
@@ -193,61 +254,65 @@ struct Hogar {
     pago: Capacidad,
 }
 
-fn hogar(p: &Persona, co: Option<&Persona>) -> Hogar {
+fn hogar(cifras: &Cifras, p: &Persona, co: Option<&Persona>) -> Hogar {
     let (ingreso, tope, edad) = match co {
         None => (p.ingreso, p.tope, p.edad),
-        Some(c) => {
-            let ingreso = p.ingreso + c.ingreso;
-            let edad = match (p.edad, c.edad) {
+        Some(co) => {
+            let ingreso = p.ingreso + co.ingreso;
+            let edad = match (p.edad, co.edad) {
                 (Some(a), Some(b)) => Some(a.max(b)),
                 (a, b) => a.or(b),
             };
-            (ingreso, tope(ingreso, p.deudas + c.deudas), edad)
+            (ingreso, tope(cifras, ingreso, p.deudas + co.deudas), edad)
         }
     };
-    Hogar { edad, pago: capacidad(por(PTI_MAX, ingreso), tope) }
-}
-
-/// The bank's own rules on the applicant: seniority by income type.
-fn motivos_banco(p: &Persona) -> Motivos {
-    let minimo = match p.tipo {
-        IncomeType::Independiente => BANCO_ANTIGUEDAD_MIN_INDEPENDIENTE,
-        _ => BANCO_ANTIGUEDAD_MIN_ASALARIADO,
-    };
-    if p.antiguedad < minimo { Motivos::de(Motivo::AntiguedadInsuficiente) } else { Motivos::default() }
-}
-
-fn ltv<N: Numero>(p: &Persona) -> N {
-    match p.tipo {
-        IncomeType::Independiente => N::REGLAS.ltv_independiente,
-        _ => N::REGLAS.ltv_asalariado,
+    Hogar {
+        edad,
+        pago: capacidad(por(cifras.productos.banco_pti, ingreso), tope),
     }
 }
 
-fn plazo_banco(edad: Option<u32>, limite: u32) -> u32 {
-    plazo(Producto::HipotecaBancaria.plazo_max(), limite, edad)
+/// The bank's own rules on the applicant: seniority by income type.
+fn motivos_banco(c: &Cifras, p: &Persona) -> Motivos {
+    let minimo = c.productos.banco_antiguedad_min.de(p.tipo);
+    if p.antiguedad < minimo {
+        Motivos::de(Motivo::AntiguedadInsuficiente)
+    } else {
+        Motivos::default()
+    }
 }
 
-fn limite_banco() -> u32 {
-    u32::try_from(EDAD_MAX_FIN_PLAZO.mantissa()).unwrap_or(75)
+fn ltv<N: Numero>(c: &Cifras, p: &Persona) -> N {
+    N::reglas(c).ltv.de(p.tipo)
+}
+
+fn plazo_banco(c: &Cifras, edad: Option<u32>, limite: u32) -> u32 {
+    plazo(c.productos.banco_plazo_max, limite, edad)
 }
 
 /// The bank's smallest mortgage, applied to the bank's part of the credit.
-fn menor_al_minimo<N: Numero>(motivos: &mut Motivos, plazo: u32, pago: Decimal, credito_banco: N) -> Option<()> {
-    if plazo > 0 && !pago.is_zero() && credito_banco.menor(N::REGLAS.banco_min)? {
+fn menor_al_minimo<N: Numero>(
+    c: &Cifras,
+    motivos: &mut Motivos,
+    plazo: u32,
+    pago: Decimal,
+    credito_banco: N,
+) -> Option<()> {
+    if plazo > 0 && !pago.is_zero() && credito_banco.menor(N::reglas(c).banco_min)? {
         motivos.push(Motivo::CreditoMenorAlMinimo);
     }
     Some(())
 }
 
-fn hipoteca_bancaria<N: Numero>(cx: &Comprador<N>, p: &Persona, h: &Hogar, e: &mut Evaluada<N>) -> Option<()> {
-    let plazo = plazo_banco(h.edad, limite_banco());
-    let tramo = Fijo::Banco.tramo(plazo)?;
+fn hipoteca_bancaria<N: Numero>(cx: &Comprador<'_, N>, p: &Persona, h: &Hogar, e: &mut Evaluada<N>) -> Option<()> {
+    let c = cx.cifras;
+    let plazo = plazo_banco(c, h.edad, c.productos.banco_edad_max);
+    let tramo = Fijo::Banco.tramo(c, plazo)?;
     let pago = h.pago.pago;
     let credito = tramo.para_pago(Pago::Exacto(pago), None)?;
-    let mut motivos = motivos_banco(p);
+    let mut motivos = motivos_banco(c, p);
     sin_plazo_o_pago(&mut motivos, plazo, pago.is_zero());
-    menor_al_minimo(&mut motivos, plazo, pago, credito.credito)?;
+    menor_al_minimo(c, &mut motivos, plazo, pago, credito.credito)?;
     let credito = Credito {
         producto: Producto::HipotecaBancaria,
         motivos,
@@ -255,7 +320,7 @@ fn hipoteca_bancaria<N: Numero>(cx: &Comprador<N>, p: &Persona, h: &Hogar, e: &m
         pago: credito.pago,
         forma: &[tramo],
         plazo,
-        valor: Valor::Ltv(ltv(p)),
+        valor: Valor::Ltv(ltv(c, p)),
         subcuenta_en_enganche: N::entero(0),
         cat: Cat::Fijo(Fijo::Banco),
         por_deudas: h.pago.por_deudas,
@@ -266,29 +331,41 @@ fn hipoteca_bancaria<N: Numero>(cx: &Comprador<N>, p: &Persona, h: &Hogar, e: &m
 /// Cuenta Infonavit + Crédito Bancario: one payment capacity (the bank's) serves a credit that
 /// is 70% bank and 30% INFONAVIT at 10.45%, INFONAVIT's part capped; the sub-account pays the
 /// down payment. The term meets both the bank's and INFONAVIT's age limits.
-fn infonavit_mas_banco<N: Numero>(cx: &Comprador<N>, p: &Persona, h: &Hogar, e: &mut Evaluada<N>) -> Option<()> {
-    let plazo = plazo_banco(h.edad, limite_banco().min(INFONAVIT_EDAD_MAX_FIN_PLAZO));
-    let (banco, fondo): (Tramo<N>, Tramo<N>) = (Fijo::Banco.tramo(plazo)?, Fijo::Cofi.tramo(plazo)?);
-    let forma = forma_cofi(banco, fondo);
+fn infonavit_mas_banco<N: Numero>(cx: &Comprador<'_, N>, p: &Persona, h: &Hogar, e: &mut Evaluada<N>) -> Option<()> {
+    let c = cx.cifras;
+    let plazo = plazo_banco(
+        c,
+        h.edad,
+        c.productos
+            .banco_edad_max
+            .min(c.productos.infonavit_edad_max),
+    );
+    let (banco, fondo): (Tramo<N>, Tramo<N>) =
+        (Fijo::Banco.tramo(c, plazo)?, Fijo::Cofi.tramo(c, plazo)?);
+    let forma = forma_cofi(c, banco, fondo);
     let (parte_banco, parte_fondo) = (forma[0].credito, forma[1].credito);
     let pago = h.pago.pago;
     let por_peso = parte_banco * banco.cuota + parte_fondo * fondo.cuota;
-    let total = if por_peso.es_cero()? { N::entero(0) } else { N::de(pago) / por_peso };
-    let tope = N::REGLAS.cofi_max;
+    let total = if por_peso.es_cero()? {
+        N::entero(0)
+    } else {
+        N::de(pago) / por_peso
+    };
+    let tope = N::reglas(c).cofi_max;
     // Uncapped, the credit keeps the scheme's proportions, and so the CAT of its shape.
     let (de_banco, de_fondo, cat) = if (parte_fondo * total).hasta(tope)? {
         (parte_banco * total, parte_fondo * total, Cat::Fijo(Fijo::Cofi))
     } else {
         (banco.credito_para(N::de(pago) - tope * fondo.cuota)?, tope, Cat::Calcular)
     };
-    let mut motivos = motivos_banco(p);
+    let mut motivos = motivos_banco(c, p);
     if !p.cotiza_a(Institucion::Infonavit) {
         motivos.push(Motivo::NoDerechohabienteInfonavit);
-    } else if p.antiguedad < INFONAVIT_ANTIGUEDAD_MIN {
+    } else if p.antiguedad < c.productos.infonavit_antiguedad_min {
         motivos.push(Motivo::AntiguedadInsuficiente);
     }
     sin_plazo_o_pago(&mut motivos, plazo, pago.is_zero());
-    menor_al_minimo(&mut motivos, plazo, pago, de_banco)?;
+    menor_al_minimo(c, &mut motivos, plazo, pago, de_banco)?;
     // Both parts are sized so that their payments add up to the whole capacity.
     let credito = Credito {
         producto: Producto::InfonavitMasBanco,
@@ -297,7 +374,7 @@ fn infonavit_mas_banco<N: Numero>(cx: &Comprador<N>, p: &Persona, h: &Hogar, e: 
         pago: Pago::Exacto(pago),
         forma: &forma,
         plazo,
-        valor: Valor::Ltv(N::REGLAS.ltv_asalariado),
+        valor: Valor::Ltv(N::reglas(c).ltv.asalariado),
         subcuenta_en_enganche: N::de(p.subcuenta),
         cat,
         por_deudas: h.pago.por_deudas,
@@ -310,7 +387,7 @@ fn infonavit_mas_banco<N: Numero>(cx: &Comprador<N>, p: &Persona, h: &Hogar, e: 
 /// Without a co-borrower its terms are the applicant's INFONAVIT credit's, whose CAT is
 /// `cat_infonavit`.
 fn unamos_creditos<N: Numero>(
-    cx: &Comprador<N>,
+    cx: &Comprador<'_, N>,
     p: &Persona,
     co: Option<&Persona>,
     del_titular: DelFondo<N>,
@@ -336,12 +413,17 @@ fn unamos_creditos<N: Numero>(
         };
         return evaluada(credito, cx, e);
     };
-    let DelFondo { motivos: motivos_co, tramo: socio, por_deudas: socio_por_deudas, .. } = infonavit_del_socio(c, p, &del_titular)?;
+    let DelFondo {
+        motivos: motivos_co,
+        tramo: socio,
+        por_deudas: socio_por_deudas,
+        ..
+    } = infonavit_del_socio(cx.cifras, c, p, &del_titular)?;
     if !motivos_co.is_empty() {
         motivos.push(Motivo::CoacreditadoNoElegible);
     }
     let suma = titular.credito + socio.credito;
-    let tope = N::REGLAS.unamos_max;
+    let tope = N::reglas(cx.cifras).unamos_max;
     let tramos = if tope.menor(suma)? {
         let escala = tope / suma;
         [titular.por(titular.credito * escala), socio.por(socio.credito * escala)]
@@ -367,29 +449,43 @@ fn unamos_creditos<N: Numero>(
 /// credits), when both qualify for INFONAVIT; `Some(None)` when a borrower does not or there is
 /// no co-borrower (the product is refused); `None` when the arithmetic cannot tell. Two
 /// INFONAVIT credits, without the offer's value, costs and CAT or any other product.
-pub(super) fn suma_unamos<N: Numero>(s: &Solicitud) -> Option<Option<N>> {
-    let Some(co) = s.coacreditado.as_ref().map(Persona::coacreditado) else {
+pub(super) fn suma_unamos<N: Numero>(c: &Cifras, s: &Solicitud) -> Option<Option<N>> {
+    let Some(co) = s
+        .coacreditado
+        .as_ref()
+        .map(|co| Persona::coacreditado(c, co))
+    else {
         return Some(None);
     };
-    let p = Persona::titular(s);
-    let titular = infonavit_de::<N>(&p)?;
+    let p = Persona::titular(c, s);
+    let titular = infonavit_de::<N>(c, &p)?;
     if !titular.motivos.is_empty() {
         return Some(None);
     }
-    let socio = infonavit_del_socio(&co, &p, &titular)?;
-    Some(socio.motivos.is_empty().then(|| titular.tramo.credito + socio.tramo.credito))
+    let socio = infonavit_del_socio(c, &co, &p, &titular)?;
+    Some(
+        socio
+            .motivos
+            .is_empty()
+            .then(|| titular.tramo.credito + socio.tramo.credito),
+    )
+}
+
+/// What every product reads of `s`: the buyer, the applicant, the co-borrower and the household.
+fn prestatarios<'a, N: Numero>(c: &'a Cifras, s: &Solicitud) -> (Comprador<'a, N>, Persona, Option<Persona>, Hogar) {
+    let p = Persona::titular(c, s);
+    let co = s.coacreditado.as_ref().map(|co| Persona::coacreditado(c, co));
+    let h = hogar(c, &p, co.as_ref());
+    (Comprador::de(c, s), p, co, h)
 }
 
 /// Every product, in the order of [`Producto::ALL`], written over `evaluadas` (storage the
 /// caller owns, [`Evaluada::vacias`]); `None` when the arithmetic cannot tell.
-pub(super) fn todas<N: Numero>(s: &Solicitud, evaluadas: &mut [Evaluada<N>; 5]) -> Option<()> {
-    let cx = Comprador::de(s);
-    let p = Persona::titular(s);
-    let co = s.coacreditado.as_ref().map(Persona::coacreditado);
-    let h = hogar(&p, co.as_ref());
+pub(super) fn todas<N: Numero>(c: &Cifras, s: &Solicitud, evaluadas: &mut [Evaluada<N>; 5]) -> Option<()> {
+    let (cx, p, co, h) = prestatarios(c, s);
     let [e_infonavit, e_fovissste, e_banco, e_cofi, e_unamos] = evaluadas;
     // The applicant's INFONAVIT credit serves INFONAVIT and Unamos Créditos: computed once.
-    let titular = infonavit_de(&p)?;
+    let titular = infonavit_de(c, &p)?;
     infonavit(&cx, &p, titular, e_infonavit)?;
     fovissste(&cx, &p, e_fovissste)?;
     hipoteca_bancaria(&cx, &p, &h, e_banco)?;
@@ -403,17 +499,14 @@ pub(super) fn todas<N: Numero>(s: &Solicitud, evaluadas: &mut [Evaluada<N>; 5]) 
 /// product's own rules below refuse them with the same test), which no recommendation takes
 /// and a what-if does not show; their slots are left as they were. `None` when the arithmetic
 /// cannot tell.
-pub(super) fn disponibles<N: Numero>(s: &Solicitud, evaluadas: &mut [Evaluada<N>; 5]) -> Option<[bool; 5]> {
-    let cx = Comprador::de(s);
-    let p = Persona::titular(s);
-    let co = s.coacreditado.as_ref().map(Persona::coacreditado);
-    let h = hogar(&p, co.as_ref());
+pub(super) fn disponibles<N: Numero>(c: &Cifras, s: &Solicitud, evaluadas: &mut [Evaluada<N>; 5]) -> Option<[bool; 5]> {
+    let (cx, p, co, h) = prestatarios(c, s);
     let de_infonavit = p.cotiza_a(Institucion::Infonavit);
     let de_fovissste = p.cotiza_a(Institucion::Fovissste);
     let con_socio = de_infonavit && co.is_some();
     let [e_infonavit, e_fovissste, e_banco, e_cofi, e_unamos] = evaluadas;
     if de_infonavit {
-        let titular = infonavit_de(&p)?;
+        let titular = infonavit_de(c, &p)?;
         infonavit(&cx, &p, titular, e_infonavit)?;
         infonavit_mas_banco(&cx, &p, &h, e_cofi)?;
         if con_socio {
@@ -431,32 +524,39 @@ pub(super) fn disponibles<N: Numero>(s: &Solicitud, evaluadas: &mut [Evaluada<N>
 mod tests {
     use super::*;
     use crate::approx::Approx;
+    use crate::profile::IncomeType;
 
-    fn asalariado(ingreso: Decimal, edad: u32) -> Persona {
-        Persona::nueva(ingreso, IncomeType::Asalariado, 60, Some(edad), Decimal::ZERO, Decimal::ZERO, None)
+    fn cifras() -> &'static Cifras {
+        Cifras::incluidas()
     }
 
-    /// The payment limit as PRODUCTS.md writes it (the band's quotient, clamped) at the band's
-    /// ends, just inside and outside them, and across it: the same figure in `Decimal`, and in
-    /// filtered arithmetic a bound that holds it.
+    fn asalariado(ingreso: Decimal, edad: u32) -> Persona {
+        Persona::nueva(cifras(), ingreso, IncomeType::Asalariado, 60, Some(edad), Decimal::ZERO, Decimal::ZERO, None)
+    }
+
+    /// The payment limit as PRODUCTS.md writes it (the curve's share at the salary in UMAs,
+    /// times the salary) on and a centavo around each of the curve's points and across it: the
+    /// same figure in `Decimal`, and in filtered arithmetic a bound that holds it.
     #[test]
     fn the_payment_limit_is_the_formula_in_both_arithmetics() {
-        let formula = |salario: Decimal| {
-            let tramo = ((salario - SALARIO_MINIMO_MENSUAL) / SALARIO_MINIMO_MENSUAL).clamp(Decimal::ZERO, Decimal::ONE);
-            (INFONAVIT_PTI_SALARIO_MINIMO + (INFONAVIT_PTI_MAX - INFONAVIT_PTI_SALARIO_MINIMO) * tramo) * salario
-        };
-        let dos = SALARIO_MINIMO_MENSUAL * Decimal::TWO;
+        let r = &cifras().productos;
+        let uma = cifras().uma_mensual;
+        let formula = |salario: Decimal| r.infonavit_pago_por_umas.eval(salario / uma) * salario;
         let centavo = Decimal::new(1, 2);
-        let bordes = [Decimal::ZERO, SALARIO_MINIMO_MENSUAL - centavo, SALARIO_MINIMO_MENSUAL, SALARIO_MINIMO_MENSUAL + centavo, dos - centavo, dos, dos + centavo, Decimal::from(1_000_000)];
-        let banda = (0..700).map(|i| SALARIO_MINIMO_MENSUAL + Decimal::new(136_861 * i, 2) / Decimal::from(100));
-        for salario in bordes.into_iter().chain(banda) {
-            let exacto = formula(salario);
-            assert_eq!(pago_por_salario::<Decimal>(salario).valor(), exacto, "{salario}");
-            let filtrado = pago_por_salario::<Approx>(salario).valor();
-            let doble = f64::try_from(exacto).expect("a double");
-            assert!(filtrado.lower() <= doble && doble <= filtrado.upper(), "{salario}: {filtrado:?} against {exacto}");
+        let mut salarios = vec![Decimal::ZERO, Decimal::from(1_000_000)];
+        for &(umas, _) in r.infonavit_pago_por_umas.points() {
+            salarios.extend([umas * uma - centavo, umas * uma, umas * uma + centavo]);
         }
-        assert!(formula(dos - centavo) < INFONAVIT_PTI_MAX * (dos - centavo));
+        salarios.extend((0..700).map(|i| Decimal::from(7_000) + Decimal::new(136_861 * i, 2) / Decimal::from(100)));
+        for salario in salarios {
+            let exacto = formula(salario);
+            let decimal = pago_por_salario::<Decimal>(cifras(), salario).expect("decimal decides").valor();
+            assert_eq!(decimal.round_dp(20), exacto.round_dp(20), "{salario}");
+            let Some(filtrado) = pago_por_salario::<Approx>(cifras(), salario) else { continue };
+            let filtrado = filtrado.valor();
+            let doble = f64::try_from(decimal).expect("a double");
+            assert!(filtrado.lower() <= doble && doble <= filtrado.upper(), "{salario}: {filtrado:?} against {decimal}");
+        }
     }
 
     /// A co-borrower's credit on the applicant's terms is the one it gets on its own, in both
@@ -469,10 +569,10 @@ mod tests {
         fn en<N: Numero>(personas: &[Persona]) -> usize {
             let mut compartidos = 0;
             for titular in personas {
-                let Some(del_titular) = infonavit_de::<N>(titular) else { continue };
+                let Some(del_titular) = infonavit_de::<N>(cifras(), titular) else { continue };
                 for co in personas {
-                    let propio = format!("{:?}", infonavit_de::<N>(co));
-                    let junto = format!("{:?}", infonavit_del_socio(co, titular, &del_titular));
+                    let propio = format!("{:?}", infonavit_de::<N>(cifras(), co));
+                    let junto = format!("{:?}", infonavit_del_socio(cifras(), co, titular, &del_titular));
                     assert_eq!(junto, propio, "{co:?} with {titular:?}");
                     compartidos += usize::from(co.edad == titular.edad && co.salario().serialize() == titular.salario().serialize());
                 }
@@ -484,14 +584,14 @@ mod tests {
         for ingreso in ["5000.00", "12000.00", "12000", "12000.0000", "15000.00", "60000.00"] {
             for edad in [Some(35), Some(60), None] {
                 for (meses, deudas) in [(60, "0"), (6, "3000.00"), (60, "9000.00")] {
-                    personas.push(Persona::nueva(d(ingreso), IncomeType::Asalariado, meses, edad, d(deudas), Decimal::ZERO, None));
+                    personas.push(Persona::nueva(cifras(), d(ingreso), IncomeType::Asalariado, meses, edad, d(deudas), Decimal::ZERO, None));
                 }
             }
         }
-        // A mixed income of 24,000.00 has a payroll salary of 12,000.0000 (half of it, at the
-        // scale of `PROPORCION_SALARIO_MIXTO`'s product).
-        let mixto = Persona::nueva(d("24000.00"), IncomeType::Mixto, 24, Some(35), d("1000.00"), Decimal::ZERO, None);
-        assert_eq!(mixto.salario().to_string(), "12000.0000");
+        // A mixed income of 24,000.00 has a payroll salary of 12,000 (half of it, at the scale of
+        // its product by the calibration's `proporcion_salario_mixto`): a salaried 12,000's.
+        let mixto = Persona::nueva(cifras(), d("24000.00"), IncomeType::Mixto, 24, Some(35), d("1000.00"), Decimal::ZERO, None);
+        assert_eq!(mixto.salario(), Decimal::from(12_000));
         personas.push(mixto);
         assert!(en::<Decimal>(&personas) > personas.len());
         assert!(en::<Approx>(&personas) > personas.len());
@@ -505,7 +605,7 @@ mod tests {
         for edad in [30, 55] {
             let mut anterior = Decimal::ZERO;
             for pesos in (0..130_000).step_by(7) {
-                let DelFondo { motivos, tramo, .. } = infonavit_de::<Decimal>(&asalariado(Decimal::from(pesos), edad)).expect("decimal");
+                let DelFondo { motivos, tramo, .. } = infonavit_de::<Decimal>(cifras(), &asalariado(Decimal::from(pesos), edad)).expect("decimal");
                 let credito = if motivos.is_empty() { tramo.credito } else { Decimal::ZERO };
                 assert!(credito >= anterior, "age {edad}, salary {pesos}: {credito} < {anterior}");
                 anterior = credito;

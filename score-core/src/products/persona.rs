@@ -6,8 +6,8 @@
 
 use super::numero::Numero;
 use super::{Coacreditado, Institucion, Solicitud};
+use crate::cifras::Cifras;
 use crate::fast_decimal::{Orden, por};
-use crate::params::DTI_TOTAL_MAX;
 use crate::profile::IncomeType;
 use rust_decimal::Decimal;
 
@@ -16,6 +16,8 @@ use rust_decimal::Decimal;
 #[derive(Debug, Clone, Copy)]
 pub(super) struct Persona {
     pub ingreso: Decimal,
+    /// The payroll salary the funds lend on (`figures::salario_de_nomina`).
+    salario: Decimal,
     pub tipo: IncomeType,
     pub antiguedad: u32,
     pub edad: Option<u32>,
@@ -27,8 +29,9 @@ pub(super) struct Persona {
 }
 
 impl Persona {
-    pub fn titular(s: &Solicitud) -> Persona {
+    pub fn titular(c: &Cifras, s: &Solicitud) -> Persona {
         Persona::nueva(
+            c,
             no_negativo(s.ingreso_mensual),
             s.tipo_ingreso,
             s.antiguedad_meses,
@@ -39,19 +42,22 @@ impl Persona {
         )
     }
 
-    pub fn coacreditado(c: &Coacreditado) -> Persona {
+    pub fn coacreditado(cifras: &Cifras, c: &Coacreditado) -> Persona {
         Persona::nueva(
+            cifras,
             no_negativo(c.ingreso_mensual),
             c.tipo_ingreso,
             c.antiguedad_meses,
             c.edad,
             no_negativo(c.deudas_mensuales.unwrap_or(Decimal::ZERO)),
-            subcuenta_coacreditado(c),
+            subcuenta_coacreditado(cifras, c),
             c.institucion,
         )
     }
 
+    #[allow(clippy::too_many_arguments)]
     pub fn nueva(
+        c: &Cifras,
         ingreso: Decimal,
         tipo: IncomeType,
         antiguedad: u32,
@@ -60,12 +66,23 @@ impl Persona {
         subcuenta: Decimal,
         institucion: Option<Institucion>,
     ) -> Persona {
-        Persona { ingreso, tipo, antiguedad, edad, deudas, subcuenta, institucion, tope: tope(ingreso, deudas) }
+        let salario = crate::figures::salario_de_nomina(c, tipo, ingreso);
+        Persona {
+            ingreso,
+            salario,
+            tipo,
+            antiguedad,
+            edad,
+            deudas,
+            subcuenta,
+            institucion,
+            tope: tope(c, ingreso, deudas),
+        }
     }
 
     /// The payroll salary the funds lend on (`figures::salario_de_nomina`).
     pub fn salario(&self) -> Decimal {
-        crate::figures::salario_de_nomina(self.tipo, self.ingreso)
+        self.salario
     }
 
     /// A payroll worker who contributes to `fondo` (an undeclared fund is INFONAVIT).
@@ -83,8 +100,14 @@ pub(crate) fn cotiza_a(tipo: IncomeType, institucion: Option<Institucion>, fondo
 }
 
 /// The co-borrower's housing-fund balance, declared or estimated (a negative one counts as none).
-pub(super) fn subcuenta_coacreditado(c: &Coacreditado) -> Decimal {
-    no_negativo(crate::figures::subcuenta_de(c.tipo_ingreso, c.ingreso_mensual, c.antiguedad_meses, c.subcuenta_fondo))
+pub(super) fn subcuenta_coacreditado(cifras: &Cifras, c: &Coacreditado) -> Decimal {
+    no_negativo(crate::figures::subcuenta_de(
+        cifras,
+        c.tipo_ingreso,
+        c.ingreso_mensual,
+        c.antiguedad_meses,
+        c.subcuenta_fondo,
+    ))
 }
 
 /// A negative amount counts as none (a test on the sign, not a decimal comparison).
@@ -93,8 +116,8 @@ pub(super) fn no_negativo(d: Decimal) -> Decimal {
 }
 
 /// The payment the total-debt limit leaves of an income with its debts.
-pub(super) fn tope(ingreso: Decimal, deudas: Decimal) -> Decimal {
-    por(DTI_TOTAL_MAX, ingreso) - deudas
+pub(super) fn tope(c: &Cifras, ingreso: Decimal, deudas: Decimal) -> Decimal {
+    por(c.dti_total_max, ingreso) - deudas
 }
 
 /// The payment a product allows, and whether the total-debt limit set it (then fewer debts
@@ -118,16 +141,19 @@ pub(super) fn capacidad(base: Decimal, tope: Decimal) -> Capacidad {
 /// What every offer reads of the buyer besides its credits, converted once: the savings (a
 /// negative amount counts as none) and the state's closing costs as a share of the value.
 #[derive(Debug, Clone, Copy)]
-pub(super) struct Comprador<N> {
+pub(super) struct Comprador<'a, N> {
     pub ahorro: N,
     pub gastos_cierre: N,
+    /// The calibration's figures every rule reads.
+    pub cifras: &'a Cifras,
 }
 
-impl<N: Numero> Comprador<N> {
-    pub fn de(s: &Solicitud) -> Comprador<N> {
+impl<'a, N: Numero> Comprador<'a, N> {
+    pub fn de(c: &'a Cifras, s: &Solicitud) -> Comprador<'a, N> {
         Comprador {
             ahorro: N::de(no_negativo(s.ahorro)),
-            gastos_cierre: N::REGLAS.gastos_cierre[usize::from(s.estado.inegi() - 1)],
+            gastos_cierre: N::reglas(c).gastos_cierre[usize::from(s.estado.inegi() - 1)],
+            cifras: c,
         }
     }
 }

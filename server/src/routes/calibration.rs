@@ -19,7 +19,7 @@ pub fn router() -> OpenApiRouter<AppState> {
 #[derive(Debug, Serialize, ToSchema)]
 pub struct CalibracionData {
     /// The `calibracion` of every report the server makes.
-    #[schema(example = "mx-2026.11-6")]
+    #[schema(example = "mx-2026.11-7")]
     pub id: String,
     /// The date from which its figures apply.
     #[schema(example = "2026-02-01")]

@@ -8,7 +8,7 @@ use crate::helpers::{TestApp, TestOptions};
 const EMBEDDED: &str = include_str!("../../../score-core/calibration/mx-2026.toml");
 
 fn renamed(id: &str) -> String {
-    EMBEDDED.replacen("id = \"mx-2026.11-6\"", &format!("id = \"{id}\""), 1)
+    EMBEDDED.replacen("id = \"mx-2026.11-7\"", &format!("id = \"{id}\""), 1)
 }
 
 #[tokio::test]
@@ -22,8 +22,8 @@ async fn the_default_calibration_is_the_embedded_one() {
     assert_eq!(body["data"]["vigente_desde"], "2026-02-01");
     let documento = &body["data"]["documento"];
     assert_eq!(documento["productos"][2]["clave"], "HIPOTECA_BANCARIA");
-    assert_eq!(documento["productos"][2]["tasa_anual"]["valor"], 0.1165);
-    assert_eq!(documento["productos"][2]["tasa_anual"]["fuente"], "dinero_2025_t1");
+    assert_eq!(documento["productos"][2]["tasa_anual"]["valor"], 0.1154);
+    assert_eq!(documento["productos"][2]["tasa_anual"]["fuente"], "universal_2026_02_22");
     assert!(documento["fuentes"]["dinero_2025_t1"]["titulo"].is_string());
 }
 
@@ -51,7 +51,7 @@ async fn a_server_started_with_a_calibration_file_answers_with_its_id() {
 fn a_bad_calibration_file_stops_the_start_with_its_reason() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("mala.toml");
-    std::fs::write(&path, EMBEDDED.replacen("tasa_anual = { valor = 0.1165", "tasa_anual = { valor = -0.1165", 1)).unwrap();
+    std::fs::write(&path, EMBEDDED.replacen("tasa_anual = { valor = 0.1154", "tasa_anual = { valor = -0.1154", 1)).unwrap();
     for args in [vec!["serve".to_owned(), "--calibration".to_owned(), path.display().to_string()], vec!["serve".to_owned()]] {
         let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_server"));
         command.args(&args).env("DATA_DIR", dir.path().join("data")).env("RUST_LOG", "error");

@@ -1,0 +1,226 @@
+//! The figures a report is computed with, read once from a checked calibration document
+//! ([`crate::Calibration`]): every decimal the model and the products read, the curves with their
+//! breakpoints as filtered doubles, each state's figures, and the tables of the products whose
+//! terms depend only on the term (`products::fijos`), solved when the calibration is loaded.
+//!
+//! The model receives a `&Cifras` and reads nothing else that a calibration can change; the
+//! score's weights and formula (model 2.1) and the input's plausibility limits stay in
+//! [`crate::params`].
+
+use crate::approx::Approx;
+use crate::calibration::documento::{Cifra, Curva, Documento};
+use crate::curve::Curve;
+use crate::profile::IncomeType;
+use rust_decimal::Decimal;
+use std::sync::OnceLock;
+
+/// One state's figures, by INEGI code − 1.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct EstadoCifras {
+    /// `factor_platform_v2`: cost of living over the national mean.
+    pub factor: Decimal,
+    /// Housing price per m², MXN.
+    pub precio_m2: Decimal,
+    /// Transfer tax over the value.
+    pub isai: Decimal,
+    /// All closing costs over the value: ISAI + notary + registry + appraisal.
+    pub gastos_cierre: Decimal,
+}
+
+/// A figure that may differ by income type (`ltv_max`, `antiguedad_min_meses`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct PorTipo<T> {
+    pub asalariado: T,
+    pub mixto: T,
+    pub pensionado: T,
+    pub independiente: T,
+}
+
+impl<T: Copy> PorTipo<T> {
+    pub fn de(&self, tipo: IncomeType) -> T {
+        match tipo {
+            IncomeType::Asalariado => self.asalariado,
+            IncomeType::Mixto => self.mixto,
+            IncomeType::Pensionado => self.pensionado,
+            IncomeType::Independiente => self.independiente,
+        }
+    }
+
+    pub fn map<U: Copy>(&self, f: impl Fn(T) -> U) -> PorTipo<U> {
+        PorTipo {
+            asalariado: f(self.asalariado),
+            mixto: f(self.mixto),
+            pensionado: f(self.pensionado),
+            independiente: f(self.independiente),
+        }
+    }
+}
+
+/// Every figure of one calibration, as the model reads it.
+#[derive(Debug, Clone)]
+pub(crate) struct Cifras {
+    /// The calibration's `id`: every report made with these figures carries it.
+    pub id: String,
+    /// One monthly general minimum wage, MXN: `salario_minimo_diario × 365 / 12` to the centavo.
+    pub salario_minimo_mensual: Decimal,
+    /// One monthly UMA, MXN (`uma_diaria × dias_por_mes`).
+    pub uma_mensual: Decimal,
+    /// Monthly contribution-salary ceiling: `tope_sbc_umas × uma_mensual`.
+    pub tope_salario_mensual: Decimal,
+    pub linea_pobreza_urbana: Decimal,
+    pub personas_hogar_default: Decimal,
+    pub factor_min: Decimal,
+    pub factor_max: Decimal,
+    pub puntos_deudas_no_declaradas: Decimal,
+    pub proporcion_deudas_no_declaradas: Decimal,
+    pub puntos_tipo: PorTipo<Decimal>,
+    pub dti_total_max: Decimal,
+    pub rendimiento_renta_anual: Decimal,
+    pub aportacion_fondo: Decimal,
+    /// Months of contributions counted at most, a whole number.
+    pub meses_fondo_max: i128,
+    pub proporcion_salario_mixto: Decimal,
+    pub m2_nucleo_base: Decimal,
+    pub m2_por_dormitorio_extra: Decimal,
+    pub factor_muros_circulacion: Decimal,
+    pub personas_por_dormitorio: Decimal,
+    pub umbral_m2_adecuado: Decimal,
+    pub umbral_m2_holgado: Decimal,
+    pub umbral_enganche_parcial: Decimal,
+    pub umbral_recomendacion: Decimal,
+    pub max_recomendaciones_componente: usize,
+    pub curva_ingreso: Curve,
+    pub curva_antiguedad_asalariado: Curve,
+    pub curva_antiguedad_independiente: Curve,
+    pub curva_deudas: Curve,
+    pub curva_ahorro: Curve,
+    pub curva_ahorro_cobertura: Curve,
+    pub curva_salud_financiera: Curve,
+    /// [`Cifras::puntos_deudas_no_declaradas`] as a filtered double.
+    pub puntos_deudas_no_declaradas_approx: Approx,
+    /// The 32 states, by INEGI code − 1.
+    pub estados: Vec<EstadoCifras>,
+    /// Every credit product's rules and the tables solved from them.
+    pub productos: crate::products::ReglasProductos,
+}
+
+impl Cifras {
+    /// The figures of a checked document (`validar::documento` accepted it: every key a
+    /// product's `tipo` needs is there, curves rise, the 32 states are in order).
+    pub(crate) fn de(d: &Documento) -> Cifras {
+        let g = &d.general;
+        let v = |c: &Cifra| c.valor.0;
+        let dias = v(&g.dias_por_mes);
+        let uma_mensual = v(&g.uma_diaria) * dias;
+        let gc = &d.gastos_cierre;
+        let comunes = v(&gc.notario) + v(&gc.registro) + v(&gc.avaluo);
+        let estados = d
+            .estados
+            .iter()
+            .map(|e| EstadoCifras {
+                factor: v(&e.factor),
+                precio_m2: v(&e.precio_m2),
+                isai: v(&e.isai),
+                gastos_cierre: v(&e.isai) + comunes,
+            })
+            .collect();
+        let mut cifras = Cifras {
+            id: d.id.clone(),
+            salario_minimo_mensual: salario_minimo_mensual(v(&g.salario_minimo_diario)),
+            uma_mensual,
+            tope_salario_mensual: v(&g.tope_sbc_umas) * uma_mensual,
+            linea_pobreza_urbana: v(&g.linea_pobreza_urbana),
+            personas_hogar_default: v(&g.personas_hogar_default),
+            factor_min: v(&g.factor_min),
+            factor_max: v(&g.factor_max),
+            puntos_deudas_no_declaradas: v(&g.puntos_deudas_no_declaradas),
+            proporcion_deudas_no_declaradas: v(&g.proporcion_deudas_no_declaradas),
+            puntos_tipo: PorTipo {
+                asalariado: v(&g.puntos_tipo_asalariado),
+                mixto: v(&g.puntos_tipo_mixto),
+                pensionado: v(&g.puntos_tipo_pensionado),
+                independiente: v(&g.puntos_tipo_independiente),
+            },
+            dti_total_max: v(&g.dti_total_max),
+            rendimiento_renta_anual: v(&g.rendimiento_renta_anual),
+            aportacion_fondo: v(&g.aportacion_fondo),
+            meses_fondo_max: v(&g.meses_fondo_max).trunc().mantissa(),
+            proporcion_salario_mixto: v(&g.proporcion_salario_mixto),
+            m2_nucleo_base: v(&g.m2_nucleo_base),
+            m2_por_dormitorio_extra: v(&g.m2_por_dormitorio_extra),
+            factor_muros_circulacion: v(&g.factor_muros_circulacion),
+            personas_por_dormitorio: v(&g.personas_por_dormitorio),
+            umbral_m2_adecuado: v(&g.umbral_m2_adecuado),
+            umbral_m2_holgado: v(&g.umbral_m2_holgado),
+            umbral_enganche_parcial: v(&g.umbral_enganche_parcial),
+            umbral_recomendacion: v(&g.umbral_recomendacion),
+            max_recomendaciones_componente: entero(v(&g.max_recomendaciones_componente)) as usize,
+            curva_ingreso: curva(&d.curvas.ingreso),
+            curva_antiguedad_asalariado: curva(&d.curvas.antiguedad_asalariado),
+            curva_antiguedad_independiente: curva(&d.curvas.antiguedad_independiente),
+            curva_deudas: curva(&d.curvas.deudas),
+            curva_ahorro: curva(&d.curvas.ahorro),
+            curva_ahorro_cobertura: curva(&d.curvas.ahorro_cobertura),
+            curva_salud_financiera: curva(&d.curvas.salud_financiera),
+            puntos_deudas_no_declaradas_approx: Approx::of(v(&g.puntos_deudas_no_declaradas)),
+            estados,
+            productos: crate::products::ReglasProductos::vacias(),
+        };
+        cifras.productos = crate::products::ReglasProductos::de(d, &cifras);
+        // The fixed products' terms for every term they grant (`products::fijos`).
+        cifras.productos.tablas = crate::products::tablas_fijas(&cifras);
+        cifras
+    }
+
+    /// The embedded calibration's figures, built on first use from the compiled constants
+    /// (`calibration::compilada`, equal to `calibration/mx-2026.toml` by test, so that a build
+    /// that never loads a calibration carries no TOML reader) and kept for the life of the
+    /// process. An immutable constant computed once (a `OnceLock` is written exactly once,
+    /// before anyone reads it): `score(profile)` with no calibration reads these without
+    /// building them per call, and no call can change them, so the model stays a pure function
+    /// of its inputs and the figures.
+    pub(crate) fn incluidas() -> &'static Cifras {
+        static INCLUIDAS: OnceLock<Cifras> = OnceLock::new();
+        INCLUIDAS.get_or_init(|| Cifras::de(&crate::calibration::compilada::documento()))
+    }
+
+    /// One state's figures.
+    pub(crate) fn estado(&self, estado: crate::State) -> &EstadoCifras {
+        &self.estados[usize::from(estado.inegi() - 1)]
+    }
+
+    /// The seniority curve of an income type.
+    pub(crate) fn curva_antiguedad(&self, tipo: IncomeType) -> &Curve {
+        match tipo {
+            IncomeType::Independiente => &self.curva_antiguedad_independiente,
+            _ => &self.curva_antiguedad_asalariado,
+        }
+    }
+}
+
+/// One monthly minimum wage from the daily one: `diario × 365 / 12`, to the centavo (CONASAMI's
+/// convention: 315.04 a day is 9,582.47 a month; `dias_por_mes`, 30.4, is the UMA's).
+pub(crate) fn salario_minimo_mensual(diario: Decimal) -> Decimal {
+    crate::money::money(diario * Decimal::from(365) / Decimal::from(12))
+}
+
+/// A curve of the document.
+pub(crate) fn curva(c: &Curva) -> Curve {
+    Curve::de_puntos(c.puntos.iter().map(|(x, y)| (x.0, y.0)).collect())
+}
+
+/// A whole figure (years, months, a count) as `u32`; the document checked it is one.
+pub(crate) fn entero(d: Decimal) -> u32 {
+    u32::try_from(d.trunc().mantissa()).unwrap_or(u32::MAX)
+}
+
+/// A figure that may differ by income type: `valor` for the types it does not name.
+pub(crate) fn por_tipo(c: &Cifra) -> PorTipo<Decimal> {
+    let base = c.valor.0;
+    PorTipo {
+        asalariado: base,
+        mixto: c.mixto.map_or(base, |v| v.0),
+        pensionado: c.pensionado.map_or(base, |v| v.0),
+        independiente: c.independiente.map_or(base, |v| v.0),
+    }
+}
