@@ -197,11 +197,6 @@ pub fn score_many<'env>(env: &'env Env, profiles: Unknown<'env>, options: Unknow
         block
     };
     let emit = |mut results: Vec<std::result::Result<ScoreReport, ScoreError>>, start: usize| -> Result<()> {
-        // The pipeline's threads take a plain function; each report is marked with the
-        // calibration's id as it comes back (score-core's `Calibration::stamp`).
-        if let Some(c) = &calibration {
-            results.iter_mut().flatten().for_each(|r| c.stamp(r));
-        }
         realm::in_scope(env, || {
             for (k, result) in results.iter_mut().enumerate() {
                 let value = batch_item(env, result, start + k, errors)?;
@@ -211,9 +206,12 @@ pub fn score_many<'env>(env: &'env Env, profiles: Unknown<'env>, options: Unknow
             Ok(())
         })
     };
-    batch::pipeline(&NoHost, &mut read, batch::scorer(simulations), emit, || {
-        Error::new(Status::GenericFailure, "scoreMany: the scoring threads stopped")
-    })?;
+    let stopped = || Error::new(Status::GenericFailure, "scoreMany: the scoring threads stopped");
+    // Under a calibration, its figures score every profile on the pipeline's threads.
+    match calibration.as_deref() {
+        Some(c) => batch::pipeline(&NoHost, &mut read, batch::scorer_calibrated(simulations, c), emit, stopped)?,
+        None => batch::pipeline(&NoHost, &mut read, batch::scorer(simulations), emit, stopped)?,
+    }
     Ok(out)
 }
 

@@ -130,6 +130,21 @@ describe(`Calibration (${IMPL})`, () => {
     assert.equal(api.score(BASE).calibracion, plain.calibracion, 'the default is unchanged');
   });
 
+  test("a bank's calibration scores every call with its own figures, batches as one profile alone", async () => {
+    // BBVA's Hipoteca Fija as its calculator shows it (fixtures/simuladores): its own rate and
+    // insurances change the bank's offer; every call gives what scoring each profile alone gives.
+    const bbva = Calibration.fromToml(readFileSync(join(root, 'fixtures', 'simuladores', 'bbva-hipoteca-fija.toml'), 'utf8'));
+    const profiles = Array.from({ length: 17000 }, (_, i) => ({ ...BASE, ingreso_mensual: 20000 + 17 * (i % 997) }));
+    const alone = profiles.slice(0, 997).map((p) => api.score(p, { calibration: bbva }));
+    assert.notDeepStrictEqual(alone.map((r) => ({ ...r, calibracion: '' })), profiles.slice(0, 997).map((p) => ({ ...api.score(p), calibracion: '' })));
+    const expected = profiles.map((_, i) => alone[i % 997]);
+    // scoreMany past one block of its pipeline (16,384 profiles), and scoreManyAsync's parts.
+    assert.deepStrictEqual(api.scoreMany(profiles, { calibration: bbva }), expected);
+    assert.deepStrictEqual(await api.scoreManyAsync(profiles, { calibration: bbva }), expected);
+    assert.deepStrictEqual(await api.scoreAsync(profiles[5], { calibration: bbva }), alone[5]);
+    assert.deepStrictEqual(JSON.parse(api.scoreJson(JSON.stringify(profiles[7]), { calibration: bbva })), JSON.parse(JSON.stringify(alone[7])));
+  });
+
   test('a bad options value rejects scoreAsync and scoreManyAsync', async () => {
     for (const call of [() => api.scoreAsync(BASE, { calibration: 'x' }), () => api.scoreManyAsync([BASE], { calibration: 'x' })]) {
       await assert.rejects(call(), (err) => err instanceof ScoreError && err.code === 'INVALID_TYPE' && err.field === null);

@@ -37,7 +37,7 @@ pub(crate) fn _plan(
     Ok((read, schema))
 }
 
-/// _score_columns(n_rows, columns) -> (ok_mask, output_columns, errors)
+/// _score_columns(n_rows, columns, calibration=None) -> (ok_mask, output_columns, errors)
 ///
 /// `columns`: list of (name, kind, data, categories) with kind "f64" | "i64" | "cat" | "bool"
 /// (data: little-endian bytes) or "obj" (data: a sequence of Python values).
@@ -45,11 +45,13 @@ pub(crate) fn _plan(
 /// (the report's, in schema order) and a list of (row, code index, field, message, every
 /// mistake as JSON text) for the rows that failed.
 #[pyfunction]
+#[pyo3(signature = (n_rows, columns, calibration=None))]
 #[allow(clippy::type_complexity)]
 pub(crate) fn _score_columns<'py>(
     py: Python<'py>,
     n_rows: usize,
     columns: Vec<(String, String, Bound<'py, PyAny>, Option<Vec<String>>)>,
+    calibration: Option<PyRef<'py, crate::Calibration>>,
 ) -> PyResult<(Bound<'py, PyBytes>, Vec<HostColumn<Bound<'py, PyBytes>>>, Vec<HostRowError>)> {
     let mut frame = Frame::new(n_rows);
     for (name, kind, data, cats) in &columns {
@@ -62,7 +64,8 @@ pub(crate) fn _score_columns<'py>(
         frame.push(name.clone(), column).map_err(PyValueError::new_err)?;
     }
     let make = |len, fill: &mut dyn FnMut(&mut [u8]) -> PyResult<()>| PyBytes::new_with(py, len, fill);
-    let out = batch::score_host_frame(&PyHost(py), &frame, make, |b| b.as_bytes())?
+    let calibration = calibration.as_ref().map(|c| c.core());
+    let out = batch::score_host_frame_calibrated(&PyHost(py), &frame, make, |b| b.as_bytes(), calibration)?
         .ok_or_else(|| PyValueError::new_err("_score_columns: no row mask"))?;
     Ok((out.ok, out.columns, out.errors))
 }

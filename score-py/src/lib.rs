@@ -141,10 +141,7 @@ fn _score_many<'py>(
     let builder = PyBuilder::new(py, decimals)?;
     let emit = |results: Vec<Result<Box<ScoreReport>, CoreError>>, start: usize| {
         let n = results.len();
-        for (i, mut result) in results.into_iter().enumerate() {
-            if let (Ok(r), Some(c)) = (&mut result, &calibration) {
-                c.core().stamp(r);
-            }
+        for (i, result) in results.into_iter().enumerate() {
             match result {
                 Ok(r) if lazy => out.append(Bound::new(py, Report::new(r, decimals))?)?,
                 Ok(r) => out.append(builder.build(&r, None)?)?,
@@ -155,7 +152,10 @@ fn _score_many<'py>(
         progress.as_ref().map_or(Ok(()), |advance| advance.call1((n,)).map(drop))
     };
     let stopped = || PyValueError::new_err("score_many: the scoring threads stopped");
-    batch::pipeline(&PyHost(py), &mut read, batch::boxed_scorer(simulations), emit, stopped)?;
+    match &calibration {
+        Some(c) => batch::pipeline(&PyHost(py), &mut read, batch::boxed_scorer_calibrated(simulations, c.core()), emit, stopped)?,
+        None => batch::pipeline(&PyHost(py), &mut read, batch::boxed_scorer(simulations), emit, stopped)?,
+    }
     Ok(out)
 }
 

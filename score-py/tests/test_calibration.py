@@ -76,3 +76,30 @@ def test_score_frame_takes_the_calibration() -> None:
     assert calibrated.equals(plain)
     with pytest.raises(TypeError):
         platform_score.score_frame(frame, calibration="mx-2026")  # type: ignore[arg-type]
+
+
+BBVA = Calibration.from_file(ROOT / "fixtures" / "simuladores" / "bbva-hipoteca-fija.toml")
+PROFILES = [BASE, {**BASE, "ingreso_mensual": 310_333, "ahorro_disponible": 2_000_000}, {**BASE, "ingreso_mensual": 18_000}]
+
+
+def test_batches_score_with_the_calibrations_figures() -> None:
+    # A bank's calibration (its own rate and insurances) changes the bank's offer; every batch
+    # path gives what scoring each profile alone under it gives, not the embedded figures.
+    alone = [platform_score.score(p, calibration=BBVA) for p in PROFILES]
+    assert alone != [{**platform_score.score(p), "calibracion": BBVA.id} for p in PROFILES]
+    assert platform_score.score_many(PROFILES, calibration=BBVA) == alone
+    assert [r.to_dict() for r in platform_score.score_many(PROFILES, lazy=True, calibration=BBVA)] == alone
+    many = platform_score.score_many(PROFILES * 5500, calibration=BBVA)  # past one block: the pipeline's threads
+    assert many == alone * 5500
+
+
+def test_score_frame_scores_with_the_calibrations_figures() -> None:
+    pd = pytest.importorskip("pandas")
+    from test_frame import flatten
+
+    frame = pd.DataFrame(PROFILES)
+    calibrated = platform_score.score_frame(frame, calibration=BBVA)
+    assert not calibrated.equals(platform_score.score_frame(frame))
+    for got, profile in zip(calibrated.to_dict("records"), PROFILES):
+        expected = flatten(platform_score.score(profile, calibration=BBVA))
+        assert {k: got[k] for k in expected} == expected

@@ -125,7 +125,7 @@ def _score_many(
 _Column = Tuple[str, str, Any, Optional[List[str]]]
 
 def _score_columns(
-    n_rows: int, columns: Sequence[_Column]
+    n_rows: int, columns: Sequence[_Column], calibration: Optional["Calibration"] = None
 ) -> Tuple[bytes, List[Tuple[str, str, bytes, Optional[List[str]]]], List[Tuple[int, int, Optional[str], str, str]]]: ...
 def _plan(
     names: Sequence[str], keep: Sequence[str], extra: str, return_errors: bool, error_list: bool = False

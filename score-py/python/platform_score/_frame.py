@@ -52,8 +52,7 @@ def score_frame(
     ``errors="raise"`` raises ScoreError for the first bad row (``.index`` is its position).
     A bad ``keep`` (a column the table lacks, or one named like an output column) or
     ``extra`` raises ValueError. ``calibration``: a ``Calibration`` (the embedded one when
-    None); the columns do not include ``calibracion``, and every calibration this version
-    loads scores with the embedded figures, so the columns are the same under any of them.
+    None), whose figures every row is scored with; the columns do not include ``calibracion``.
     """
     _check_calibration(calibration)
     return_errors = _errors_flag(errors)
@@ -61,7 +60,7 @@ def score_frame(
     table = _Table.of(data)
     read, schema = _core._plan(table.names, keep, extra, return_errors, errors == "all")
     columns = [table.column(name) for name, wanted in zip(table.names, read) if wanted]
-    ok, report_columns, failed = _core._score_columns(table.n_rows, columns)
+    ok, report_columns, failed = _core._score_columns(table.n_rows, columns, calibration)
     if failed and not return_errors:
         row, code, field, message, listed = failed[0]
         raise _core.ScoreError(
