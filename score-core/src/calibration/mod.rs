@@ -93,15 +93,6 @@ impl Calibration {
         &self.documento.vigente_desde
     }
 
-    /// Writes this calibration's id as the `calibracion` of a report. Only for a report
-    /// computed under this calibration's figures (or the embedded one's, when they are the
-    /// same figures): a report of other figures is not made this calibration's by its name.
-    pub fn stamp(&self, report: &mut crate::ScoreReport) {
-        if report.calibracion != self.documento.id {
-            report.calibracion = self.documento.id.clone().into();
-        }
-    }
-
     /// The document written back as TOML: read again, it is the same calibration.
     pub fn to_toml(&self) -> String {
         // Every value of the document is a string, a number, a table or an array of them.
