@@ -79,7 +79,7 @@ def test_score_frame_takes_the_calibration() -> None:
 
 
 BBVA = Calibration.from_file(ROOT / "fixtures" / "simuladores" / "bbva-hipoteca-fija.toml")
-PROFILES = [BASE, {**BASE, "ingreso_mensual": 310_333, "ahorro_disponible": 2_000_000}, {**BASE, "ingreso_mensual": 18_000}]
+PROFILES = [BASE, {**BASE, "ingreso_mensual": 310_333, "ahorro": 2_000_000}, {**BASE, "ingreso_mensual": 18_000}]
 
 
 def test_batches_score_with_the_calibrations_figures() -> None:
