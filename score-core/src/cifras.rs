@@ -12,7 +12,6 @@ use crate::calibration::documento::{Cifra, Curva, Documento};
 use crate::curve::Curve;
 use crate::profile::IncomeType;
 use rust_decimal::Decimal;
-use std::sync::OnceLock;
 
 /// One state's figures, by INEGI code − 1.
 #[derive(Debug, Clone, PartialEq)]
@@ -172,16 +171,10 @@ impl Cifras {
         cifras
     }
 
-    /// The embedded calibration's figures, built on first use from the compiled constants
-    /// (`calibration::compilada`, equal to `calibration/mx-2026.toml` by test, so that a build
-    /// that never loads a calibration carries no TOML reader) and kept for the life of the
-    /// process. An immutable constant computed once (a `OnceLock` is written exactly once,
-    /// before anyone reads it): `score(profile)` with no calibration reads these without
-    /// building them per call, and no call can change them, so the model stays a pure function
-    /// of its inputs and the figures.
+    /// The embedded calibration's figures (`calibration/mx-2026.toml`, read on first use and
+    /// kept for the life of the process, see `calibration::incluida`).
     pub(crate) fn incluidas() -> &'static Cifras {
-        static INCLUIDAS: OnceLock<Cifras> = OnceLock::new();
-        INCLUIDAS.get_or_init(|| Cifras::de(&crate::calibration::compilada::documento()))
+        crate::calibration::incluida().cifras_modelo()
     }
 
     /// One state's figures.

@@ -10,7 +10,6 @@
 //! of the key at fault (`productos[2].tasa_anual`) as the error's `field` and a Spanish message.
 
 mod cifras;
-pub(crate) mod compilada;
 pub(crate) mod documento;
 mod validar;
 mod valor;
@@ -18,7 +17,7 @@ mod valor;
 use crate::cifras::Cifras;
 use crate::error::ScoreError;
 use documento::Documento;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 use validar::falla;
 
 /// The embedded calibration's text, `score-core/calibration/mx-2026.toml`.
@@ -29,7 +28,7 @@ pub const EMBEDDED_TOML: &str = include_str!("../../calibration/mx-2026.toml");
 /// calibrations are equal when their documents are. Cloning shares the figures.
 #[derive(Debug, Clone)]
 pub struct Calibration {
-    pub(crate) documento: Documento,
+    pub(crate) documento: Arc<Documento>,
     cifras: Arc<Cifras>,
 }
 
@@ -54,28 +53,13 @@ impl Calibration {
         let documento = leer(text)?;
         validar::documento(&documento)?;
         let cifras = Arc::new(Cifras::de(&documento));
-        Ok(Calibration { documento, cifras })
+        Ok(Calibration { documento: Arc::new(documento), cifras })
     }
 
     /// The calibration embedded in the crate: the figures in force that the model ships with.
+    /// Cloning it shares the one read on first use.
     pub fn embedded() -> Calibration {
-        Calibration {
-            documento: Calibration::embedded_documento(),
-            cifras: Arc::new(Cifras::incluidas().clone()),
-        }
-    }
-
-    /// The embedded document, read and checked.
-    pub(crate) fn embedded_documento() -> Documento {
-        // A test reads the embedded text; it cannot fail here.
-        #[allow(clippy::expect_used)]
-        let documento = leer(EMBEDDED_TOML).expect(
-            "the embedded calibration is TOML of the calibration's shape (calibration::tests)",
-        );
-        #[allow(clippy::expect_used)]
-        validar::documento(&documento)
-            .expect("the embedded calibration is valid (calibration::tests)");
-        documento
+        incluida().clone()
     }
 
     /// The figures the model computes with under this calibration.
@@ -97,7 +81,7 @@ impl Calibration {
     pub fn to_toml(&self) -> String {
         // Every value of the document is a string, a number, a table or an array of them.
         #[allow(clippy::expect_used)]
-        toml::to_string(&self.documento).expect("a calibration always writes as TOML")
+        toml::to_string(&*self.documento).expect("a calibration always writes as TOML")
     }
 
     /// Every figure by the path of its key (`productos[2].tasa_anual`,
@@ -108,7 +92,7 @@ impl Calibration {
 
     /// The document as JSON (for `GET /api/v1/calibracion`): every figure with its source.
     pub fn to_json_value(&self) -> serde_json::Value {
-        serde_json::to_value(&self.documento).unwrap_or(serde_json::Value::Null)
+        serde_json::to_value(&*self.documento).unwrap_or(serde_json::Value::Null)
     }
 }
 
@@ -116,6 +100,20 @@ impl Default for Calibration {
     fn default() -> Self {
         Calibration::embedded()
     }
+}
+
+/// The embedded calibration, `calibration/mx-2026.toml` read and checked on first use and kept
+/// for the life of the process: the only definition of the default figures. An immutable
+/// constant computed once (a `OnceLock` is written exactly once, before anyone reads it), so
+/// `score(profile)` with no calibration reads figures no call can change and the model stays a
+/// pure function of its inputs and the figures.
+pub(crate) fn incluida() -> &'static Calibration {
+    static INCLUIDA: OnceLock<Calibration> = OnceLock::new();
+    INCLUIDA.get_or_init(|| {
+        // `calibration::tests` reads the embedded text: it cannot fail here.
+        #[allow(clippy::expect_used)]
+        Calibration::from_toml(EMBEDDED_TOML).expect("the embedded calibration is valid (tests/calibration.rs)")
+    })
 }
 
 /// The document's shape, read with the path of whatever does not fit it.
