@@ -166,6 +166,56 @@ fn every_fault_names_its_key() {
     }
 }
 
+/// Faults of the document's shape, found by the reader before any check of the figures: each
+/// names its key's path and says in Spanish what was found and what is expected.
+#[test]
+fn the_reader_names_each_shape_fault_in_spanish() {
+    let tasa = "tasa_anual = { valor = 0.1154, fuente = \"universal_2026_02_22\"";
+    let casos: [(String, &str, &str); 10] = [
+        (cambiada(tasa, "tasa_anual = { valor = true, fuente = \"universal_2026_02_22\""), "productos[2].tasa_anual.valor",
+            "`productos[2].tasa_anual.valor` tiene un tipo equivocado (el valor lógico true; se espera un número o un número decimal escrito como texto)."),
+        (cambiada(tasa, "tasa_anual = { valor = \"once\", fuente = \"universal_2026_02_22\""), "productos[2].tasa_anual.valor",
+            "`productos[2].tasa_anual.valor`: «once» no es un número decimal"),
+        (cambiada(tasa, "tasa_anual = { valor = 0.1154, fuente = \"universal_2026_02_22\", moneda = \"MXN\""), "productos[2].tasa_anual.moneda",
+            "La calibración no conoce la clave `productos[2].tasa_anual.moneda` (¿un error de escritura?)."),
+        (cambiada("tipo = \"bancario\"", "tipo = \"hipoteca\""), "productos[2].tipo",
+            "`productos[2].tipo` no admite «hipoteca»: se espera uno de `infonavit`, `fovissste`, `bancario`, `infonavit_mas_banco`, `unamos_creditos`."),
+        (cambiada("tipo = \"bancario\"", "tipo = 3"), "productos[2].tipo",
+            "`productos[2].tipo` tiene un tipo equivocado (el número entero 3; se espera un texto)."),
+        (cambiada("id = \"mx-2026.11-7\"\n", ""), "id", "Falta `id` en la calibración."),
+        (cambiada("uma_vigente_desde = \"2026-02-01\"\n", ""), "general.uma_vigente_desde", "Falta `general.uma_vigente_desde` en la calibración."),
+        (cambiada("[[0.5, 0], [1, 100]]", "[[0.5, 0], [1, 100, 3]]"), "curvas.ahorro_cobertura.puntos[1]",
+            "`curvas.ahorro_cobertura.puntos[1]` debe ser un punto [x, y]; tiene 3 valores."),
+        (cambiada("[[0.5, 0], [1, 100]]", "[[0.5, 0], [1, inf]]"), "curvas.ahorro_cobertura.puntos[1][1]",
+            "`curvas.ahorro_cobertura.puntos[1][1]`: el número no es finito"),
+        (format!("moneda = \"MXN\"\n{EMBEDDED_TOML}"), "moneda", "La calibración no conoce la clave `moneda` (¿un error de escritura?)."),
+    ];
+    for (text, path, message) in casos {
+        assert_eq!(falla(&text), (path.to_owned(), format!("La calibración no es válida. {message}")));
+    }
+    let (path, message) = falla(&cambiada("[general]", "[general\n"));
+    assert_eq!(path, "");
+    assert!(message.starts_with("La calibración no es válida. La calibración no es TOML válido: "), "{message}");
+}
+
+/// A figure is read from the digits the document wrote: as a double's shortest form where it
+/// is a number, exactly where it is text (for more digits than a double keeps).
+#[test]
+fn figures_are_read_from_their_digits() {
+    let cifra = |text: &str, path: &str| {
+        let cal = Calibration::from_toml(text).expect("valid");
+        cal.cifras().into_iter().find(|(p, _)| p == path).expect("path").1
+    };
+    let tasa = "valor = 0.1154, fuente = \"universal_2026_02_22\"";
+    assert_eq!(cifra(EMBEDDED_TOML, "productos[2].tasa_anual"), Decimal::new(1154, 4));
+    assert_eq!(cifra(&cambiada(tasa, "valor = 0.1154000000000000000000001, fuente = \"universal_2026_02_22\""), "productos[2].tasa_anual"), Decimal::new(1154, 4));
+    let exacta: Decimal = "0.1154000000000000000000001".parse().expect("decimal");
+    assert_eq!(cifra(&cambiada(tasa, "valor = \"0.1154000000000000000000001\", fuente = \"universal_2026_02_22\""), "productos[2].tasa_anual"), exacta);
+    assert_eq!(cifra(&cambiada("valor = 823,", "valor = 8_23,"), "productos[0].credito_max_umas"), Decimal::from(823));
+    assert_eq!(cifra(&cambiada("valor = 823,", "valor = 0x337,"), "productos[0].credito_max_umas"), Decimal::from(823));
+    assert_eq!(cifra(&cambiada("valor = 823,", "valor = 8.23e2,"), "productos[0].credito_max_umas"), Decimal::from(823));
+}
+
 /// The valid profiles of `fixtures/cases/` (as JSON text).
 fn fixture_profiles() -> Vec<String> {
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../fixtures/cases");

@@ -26,7 +26,7 @@ pub(crate) fn de(d: &Documento) -> Vec<(String, Decimal)> {
         if let Some(c) = &p.pago_por_umas {
             curva(&mut out, &format!("{path}.pago_por_umas"), c);
         }
-        for (n, c) in p.cifras() {
+        for (n, c) in p.campos() {
             if let Some(c) = c {
                 cifra(&mut out, &format!("{path}.{n}"), c);
             }

@@ -1,20 +1,36 @@
 //! The calibration document's shape: what a TOML calibration may say, key by key. Reading it
-//! refuses any key it does not name (`deny_unknown_fields`), so a typo never silently keeps a
-//! default figure.
+//! (`leer`) refuses any key it does not name, so a typo never silently keeps a default figure.
 
 use super::valor::Valor;
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 use std::collections::BTreeMap;
 
+/// `campos()` and `campos_mut()` of a shape whose fields are all of one type, by key, in
+/// document order: the one list of its keys that reading, checking and listing figures share.
+macro_rules! campos {
+    ($tipo:ty, $campo:ty, $n:literal: $($f:ident),+ $(,)?) => {
+        impl $tipo {
+            /// Every field, by its key, in document order.
+            pub(crate) fn campos(&self) -> [(&'static str, &$campo); $n] {
+                [$((stringify!($f), &self.$f)),+]
+            }
+
+            /// Every field, by its key, to fill in.
+            pub(crate) fn campos_mut(&mut self) -> [(&'static str, &mut $campo); $n] {
+                [$((stringify!($f), &mut self.$f)),+]
+            }
+        }
+    };
+}
+
 /// The whole document (`score-core/calibration/mx-2026.toml` is the embedded one).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
 pub(crate) struct Documento {
     /// Names this set of figures; every report made with it carries it as `calibracion`.
     pub id: String,
     /// The date from which these figures apply, `AAAA-MM-DD`.
     pub vigente_desde: String,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub descripcion: Option<String>,
     pub general: General,
     pub curvas: Curvas,
@@ -26,8 +42,7 @@ pub(crate) struct Documento {
 }
 
 /// A published source: who published what, when and where.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
 pub(crate) struct Fuente {
     pub editor: String,
     pub titulo: String,
@@ -39,40 +54,37 @@ pub(crate) struct Fuente {
 /// One figure with where it comes from: a source (`fuente`, a key of `fuentes`) or, for an
 /// estimate, the reason (`estimacion`), never both. Figures that differ by income type give the
 /// other types' values beside `valor` (which is then the salaried buyer's and the default).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
 pub(crate) struct Cifra {
     pub valor: Valor,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub independiente: Option<Valor>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub mixto: Option<Valor>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub pensionado: Option<Valor>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub fuente: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub estimacion: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub nota: Option<String>,
 }
 
 /// A piecewise-linear curve: `(x, y)` points joined by straight lines, with its origin.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
 pub(crate) struct Curva {
     pub puntos: Vec<(Valor, Valor)>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub fuente: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub estimacion: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub nota: Option<String>,
 }
 
 /// The figures every product and the score share (MODEL.md section 11).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
 pub(crate) struct General {
     pub salario_minimo_diario: Cifra,
     pub dias_por_mes: Cifra,
@@ -107,46 +119,18 @@ pub(crate) struct General {
     pub max_recomendaciones_componente: Cifra,
 }
 
-impl General {
-    /// Every figure, by its key, in document order.
-    pub(crate) fn campos(&self) -> [(&'static str, &Cifra); 29] {
-        [
-            ("salario_minimo_diario", &self.salario_minimo_diario),
-            ("dias_por_mes", &self.dias_por_mes),
-            ("uma_diaria", &self.uma_diaria),
-            ("linea_pobreza_urbana", &self.linea_pobreza_urbana),
-            ("personas_hogar_default", &self.personas_hogar_default),
-            ("factor_min", &self.factor_min),
-            ("factor_max", &self.factor_max),
-            ("puntos_deudas_no_declaradas", &self.puntos_deudas_no_declaradas),
-            ("proporcion_deudas_no_declaradas", &self.proporcion_deudas_no_declaradas),
-            ("puntos_tipo_asalariado", &self.puntos_tipo_asalariado),
-            ("puntos_tipo_mixto", &self.puntos_tipo_mixto),
-            ("puntos_tipo_pensionado", &self.puntos_tipo_pensionado),
-            ("puntos_tipo_independiente", &self.puntos_tipo_independiente),
-            ("pti_max", &self.pti_max),
-            ("dti_total_max", &self.dti_total_max),
-            ("rendimiento_renta_anual", &self.rendimiento_renta_anual),
-            ("aportacion_fondo", &self.aportacion_fondo),
-            ("tope_sbc_umas", &self.tope_sbc_umas),
-            ("meses_fondo_max", &self.meses_fondo_max),
-            ("proporcion_salario_mixto", &self.proporcion_salario_mixto),
-            ("m2_nucleo_base", &self.m2_nucleo_base),
-            ("m2_por_dormitorio_extra", &self.m2_por_dormitorio_extra),
-            ("factor_muros_circulacion", &self.factor_muros_circulacion),
-            ("personas_por_dormitorio", &self.personas_por_dormitorio),
-            ("umbral_m2_adecuado", &self.umbral_m2_adecuado),
-            ("umbral_m2_holgado", &self.umbral_m2_holgado),
-            ("umbral_enganche_parcial", &self.umbral_enganche_parcial),
-            ("umbral_recomendacion", &self.umbral_recomendacion),
-            ("max_recomendaciones_componente", &self.max_recomendaciones_componente),
-        ]
-    }
-}
+campos!(General, Cifra, 29:
+    salario_minimo_diario, dias_por_mes, uma_diaria, linea_pobreza_urbana, personas_hogar_default,
+    factor_min, factor_max, puntos_deudas_no_declaradas, proporcion_deudas_no_declaradas,
+    puntos_tipo_asalariado, puntos_tipo_mixto, puntos_tipo_pensionado, puntos_tipo_independiente,
+    pti_max, dti_total_max, rendimiento_renta_anual, aportacion_fondo, tope_sbc_umas,
+    meses_fondo_max, proporcion_salario_mixto, m2_nucleo_base, m2_por_dormitorio_extra,
+    factor_muros_circulacion, personas_por_dormitorio, umbral_m2_adecuado, umbral_m2_holgado,
+    umbral_enganche_parcial, umbral_recomendacion, max_recomendaciones_componente,
+);
 
 /// The score's curves (MODEL.md section 3).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
 pub(crate) struct Curvas {
     pub ingreso: Curva,
     pub antiguedad_asalariado: Curva,
@@ -157,24 +141,13 @@ pub(crate) struct Curvas {
     pub salud_financiera: Curva,
 }
 
-impl Curvas {
-    /// Every curve, by its key, in document order.
-    pub(crate) fn campos(&self) -> [(&'static str, &Curva); 7] {
-        [
-            ("ingreso", &self.ingreso),
-            ("antiguedad_asalariado", &self.antiguedad_asalariado),
-            ("antiguedad_independiente", &self.antiguedad_independiente),
-            ("deudas", &self.deudas),
-            ("ahorro", &self.ahorro),
-            ("ahorro_cobertura", &self.ahorro_cobertura),
-            ("salud_financiera", &self.salud_financiera),
-        ]
-    }
-}
+campos!(Curvas, Curva, 7:
+    ingreso, antiguedad_asalariado, antiguedad_independiente, deudas, ahorro, ahorro_cobertura,
+    salud_financiera,
+);
 
 /// Closing costs besides each state's transfer tax, over the home's value.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
 pub(crate) struct GastosCierre {
     pub notario: Cifra,
     pub registro: Cifra,
@@ -182,7 +155,7 @@ pub(crate) struct GastosCierre {
 }
 
 /// What kind of credit a product is: which rules of PRODUCTS.md section 2 it follows.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub(crate) enum TipoProducto {
     /// INFONAVIT's crédito tradicional (2.1).
@@ -198,6 +171,15 @@ pub(crate) enum TipoProducto {
 }
 
 impl TipoProducto {
+    /// Every kind, in the order of PRODUCTS.md section 2.
+    pub(crate) const TODOS: [TipoProducto; 5] = [
+        TipoProducto::Infonavit,
+        TipoProducto::Fovissste,
+        TipoProducto::Bancario,
+        TipoProducto::InfonavitMasBanco,
+        TipoProducto::UnamosCreditos,
+    ];
+
     /// As written in the document.
     pub(crate) const fn as_str(self) -> &'static str {
         match self {
@@ -212,50 +194,49 @@ impl TipoProducto {
 
 /// One credit product. Which keys it must and may have depends on its `tipo`
 /// (`validar::campos_de`): a bank's own mortgage is `tipo = "bancario"`.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub(crate) struct ProductoCalibrado {
     pub clave: String,
     pub nombre: String,
     pub tipo: TipoProducto,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub tasa_anual: Option<Cifra>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub tasa_por_umas: Option<Curva>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub cargo_mensual: Option<Cifra>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub comision_apertura: Option<Cifra>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub seguro_vida_mensual: Option<Cifra>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub seguro_danos_mensual: Option<Cifra>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub ltv_max: Option<Cifra>,
     /// INFONAVIT's payment over salary by salary in monthly UMAs.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub pago_por_umas: Option<Curva>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub pago_max_sobre_ingreso: Option<Cifra>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub plazo_max_anios: Option<Cifra>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub edad_mas_plazo_max: Option<Cifra>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub antiguedad_min_meses: Option<Cifra>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub credito_max: Option<Cifra>,
     /// A cap the law sets in monthly UMAs, converted with the calibration's UMA.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub credito_max_umas: Option<Cifra>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub credito_min: Option<Cifra>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub ingreso_min: Option<Cifra>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub parte_infonavit: Option<Cifra>,
     /// The bank product (its `clave`) that lends the bank's part of a 70/30 credit.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub banco: Option<String>,
 }
 
@@ -284,32 +265,16 @@ impl ProductoCalibrado {
         parte_infonavit: None,
         banco: None,
     };
-
-    /// Every figure key a product may have, by name, with its figure when present.
-    pub(crate) fn cifras(&self) -> [(&'static str, Option<&Cifra>); 15] {
-        [
-            ("tasa_anual", self.tasa_anual.as_ref()),
-            ("cargo_mensual", self.cargo_mensual.as_ref()),
-            ("comision_apertura", self.comision_apertura.as_ref()),
-            ("seguro_vida_mensual", self.seguro_vida_mensual.as_ref()),
-            ("seguro_danos_mensual", self.seguro_danos_mensual.as_ref()),
-            ("ltv_max", self.ltv_max.as_ref()),
-            ("pago_max_sobre_ingreso", self.pago_max_sobre_ingreso.as_ref()),
-            ("plazo_max_anios", self.plazo_max_anios.as_ref()),
-            ("edad_mas_plazo_max", self.edad_mas_plazo_max.as_ref()),
-            ("antiguedad_min_meses", self.antiguedad_min_meses.as_ref()),
-            ("credito_max", self.credito_max.as_ref()),
-            ("credito_max_umas", self.credito_max_umas.as_ref()),
-            ("credito_min", self.credito_min.as_ref()),
-            ("ingreso_min", self.ingreso_min.as_ref()),
-            ("parte_infonavit", self.parte_infonavit.as_ref()),
-        ]
-    }
 }
 
+campos!(ProductoCalibrado, Option<Cifra>, 15:
+    tasa_anual, cargo_mensual, comision_apertura, seguro_vida_mensual, seguro_danos_mensual,
+    ltv_max, pago_max_sobre_ingreso, plazo_max_anios, edad_mas_plazo_max, antiguedad_min_meses,
+    credito_max, credito_max_umas, credito_min, ingreso_min, parte_infonavit,
+);
+
 /// One state's figures (MODEL.md section 10, PRODUCTS.md section 4).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
 pub(crate) struct EstadoCalibrado {
     /// INEGI key, `"01"`..`"32"`, in that order.
     pub clave: String,

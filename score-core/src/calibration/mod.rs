@@ -2,7 +2,7 @@
 //! poverty line, curves, state table, closing costs, each credit product's rules), as one
 //! human-edited TOML document with each figure's source or the reason of its estimate.
 //!
-//! The document's shape and its checks (`documento`, `validar`) are a leaf of the crate that
+//! The document's shape, its reader and its checks (`documento`, `leer`, `validar`) are a leaf of the crate that
 //! knows nothing of the model; a [`Calibration`] holds the checked document and the figures the
 //! model computes with (`crate::cifras::Cifras`), read from it once when it is loaded. The
 //! default, [`Calibration::default`], is the embedded `calibration/mx-2026.toml`, so every
@@ -11,6 +11,7 @@
 
 mod cifras;
 pub(crate) mod documento;
+mod leer;
 mod validar;
 mod valor;
 
@@ -18,7 +19,6 @@ use crate::cifras::Cifras;
 use crate::error::ScoreError;
 use documento::Documento;
 use std::sync::{Arc, OnceLock};
-use validar::falla;
 
 /// The embedded calibration's text, `score-core/calibration/mx-2026.toml`.
 pub const EMBEDDED_TOML: &str = include_str!("../../calibration/mx-2026.toml");
@@ -50,7 +50,7 @@ impl Calibration {
     /// without the keys its `tipo` needs or with a repeated `clave`, a figure without its source.
     /// Any valid document scores with its own figures.
     pub fn from_toml(text: &str) -> Result<Calibration, ScoreError> {
-        let documento = leer(text)?;
+        let documento = leer::documento(text)?;
         validar::documento(&documento)?;
         let cifras = Arc::new(Cifras::de(&documento));
         Ok(Calibration { documento: Arc::new(documento), cifras })
@@ -114,43 +114,4 @@ pub(crate) fn incluida() -> &'static Calibration {
         #[allow(clippy::expect_used)]
         Calibration::from_toml(EMBEDDED_TOML).expect("the embedded calibration is valid (tests/calibration.rs)")
     })
-}
-
-/// The document's shape, read with the path of whatever does not fit it.
-fn leer(text: &str) -> Result<Documento, ScoreError> {
-    let deserializer = toml::Deserializer::parse(text).map_err(|e| {
-        falla("", format!("La calibración no es TOML válido: {}", e.message().trim()))
-    })?;
-    serde_path_to_error::deserialize(deserializer).map_err(|e| {
-        let path = e.path().to_string();
-        let path = if path == "." { String::new() } else { path };
-        let (path, message) = explicar(&path, e.inner().message());
-        falla(&path, message)
-    })
-}
-
-/// A serde error's path and its message in Spanish: the key a missing or unknown key names is
-/// appended to the path of its table.
-fn explicar(path: &str, inner: &str) -> (String, String) {
-    let unir = |clave: &str| match path {
-        "" => clave.to_owned(),
-        p if p == clave || p.ends_with(&format!(".{clave}")) => p.to_owned(),
-        p => format!("{p}.{clave}"),
-    };
-    let nombrada = |prefijo: &str| inner.strip_prefix(prefijo).and_then(|r| r.split('`').next()).map(str::to_owned);
-    if let Some(clave) = nombrada("missing field `") {
-        let p = unir(&clave);
-        return (p.clone(), format!("Falta `{p}` en la calibración."));
-    }
-    if let Some(clave) = nombrada("unknown field `") {
-        let p = unir(&clave);
-        return (p.clone(), format!("La calibración no conoce la clave `{p}` (¿un error de escritura?)."));
-    }
-    if let Some(clave) = nombrada("unknown variant `") {
-        return (path.to_owned(), format!("`{path}` no admite «{clave}»: {}", inner.split(", expected").nth(1).map_or(String::new(), |r| format!("se espera{r}"))));
-    }
-    if let Some(resto) = inner.strip_prefix("invalid type: ") {
-        return (path.to_owned(), format!("`{path}` tiene un tipo equivocado ({resto})."));
-    }
-    (path.to_owned(), format!("`{path}`: {inner}"))
 }

@@ -290,7 +290,7 @@ fn productos(d: &Documento) -> R {
             "pago_por_umas" => p.pago_por_umas.is_some(),
             "banco" => p.banco.is_some(),
             "credito_max" => p.credito_max.is_some() || p.credito_max_umas.is_some(),
-            _ => p.cifras().iter().any(|(k, c)| *k == n && c.is_some()),
+            _ => p.campos().iter().any(|(k, c)| *k == n && c.is_some()),
         };
         for n in requeridos {
             if !presente(n) {
@@ -310,7 +310,7 @@ fn productos(d: &Documento) -> R {
         if p.credito_max.is_some() && p.credito_max_umas.is_some() {
             return Err(falla(&format!("{path}.credito_max_umas"), format!("`{path}` da `credito_max` y `credito_max_umas`: uno u otro.")));
         }
-        for (n, c) in p.cifras() {
+        for (n, c) in p.campos() {
             let Some(c) = c else { continue };
             let t = tipo_producto(n);
             let sub = format!("{path}.{n}");

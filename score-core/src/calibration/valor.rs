@@ -4,13 +4,11 @@
 //! holds the same figures.
 
 use rust_decimal::Decimal;
-use serde::de::{self, Visitor};
-use serde::{Deserialize, Deserializer, Serialize, Serializer};
-use std::fmt;
+use serde::{Serialize, Serializer};
 use std::str::FromStr;
 
 /// An exact figure of the calibration.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub(crate) struct Valor(pub Decimal);
 
 impl Valor {
@@ -37,43 +35,31 @@ impl Serialize for Valor {
     }
 }
 
-impl<'de> Deserialize<'de> for Valor {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Valor, D::Error> {
-        deserializer.deserialize_any(ValorVisitor)
-    }
-}
-
-struct ValorVisitor;
-
-impl Visitor<'_> for ValorVisitor {
-    type Value = Valor;
-
-    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("un número o un número decimal escrito como texto")
+impl Valor {
+    /// A TOML integer, as its digits in `radix`.
+    pub(super) fn de_entero(digitos: &str, radix: u32) -> Result<Valor, String> {
+        i64::from_str_radix(digitos, radix)
+            .map(Decimal::from)
+            .or_else(|_| u64::from_str_radix(digitos, radix).map(Decimal::from))
+            .map(Valor)
+            .map_err(|_| format!("el número {digitos} no cabe en un decimal de 28 dígitos"))
     }
 
-    fn visit_i64<E: de::Error>(self, v: i64) -> Result<Valor, E> {
-        Ok(Valor(Decimal::from(v)))
-    }
-
-    fn visit_u64<E: de::Error>(self, v: u64) -> Result<Valor, E> {
-        Ok(Valor(Decimal::from(v)))
-    }
-
-    fn visit_f64<E: de::Error>(self, v: f64) -> Result<Valor, E> {
+    /// A TOML float: the shortest text that reads back as its double, the digits the document
+    /// wrote (a double keeps some 15 of them; more are written as text, `de_texto`).
+    pub(super) fn de_doble(texto: &str) -> Result<Valor, String> {
+        let v: f64 = texto.parse().map_err(|_| format!("«{texto}» no es un número"))?;
         if !v.is_finite() {
-            return Err(E::custom("el número no es finito"));
+            return Err("el número no es finito".to_owned());
         }
-        // The shortest text that reads back as this double: the digits the document wrote.
         Decimal::from_str(&v.to_string())
             .or_else(|_| Decimal::from_scientific(&format!("{v:e}")))
             .map(Valor)
-            .map_err(|_| E::custom(format!("el número {v} no cabe en un decimal de 28 dígitos")))
+            .map_err(|_| format!("el número {v} no cabe en un decimal de 28 dígitos"))
     }
 
-    fn visit_str<E: de::Error>(self, v: &str) -> Result<Valor, E> {
-        Decimal::from_str(v.trim())
-            .map(Valor)
-            .map_err(|_| E::custom(format!("«{v}» no es un número decimal")))
+    /// A figure written as text, for more digits than a double keeps.
+    pub(super) fn de_texto(v: &str) -> Result<Valor, String> {
+        Decimal::from_str(v.trim()).map(Valor).map_err(|_| format!("«{v}» no es un número decimal"))
     }
 }
