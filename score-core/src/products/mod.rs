@@ -16,6 +16,7 @@
 //! Money is exact `Decimal`; shown figures are rounded half away from zero (money 2 decimals,
 //! rates and CAT 4). Every rule, figure and source is in `PRODUCTS.md`.
 
+mod clave;
 mod closing;
 mod evaluate;
 mod fijos;
@@ -29,6 +30,7 @@ pub(crate) use fijos::tablas as tablas_fijas;
 pub(crate) use numero::ReglasProductos;
 pub(crate) use persona::cotiza_a;
 
+pub use clave::{CLAVE_MAX, Clave};
 pub use closing::{GASTOS_CIERRE, ISAI, Origen as OrigenIsai, isai, tasa_gastos_cierre};
 pub use finance::{Flujo, cat, factor_anualidad_mensual};
 
@@ -154,6 +156,19 @@ impl Producto {
         Producto::UnamosCreditos,
     ];
 
+    /// The built-in product whose code is `clave`, if any: its wire text is then static.
+    pub fn de_clave(clave: &str) -> Option<Producto> {
+        Producto::ALL.into_iter().find(|p| p.as_str() == clave)
+    }
+
+    /// The code as a [`Clave`]: the default calibration's `clave` of the product.
+    pub const fn clave(self) -> Clave {
+        match Clave::new(self.as_str()) {
+            Some(c) => c,
+            None => panic!("the built-in codes are short"),
+        }
+    }
+
     /// The wire code (`"INFONAVIT"`, ...).
     pub const fn as_str(self) -> &'static str {
         match self {
@@ -174,6 +189,12 @@ pub enum Motivo {
     NoDerechohabienteInfonavit,
     /// Not a payroll worker contributing to FOVISSSTE.
     NoDerechohabienteFovissste,
+    /// An active payroll worker: the scheme is for people without an employer relation
+    /// (Cuenta Infonavit + Crédito Bancario).
+    ConRelacionLaboral,
+    /// No INFONAVIT sub-account balance to pay the down payment with (Cuenta Infonavit +
+    /// Crédito Bancario).
+    SinSubcuentaInfonavit,
     /// Fewer months of contribution or activity than the product asks.
     AntiguedadInsuficiente,
     /// Salary below one monthly minimum wage.
@@ -184,6 +205,8 @@ pub enum Motivo {
     SinCapacidadDePago,
     /// The credit the income supports is below the bank's smallest mortgage.
     CreditoMenorAlMinimo,
+    /// The income is below the smallest one the bank's product accepts (its `ingreso_min`).
+    IngresoMenorAlMinimo,
     /// Unamos Créditos needs a co-borrower.
     SinCoacreditado,
     /// The co-borrower does not qualify for INFONAVIT.
@@ -192,14 +215,17 @@ pub enum Motivo {
 
 impl Motivo {
     /// Every reason, in the order `motivos` lists them.
-    pub const ALL: [Motivo; 9] = [
+    pub const ALL: [Motivo; 12] = [
         Motivo::NoDerechohabienteInfonavit,
         Motivo::NoDerechohabienteFovissste,
+        Motivo::ConRelacionLaboral,
+        Motivo::SinSubcuentaInfonavit,
         Motivo::AntiguedadInsuficiente,
         Motivo::IngresoMenorAlSalarioMinimo,
         Motivo::SinPlazoPorEdad,
         Motivo::SinCapacidadDePago,
         Motivo::CreditoMenorAlMinimo,
+        Motivo::IngresoMenorAlMinimo,
         Motivo::SinCoacreditado,
         Motivo::CoacreditadoNoElegible,
     ];
@@ -209,11 +235,14 @@ impl Motivo {
         match self {
             Motivo::NoDerechohabienteInfonavit => "NO_DERECHOHABIENTE_INFONAVIT",
             Motivo::NoDerechohabienteFovissste => "NO_DERECHOHABIENTE_FOVISSSTE",
+            Motivo::ConRelacionLaboral => "CON_RELACION_LABORAL",
+            Motivo::SinSubcuentaInfonavit => "SIN_SUBCUENTA_INFONAVIT",
             Motivo::AntiguedadInsuficiente => "ANTIGUEDAD_INSUFICIENTE",
             Motivo::IngresoMenorAlSalarioMinimo => "INGRESO_MENOR_AL_SALARIO_MINIMO",
             Motivo::SinPlazoPorEdad => "SIN_PLAZO_POR_EDAD",
             Motivo::SinCapacidadDePago => "SIN_CAPACIDAD_DE_PAGO",
             Motivo::CreditoMenorAlMinimo => "CREDITO_MENOR_AL_MINIMO",
+            Motivo::IngresoMenorAlMinimo => "INGRESO_MENOR_AL_MINIMO",
             Motivo::SinCoacreditado => "SIN_COACREDITADO",
             Motivo::CoacreditadoNoElegible => "COACREDITADO_NO_ELEGIBLE",
         }
@@ -226,11 +255,18 @@ impl Motivo {
             Motivo::NoDerechohabienteFovissste => {
                 "Este crédito es para trabajadores del Estado que cotizan al FOVISSSTE."
             }
+            Motivo::ConRelacionLaboral => {
+                "Este esquema es para quien no tiene hoy un patrón; con empleo formal, el crédito que une al INFONAVIT y al banco es Cofinavit."
+            }
+            Motivo::SinSubcuentaInfonavit => {
+                "Este esquema usa como enganche el saldo de tu subcuenta de vivienda del INFONAVIT, y no registras saldo."
+            }
             Motivo::AntiguedadInsuficiente => "Aún no cumples la antigüedad mínima que pide este crédito.",
             Motivo::IngresoMenorAlSalarioMinimo => "El salario es menor a un salario mínimo mensual.",
             Motivo::SinPlazoPorEdad => "Por la edad, no queda plazo dentro del límite de edad más plazo del crédito.",
             Motivo::SinCapacidadDePago => "Tus deudas actuales ocupan todo el pago que este crédito permite.",
             Motivo::CreditoMenorAlMinimo => "El crédito que permite tu ingreso es menor al monto mínimo de los bancos.",
+            Motivo::IngresoMenorAlMinimo => "Tu ingreso es menor al mínimo que pide este crédito.",
             Motivo::SinCoacreditado => "Para unir créditos necesitas registrar a otra persona que cotice al INFONAVIT.",
             Motivo::CoacreditadoNoElegible => {
                 "La persona con quien unirías el crédito no califica para un crédito INFONAVIT."
@@ -244,8 +280,9 @@ impl Motivo {
 /// describe the product's terms for this applicant.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct OfertaProducto {
-    /// The product.
-    pub producto: Producto,
+    /// The product: its `clave` in the calibration (the built-in products' codes in the
+    /// embedded one).
+    pub producto: Clave,
     /// Whether the applicant qualifies (no knock-out rule applies).
     pub elegible: bool,
     /// Nominal annual rate (credit-weighted for joint credits), 4 decimals.
@@ -282,10 +319,12 @@ pub struct OfertaProducto {
 /// Every product's offer and the recommended one.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Productos {
-    /// One offer per product, in the order of [`Producto::ALL`].
+    /// One offer per product of the calibration: the built-in kinds in the order of
+    /// [`Producto::ALL`], the calibration's other bank products right after its bank mortgage
+    /// (`HIPOTECA_BANCARIA` in the embedded one), in the calibration's order.
     pub productos: Vec<OfertaProducto>,
-    /// The recommended product (see [`evaluar`]); `None` when none is available.
-    pub producto_recomendado: Option<Producto>,
+    /// The recommended product's `clave` (see [`evaluar`]); `None` when none is available.
+    pub producto_recomendado: Option<Clave>,
 }
 
 /// Evaluates every product for `solicitud` and recommends one.
@@ -293,7 +332,7 @@ pub struct Productos {
 /// The recommendation, among the available products: first those whose down payment plus
 /// closing costs the buyer's own funds cover (savings, plus the sub-account where the product
 /// lets it pay the down payment), then the highest `valor_vivienda_max`, then the lower CAT,
-/// then the order of [`Producto::ALL`]. Comparisons use exact values.
+/// then the order the offers are listed in. Comparisons use exact values.
 ///
 /// The figures are those of exact `Decimal` arithmetic. They are computed in filtered doubles,
 /// which certify every comparison and rounding, and in `Decimal` for the rare applicant where
@@ -312,17 +351,21 @@ pub fn evaluar_calibrado(solicitud: &Solicitud, calibration: &crate::Calibration
 }
 
 /// [`evaluar`], keeping in `guardadas` the unrounded offers for the what-ifs that re-rank them
-/// (those of filtered arithmetic: where it fails, a what-if evaluates its products again). The
-/// caller owns where they rest: five offers are over a kilobyte, and returning them through
-/// the layers of `Option` and tuples copied them three times more per report.
+/// (those of filtered arithmetic: where it fails, or where the calibration has bank products
+/// beyond its bank mortgage, a what-if evaluates its products again). The caller owns where
+/// they rest: five offers are over a kilobyte, and returning them through the layers of
+/// `Option` and tuples copied them three times more per report.
 pub(crate) fn evaluar_guardando(
     c: &Cifras,
     solicitud: &Solicitud,
     guardadas: &mut Evaluadas,
 ) -> Productos {
     let evaluadas = guardadas.0.insert(evaluate::Evaluada::vacias());
-    evaluar_en(c, solicitud, evaluadas).unwrap_or_else(|| {
+    let filtrada = evaluar_en(c, solicitud, evaluadas);
+    if filtrada.is_none() || !c.productos.otros_bancos.is_empty() {
         guardadas.0 = None;
+    }
+    filtrada.unwrap_or_else(|| {
         en_decimal(evaluar_en(
             c,
             solicitud,
@@ -336,6 +379,16 @@ pub(crate) fn evaluar_guardando(
 pub fn evaluar_exacto(solicitud: &Solicitud) -> Productos {
     en_decimal(evaluar_en(
         Cifras::incluidas(),
+        solicitud,
+        &mut evaluate::Evaluada::<Decimal>::vacias(),
+    ))
+}
+
+/// [`evaluar_exacto`] under `calibration`'s figures.
+#[doc(hidden)]
+pub fn evaluar_exacto_calibrado(solicitud: &Solicitud, calibration: &crate::Calibration) -> Productos {
+    en_decimal(evaluar_en(
+        calibration.cifras_modelo(),
         solicitud,
         &mut evaluate::Evaluada::<Decimal>::vacias(),
     ))
@@ -357,6 +410,16 @@ fn en_decimal<T>(answer: Option<T>) -> T {
     answer.unwrap_or_else(|| unreachable!("decimal arithmetic always decides"))
 }
 
+/// The offers in the order they are listed: the built-in kinds up to the bank mortgage, the
+/// calibration's other bank products (`otros`), then the rest of the kinds.
+fn en_orden<'a, N: numero::Numero>(
+    evaluadas: &'a [evaluate::Evaluada<N>; 5],
+    otros: &'a [evaluate::Evaluada<N>],
+) -> impl Iterator<Item = &'a evaluate::Evaluada<N>> {
+    let (hasta_banco, resto) = evaluadas.split_at(Producto::HipotecaBancaria as usize + 1);
+    hasta_banco.iter().chain(otros).chain(resto)
+}
+
 /// Every product of `solicitud` written over `evaluadas` (storage the caller owns), and the
 /// offers as shown; `None` when the arithmetic cannot tell.
 fn evaluar_en<N: numero::Numero>(
@@ -365,11 +428,15 @@ fn evaluar_en<N: numero::Numero>(
     evaluadas: &mut [evaluate::Evaluada<N>; 5],
 ) -> Option<Productos> {
     ofertas::todas(c, solicitud, evaluadas)?;
+    // Nothing is allocated for a calibration with one bank product.
+    let mut otros = Vec::new();
+    ofertas::otros_bancos(c, solicitud, &mut otros)?;
     // Every CAT is shown: solved once each, before the recommendation compares them.
     evaluate::resolver_cats(evaluadas)?;
-    let producto_recomendado = evaluate::recomendado(&*evaluadas)?.map(evaluate::Evaluada::producto);
-    let mut productos = Vec::with_capacity(evaluadas.len());
-    for e in evaluadas.iter() {
+    evaluate::resolver_cats(&mut otros)?;
+    let producto_recomendado = evaluate::recomendado(en_orden(evaluadas, &otros))?.map(evaluate::Evaluada::clave);
+    let mut productos = Vec::with_capacity(evaluadas.len() + otros.len());
+    for e in en_orden(evaluadas, &otros) {
         e.mostrar_en(&mut productos)?;
     }
     Some(Productos { productos, producto_recomendado })
@@ -383,11 +450,14 @@ pub(crate) fn evaluar_descrita(c: &Cifras, solicitud: &Solicitud) -> Productos {
     fn en<N: numero::Numero>(c: &Cifras, solicitud: &Solicitud) -> Option<Productos> {
         let mut evaluadas = evaluate::Evaluada::<N>::vacias();
         ofertas::todas(c, solicitud, &mut evaluadas)?;
+        let mut otros = Vec::new();
+        ofertas::otros_bancos(c, solicitud, &mut otros)?;
         let producto_recomendado =
-            evaluate::recomendado(&evaluadas)?.map(evaluate::Evaluada::producto);
-        let descrita = producto_recomendado.unwrap_or(Producto::HipotecaBancaria);
+            evaluate::recomendado(en_orden(&evaluadas, &otros))?.map(evaluate::Evaluada::clave);
+        let banco = c.productos.clave(Producto::HipotecaBancaria);
+        let descrita = producto_recomendado.unwrap_or(banco);
         let mut productos = Vec::with_capacity(2);
-        for e in evaluadas.iter().filter(|e| e.producto() == descrita || e.producto() == Producto::HipotecaBancaria) {
+        for e in en_orden(&evaluadas, &otros).filter(|e| e.clave() == descrita || e.clave() == banco) {
             e.mostrar_en(&mut productos)?;
         }
         Some(Productos { productos, producto_recomendado })
@@ -401,7 +471,7 @@ fn credito_descrito<'a, N: numero::Numero + 'a>(evaluadas: impl IntoIterator<Ite
     Some(descrita(evaluadas)?.1)
 }
 
-/// The recommended product (`None` when none is available) and [`credito_descrito`].
+/// The recommended product's kind (`None` when none is available) and [`credito_descrito`].
 fn descrita<'a, N: numero::Numero + 'a>(
     evaluadas: impl IntoIterator<Item = &'a evaluate::Evaluada<N>>,
 ) -> Option<(Option<Producto>, Decimal)> {
@@ -418,7 +488,7 @@ pub(crate) fn credito_recomendado(c: &Cifras, solicitud: &Solicitud) -> Decimal 
     recomendacion(c, solicitud).1
 }
 
-/// [`credito_recomendado`] and the product recommended (`None` when none is available).
+/// [`credito_recomendado`] and the kind of product recommended (`None` when none is available).
 pub(crate) fn recomendacion(c: &Cifras, solicitud: &Solicitud) -> (Option<Producto>, Decimal) {
     fn en<N: numero::Numero>(
         c: &Cifras,
@@ -426,11 +496,20 @@ pub(crate) fn recomendacion(c: &Cifras, solicitud: &Solicitud) -> (Option<Produc
     ) -> Option<(Option<Producto>, Decimal)> {
         let mut evaluadas = evaluate::Evaluada::<N>::vacias();
         let disponibles = ofertas::disponibles(c, solicitud, &mut evaluadas)?;
+        let mut otros = Vec::new();
+        ofertas::otros_bancos(c, solicitud, &mut otros)?;
+        // In the order of `en_orden`, only the products a what-if can recommend.
+        let pares = || evaluadas.iter().zip(disponibles);
+        fn elegir<E>((e, disponible): (E, bool)) -> Option<E> {
+            disponible.then_some(e)
+        }
+        let corte = Producto::HipotecaBancaria as usize + 1;
         descrita(
-            evaluadas
-                .iter()
-                .zip(disponibles)
-                .filter_map(|(e, disponible)| disponible.then_some(e)),
+            pares()
+                .take(corte)
+                .filter_map(elegir)
+                .chain(otros.iter())
+                .chain(pares().skip(corte).filter_map(elegir)),
         )
     }
     en::<Approx>(c, solicitud).unwrap_or_else(|| en_decimal(en::<Decimal>(c, solicitud)))

@@ -8,6 +8,7 @@ use super::persona::{Capacidad, Comprador, Persona, capacidad, no_negativo, plaz
 use super::{Institucion, Motivo, Producto, Solicitud};
 use crate::cifras::Cifras;
 use crate::fast_decimal::{Orden, por};
+use crate::profile::IncomeType;
 use rust_decimal::Decimal;
 
 /// INFONAVIT's payment-to-salary limit applied to a salary: the share of the calibration's
@@ -251,6 +252,8 @@ fn fovissste<N: Numero>(cx: &Comprador<'_, N>, p: &Persona, e: &mut Evaluada<N>)
 /// payment-to-income limit within the total-debt limit), the same for both bank products.
 struct Hogar {
     edad: Option<u32>,
+    /// The household's monthly income, which a bank's minimum income is compared with.
+    ingreso: Decimal,
     pago: Capacidad,
 }
 
@@ -268,17 +271,36 @@ fn hogar(cifras: &Cifras, p: &Persona, co: Option<&Persona>) -> Hogar {
     };
     Hogar {
         edad,
+        ingreso,
         pago: capacidad(por(cifras.productos.banco_pti, ingreso), tope),
     }
 }
 
-/// The bank's own rules on the applicant: seniority by income type.
-fn motivos_banco(c: &Cifras, p: &Persona) -> Motivos {
-    let minimo = c.productos.banco_antiguedad_min.de(p.tipo);
-    if p.antiguedad < minimo {
-        Motivos::de(Motivo::AntiguedadInsuficiente)
+/// The bank's own rules on the applicant: seniority by income type, and the household's
+/// income against the product's minimum, if it has one.
+fn motivos_banco(c: &Cifras, p: &Persona, h: &Hogar) -> Motivos {
+    let mut motivos = Motivos::default();
+    if p.antiguedad < c.productos.banco_antiguedad_min.de(p.tipo) {
+        motivos.push(Motivo::AntiguedadInsuficiente);
+    }
+    if c.productos.banco_ingreso_min.is_some_and(|minimo| Orden(h.ingreso) < Orden(minimo)) {
+        motivos.push(Motivo::IngresoMenorAlMinimo);
+    }
+    motivos
+}
+
+/// Who Cuenta Infonavit + Crédito Bancario is for: someone without an active employer
+/// relation (not a payroll worker) whose INFONAVIT sub-account has a balance to pay the down
+/// payment with; active workers join INFONAVIT's credit to a bank's with Cofinavit. The reason
+/// it is refused, if it is. It reads no figure a what-if re-ranks for: a balance that is not
+/// declared is estimated from payroll contributions, none without a payroll.
+fn sin_patron_con_subcuenta(p: &Persona) -> Option<Motivo> {
+    if matches!(p.tipo, IncomeType::Asalariado | IncomeType::Mixto) {
+        Some(Motivo::ConRelacionLaboral)
+    } else if p.institucion.unwrap_or(Institucion::Infonavit) != Institucion::Infonavit || p.subcuenta.is_zero() {
+        Some(Motivo::SinSubcuentaInfonavit)
     } else {
-        Motivos::default()
+        None
     }
 }
 
@@ -310,7 +332,7 @@ fn hipoteca_bancaria<N: Numero>(cx: &Comprador<'_, N>, p: &Persona, h: &Hogar, e
     let tramo = Fijo::Banco.tramo(c, plazo)?;
     let pago = h.pago.pago;
     let credito = tramo.para_pago(Pago::Exacto(pago), None)?;
-    let mut motivos = motivos_banco(c, p);
+    let mut motivos = motivos_banco(c, p, h);
     sin_plazo_o_pago(&mut motivos, plazo, pago.is_zero());
     menor_al_minimo(c, &mut motivos, plazo, pago, credito.credito)?;
     let credito = Credito {
@@ -328,9 +350,11 @@ fn hipoteca_bancaria<N: Numero>(cx: &Comprador<'_, N>, p: &Persona, h: &Hogar, e
     evaluada(credito, cx, e)
 }
 
-/// Cuenta Infonavit + Crédito Bancario: one payment capacity (the bank's) serves a credit that
-/// is 70% bank and 30% INFONAVIT at 10.45%, INFONAVIT's part capped; the sub-account pays the
-/// down payment. The term meets both the bank's and INFONAVIT's age limits.
+/// Cuenta Infonavit + Crédito Bancario, for someone without an employer relation and with an
+/// INFONAVIT balance ([`sin_patron_con_subcuenta`]): one payment capacity (the bank's) serves a
+/// credit that is 70% bank and 30% INFONAVIT at 10.45%, INFONAVIT's part capped; the
+/// sub-account pays the down payment. The term meets both the bank's and INFONAVIT's age
+/// limits; the bank lends its share of the value by the buyer's income type.
 fn infonavit_mas_banco<N: Numero>(cx: &Comprador<'_, N>, p: &Persona, h: &Hogar, e: &mut Evaluada<N>) -> Option<()> {
     let c = cx.cifras;
     let plazo = plazo_banco(
@@ -358,14 +382,16 @@ fn infonavit_mas_banco<N: Numero>(cx: &Comprador<'_, N>, p: &Persona, h: &Hogar,
     } else {
         (banco.credito_para(N::de(pago) - tope * fondo.cuota)?, tope, Cat::Calcular)
     };
-    let mut motivos = motivos_banco(c, p);
-    if !p.cotiza_a(Institucion::Infonavit) {
-        motivos.push(Motivo::NoDerechohabienteInfonavit);
-    } else if p.antiguedad < c.productos.infonavit_antiguedad_min {
-        motivos.push(Motivo::AntiguedadInsuficiente);
-    }
-    sin_plazo_o_pago(&mut motivos, plazo, pago.is_zero());
-    menor_al_minimo(c, &mut motivos, plazo, pago, de_banco)?;
+    // Refused to whom it is not for, and for nothing else then.
+    let motivos = match sin_patron_con_subcuenta(p) {
+        Some(motivo) => Motivos::de(motivo),
+        None => {
+            let mut motivos = motivos_banco(c, p, h);
+            sin_plazo_o_pago(&mut motivos, plazo, pago.is_zero());
+            menor_al_minimo(c, &mut motivos, plazo, pago, de_banco)?;
+            motivos
+        }
+    };
     // Both parts are sized so that their payments add up to the whole capacity.
     let credito = Credito {
         producto: Producto::InfonavitMasBanco,
@@ -374,7 +400,7 @@ fn infonavit_mas_banco<N: Numero>(cx: &Comprador<'_, N>, p: &Persona, h: &Hogar,
         pago: Pago::Exacto(pago),
         forma: &forma,
         plazo,
-        valor: Valor::Ltv(N::reglas(c).ltv.asalariado),
+        valor: Valor::Ltv(ltv(c, p)),
         subcuenta_en_enganche: N::de(p.subcuenta),
         cat,
         por_deudas: h.pago.por_deudas,
@@ -504,11 +530,14 @@ pub(super) fn disponibles<N: Numero>(c: &Cifras, s: &Solicitud, evaluadas: &mut 
     let de_infonavit = p.cotiza_a(Institucion::Infonavit);
     let de_fovissste = p.cotiza_a(Institucion::Fovissste);
     let con_socio = de_infonavit && co.is_some();
+    let setenta_treinta = sin_patron_con_subcuenta(&p).is_none();
     let [e_infonavit, e_fovissste, e_banco, e_cofi, e_unamos] = evaluadas;
+    if setenta_treinta {
+        infonavit_mas_banco(&cx, &p, &h, e_cofi)?;
+    }
     if de_infonavit {
         let titular = infonavit_de(c, &p)?;
         infonavit(&cx, &p, titular, e_infonavit)?;
-        infonavit_mas_banco(&cx, &p, &h, e_cofi)?;
         if con_socio {
             unamos_creditos(&cx, &p, co.as_ref(), titular, CatPendiente::Listo(None), e_unamos)?;
         }
@@ -517,7 +546,20 @@ pub(super) fn disponibles<N: Numero>(c: &Cifras, s: &Solicitud, evaluadas: &mut 
         fovissste(&cx, &p, e_fovissste)?;
     }
     hipoteca_bancaria(&cx, &p, &h, e_banco)?;
-    Some([de_infonavit, de_fovissste, true, de_infonavit, con_socio])
+    Some([de_infonavit, de_fovissste, true, setenta_treinta, con_socio])
+}
+
+/// The calibration's other bank products (beside its bank mortgage, [`hipoteca_bancaria`]),
+/// each under its own rules, in the calibration's order, appended to `otros`; `None` when the
+/// arithmetic cannot tell.
+pub(super) fn otros_bancos<N: Numero>(c: &Cifras, s: &Solicitud, otros: &mut Vec<Evaluada<N>>) -> Option<()> {
+    for banco in &c.productos.otros_bancos {
+        let (cx, p, _, h) = prestatarios(banco, s);
+        let mut e = Evaluada::vacia();
+        hipoteca_bancaria(&cx, &p, &h, &mut e)?;
+        otros.push(e);
+    }
+    Some(())
 }
 
 #[cfg(test)]
