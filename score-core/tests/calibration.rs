@@ -273,7 +273,7 @@ fn a_changed_uma_moves_infonavits_rate_band() {
 }
 
 /// A bank product's minimum income (`ingreso_min`) refuses a household below it with
-/// `INGRESO_MENOR_AL_MINIMO`, and changes nothing above it.
+/// `INGRESO_MENOR_AL_MINIMO_DEL_BANCO`, and changes nothing above it.
 #[test]
 fn a_banks_minimum_income_refuses_lower_incomes() {
     let con_minimo = |minimo: u32| {
@@ -286,7 +286,7 @@ fn a_banks_minimum_income_refuses_lower_incomes() {
     let banco = |cal: &Calibration| oferta(&informe(PERFIL, cal), "HIPOTECA_BANCARIA").clone();
     let refusada = banco(&con_minimo(30_000));
     assert_eq!(refusada["elegible"], false);
-    assert_eq!(refusada["motivos"], serde_json::json!(["INGRESO_MENOR_AL_MINIMO"]));
+    assert_eq!(refusada["motivos"], serde_json::json!(["INGRESO_MENOR_AL_MINIMO_DEL_BANCO"]));
     assert_eq!(banco(&con_minimo(25_000)), banco(&Calibration::default()));
 }
 

@@ -1,14 +1,17 @@
 //! Credit products: what each housing-credit product would lend this buyer, under its own
 //! published rules, with Banxico's CAT, and which one to recommend.
 //!
-//! Five products are evaluated for every applicant (issue 17, item 4):
+//! Every product of the calibration is evaluated for every applicant (issue 17, item 4; issue 42,
+//! part 3): the five kinds below, and any other bank mortgage the calibration defines (a bank's
+//! own, evaluated as `HIPOTECA_BANCARIA` under its own figures). An offer's `producto` is the
+//! product's `clave` in the calibration ([`Clave`]); the embedded one's are these:
 //!
 //! | `producto` | What it is |
 //! |---|---|
 //! | `INFONAVIT` | INFONAVIT's crédito tradicional en pesos: salary-band rate, sub-account added to the credit |
 //! | `FOVISSSTE` | FOVISSSTE's crédito tradicional en pesos: 30% payroll discount, fixed rate |
 //! | `HIPOTECA_BANCARIA` | A bank mortgage at the market rate, with LTV, payment-to-income and age limits |
-//! | `INFONAVIT_MAS_BANCO` | "Cuenta Infonavit + Crédito Bancario": bank 70%, INFONAVIT 30%, sub-account as down payment |
+//! | `INFONAVIT_MAS_BANCO` | "Cuenta Infonavit + Crédito Bancario": bank 70%, INFONAVIT 30%, sub-account as down payment; for buyers without an employer relation |
 //! | `UNAMOS_CREDITOS` | Two INFONAVIT workers (spouses or not) pooling their credits |
 //!
 //! [`evaluar`] is pure and deterministic (no I/O, clock or globals) and total: any input gives
@@ -16,11 +19,13 @@
 //! Money is exact `Decimal`; shown figures are rounded half away from zero (money 2 decimals,
 //! rates and CAT 4). Every rule, figure and source is in `PRODUCTS.md`.
 
+mod bancos;
 mod clave;
 mod closing;
 mod evaluate;
 mod fijos;
 mod finance;
+mod motivo;
 mod numero;
 mod ofertas;
 mod persona;
@@ -33,6 +38,7 @@ pub(crate) use persona::cotiza_a;
 pub use clave::{CLAVE_MAX, Clave};
 pub use closing::{GASTOS_CIERRE, ISAI, Origen as OrigenIsai, isai, tasa_gastos_cierre};
 pub use finance::{Flujo, cat, factor_anualidad_mensual};
+pub use motivo::Motivo;
 
 use crate::approx::Approx;
 use crate::cifras::Cifras;
@@ -177,100 +183,6 @@ impl Producto {
             Producto::HipotecaBancaria => "HIPOTECA_BANCARIA",
             Producto::InfonavitMasBanco => "INFONAVIT_MAS_BANCO",
             Producto::UnamosCreditos => "UNAMOS_CREDITOS",
-        }
-    }
-}
-
-/// Why a product is not available, with a stable UPPER_SNAKE_CASE code.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
-#[serde(rename_all = "SCREAMING_SNAKE_CASE")]
-pub enum Motivo {
-    /// Not a payroll worker contributing to INFONAVIT.
-    NoDerechohabienteInfonavit,
-    /// Not a payroll worker contributing to FOVISSSTE.
-    NoDerechohabienteFovissste,
-    /// An active payroll worker: the scheme is for people without an employer relation
-    /// (Cuenta Infonavit + Crédito Bancario).
-    ConRelacionLaboral,
-    /// No INFONAVIT sub-account balance to pay the down payment with (Cuenta Infonavit +
-    /// Crédito Bancario).
-    SinSubcuentaInfonavit,
-    /// Fewer months of contribution or activity than the product asks.
-    AntiguedadInsuficiente,
-    /// Salary below one monthly minimum wage.
-    IngresoMenorAlSalarioMinimo,
-    /// Age leaves no term under the product's age-plus-term limit.
-    SinPlazoPorEdad,
-    /// Debts use up the payment the product allows.
-    SinCapacidadDePago,
-    /// The credit the income supports is below the bank's smallest mortgage.
-    CreditoMenorAlMinimo,
-    /// The income is below the smallest one the bank's product accepts (its `ingreso_min`).
-    IngresoMenorAlMinimo,
-    /// Unamos Créditos needs a co-borrower.
-    SinCoacreditado,
-    /// The co-borrower does not qualify for INFONAVIT.
-    CoacreditadoNoElegible,
-}
-
-impl Motivo {
-    /// Every reason, in the order `motivos` lists them.
-    pub const ALL: [Motivo; 12] = [
-        Motivo::NoDerechohabienteInfonavit,
-        Motivo::NoDerechohabienteFovissste,
-        Motivo::ConRelacionLaboral,
-        Motivo::SinSubcuentaInfonavit,
-        Motivo::AntiguedadInsuficiente,
-        Motivo::IngresoMenorAlSalarioMinimo,
-        Motivo::SinPlazoPorEdad,
-        Motivo::SinCapacidadDePago,
-        Motivo::CreditoMenorAlMinimo,
-        Motivo::IngresoMenorAlMinimo,
-        Motivo::SinCoacreditado,
-        Motivo::CoacreditadoNoElegible,
-    ];
-
-    /// The stable code, as written in JSON.
-    pub const fn as_str(self) -> &'static str {
-        match self {
-            Motivo::NoDerechohabienteInfonavit => "NO_DERECHOHABIENTE_INFONAVIT",
-            Motivo::NoDerechohabienteFovissste => "NO_DERECHOHABIENTE_FOVISSSTE",
-            Motivo::ConRelacionLaboral => "CON_RELACION_LABORAL",
-            Motivo::SinSubcuentaInfonavit => "SIN_SUBCUENTA_INFONAVIT",
-            Motivo::AntiguedadInsuficiente => "ANTIGUEDAD_INSUFICIENTE",
-            Motivo::IngresoMenorAlSalarioMinimo => "INGRESO_MENOR_AL_SALARIO_MINIMO",
-            Motivo::SinPlazoPorEdad => "SIN_PLAZO_POR_EDAD",
-            Motivo::SinCapacidadDePago => "SIN_CAPACIDAD_DE_PAGO",
-            Motivo::CreditoMenorAlMinimo => "CREDITO_MENOR_AL_MINIMO",
-            Motivo::IngresoMenorAlMinimo => "INGRESO_MENOR_AL_MINIMO",
-            Motivo::SinCoacreditado => "SIN_COACREDITADO",
-            Motivo::CoacreditadoNoElegible => "COACREDITADO_NO_ELEGIBLE",
-        }
-    }
-
-    /// A Spanish sentence for the buyer.
-    pub const fn texto(self) -> &'static str {
-        match self {
-            Motivo::NoDerechohabienteInfonavit => "Este crédito es para personas asalariadas que cotizan al INFONAVIT.",
-            Motivo::NoDerechohabienteFovissste => {
-                "Este crédito es para trabajadores del Estado que cotizan al FOVISSSTE."
-            }
-            Motivo::ConRelacionLaboral => {
-                "Este esquema es para quien no tiene hoy un patrón; con empleo formal, el crédito que une al INFONAVIT y al banco es Cofinavit."
-            }
-            Motivo::SinSubcuentaInfonavit => {
-                "Este esquema usa como enganche el saldo de tu subcuenta de vivienda del INFONAVIT, y no registras saldo."
-            }
-            Motivo::AntiguedadInsuficiente => "Aún no cumples la antigüedad mínima que pide este crédito.",
-            Motivo::IngresoMenorAlSalarioMinimo => "El salario es menor a un salario mínimo mensual.",
-            Motivo::SinPlazoPorEdad => "Por la edad, no queda plazo dentro del límite de edad más plazo del crédito.",
-            Motivo::SinCapacidadDePago => "Tus deudas actuales ocupan todo el pago que este crédito permite.",
-            Motivo::CreditoMenorAlMinimo => "El crédito que permite tu ingreso es menor al monto mínimo de los bancos.",
-            Motivo::IngresoMenorAlMinimo => "Tu ingreso es menor al mínimo que pide este crédito.",
-            Motivo::SinCoacreditado => "Para unir créditos necesitas registrar a otra persona que cotice al INFONAVIT.",
-            Motivo::CoacreditadoNoElegible => {
-                "La persona con quien unirías el crédito no califica para un crédito INFONAVIT."
-            }
         }
     }
 }
@@ -430,7 +342,7 @@ fn evaluar_en<N: numero::Numero>(
     ofertas::todas(c, solicitud, evaluadas)?;
     // Nothing is allocated for a calibration with one bank product.
     let mut otros = Vec::new();
-    ofertas::otros_bancos(c, solicitud, &mut otros)?;
+    bancos::otros_bancos(c, solicitud, &mut otros)?;
     // Every CAT is shown: solved once each, before the recommendation compares them.
     evaluate::resolver_cats(evaluadas)?;
     evaluate::resolver_cats(&mut otros)?;
@@ -451,7 +363,7 @@ pub(crate) fn evaluar_descrita(c: &Cifras, solicitud: &Solicitud) -> Productos {
         let mut evaluadas = evaluate::Evaluada::<N>::vacias();
         ofertas::todas(c, solicitud, &mut evaluadas)?;
         let mut otros = Vec::new();
-        ofertas::otros_bancos(c, solicitud, &mut otros)?;
+        bancos::otros_bancos(c, solicitud, &mut otros)?;
         let producto_recomendado =
             evaluate::recomendado(en_orden(&evaluadas, &otros))?.map(evaluate::Evaluada::clave);
         let banco = c.productos.clave(Producto::HipotecaBancaria);
@@ -497,7 +409,7 @@ pub(crate) fn recomendacion(c: &Cifras, solicitud: &Solicitud) -> (Option<Produc
         let mut evaluadas = evaluate::Evaluada::<N>::vacias();
         let disponibles = ofertas::disponibles(c, solicitud, &mut evaluadas)?;
         let mut otros = Vec::new();
-        ofertas::otros_bancos(c, solicitud, &mut otros)?;
+        bancos::otros_bancos(c, solicitud, &mut otros)?;
         // In the order of `en_orden`, only the products a what-if can recommend.
         let pares = || evaluadas.iter().zip(disponibles);
         fn elegir<E>((e, disponible): (E, bool)) -> Option<E> {
