@@ -80,6 +80,8 @@ echo "score_wasm_bg.wasm: $size bytes ($gz gzip -9)"
 # browser) added about 559 KB (192 KB gzip): score-core's TOML reader (toml's parser, its serde
 # deserializer monomorphized through serde_path_to_error for every table of the document, the
 # document's derived Deserialize and Serialize, the checks and their messages, the embedded 26 KB
-# document); toToml alone is 27 KB.
-# Budget: 1053 KiB, the measured 1,074,782 bytes (394,026 gzip) and 3 KB to spare (see score-wasm/README.md).
-[ "$size" -lt 1078272 ] || { echo "score_wasm_bg.wasm is over the 1053 KiB budget" >&2; exit 1; }
+# document); toToml alone is 27 KB, and 1053 KiB until a calibration's own bank products (issue 42
+# part 3: any number of bank mortgages, each evaluated under its own figures, the product's clave
+# on the wire, the 70/30 scheme's new rule) added 16 KB (6.6 KB gzip).
+# Budget: 1069 KiB, the measured 1,090,919 bytes (400,625 gzip) and 3 KB to spare (see score-wasm/README.md).
+[ "$size" -lt 1094656 ] || { echo "score_wasm_bg.wasm is over the 1069 KiB budget" >&2; exit 1; }

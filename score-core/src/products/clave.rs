@@ -9,7 +9,9 @@ use std::fmt;
 pub const CLAVE_MAX: usize = 31;
 
 /// A product's code: `"INFONAVIT"`, `"HIPOTECA_BANCARIA"`, or a bank's own (`"BBVA_FIJA"`).
-#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+/// Compared, ordered and hashed as its text (by hand: a derived comparison of the whole array
+/// is unrolled at every use, which costs the WebAssembly module kilobytes).
+#[derive(Clone, Copy)]
 pub struct Clave {
     len: u8,
     bytes: [u8; CLAVE_MAX],
@@ -34,10 +36,40 @@ impl Clave {
         Some(Clave { len: src.len() as u8, bytes })
     }
 
+    fn as_bytes(&self) -> &[u8] {
+        &self.bytes[..usize::from(self.len)]
+    }
+
     /// The code as written.
     pub fn as_str(&self) -> &str {
         // Built from a `&str` cut at its end: always UTF-8.
         std::str::from_utf8(&self.bytes[..usize::from(self.len)]).unwrap_or("")
+    }
+}
+
+impl PartialEq for Clave {
+    fn eq(&self, other: &Clave) -> bool {
+        self.as_bytes() == other.as_bytes()
+    }
+}
+
+impl Eq for Clave {}
+
+impl PartialOrd for Clave {
+    fn partial_cmp(&self, other: &Clave) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for Clave {
+    fn cmp(&self, other: &Clave) -> std::cmp::Ordering {
+        self.as_bytes().cmp(other.as_bytes())
+    }
+}
+
+impl std::hash::Hash for Clave {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.as_bytes().hash(state);
     }
 }
 

@@ -330,7 +330,8 @@ impl<N: Numero> Evaluada<N> {
     }
 }
 
-/// The recommended product among the available ones (see [`Evaluada::antes_que`]).
+/// The recommended product among the available ones (see [`Evaluada::antes_que`]), in any
+/// order: the last criterion, where each offer is listed, is a field of the offer.
 pub(super) fn recomendado<'a, N: Numero + 'a>(
     evaluadas: impl IntoIterator<Item = &'a Evaluada<N>>,
 ) -> Option<Option<&'a Evaluada<N>>> {

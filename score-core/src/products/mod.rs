@@ -164,7 +164,14 @@ impl Producto {
 
     /// The built-in product whose code is `clave`, if any: its wire text is then static.
     pub fn de_clave(clave: &str) -> Option<Producto> {
-        Producto::ALL.into_iter().find(|p| p.as_str() == clave)
+        Some(match clave {
+            "INFONAVIT" => Producto::Infonavit,
+            "FOVISSSTE" => Producto::Fovissste,
+            "HIPOTECA_BANCARIA" => Producto::HipotecaBancaria,
+            "INFONAVIT_MAS_BANCO" => Producto::InfonavitMasBanco,
+            "UNAMOS_CREDITOS" => Producto::UnamosCreditos,
+            _ => return None,
+        })
     }
 
     /// The code as a [`Clave`]: the default calibration's `clave` of the product.
@@ -346,7 +353,7 @@ fn evaluar_en<N: numero::Numero>(
     // Every CAT is shown: solved once each, before the recommendation compares them.
     evaluate::resolver_cats(evaluadas)?;
     evaluate::resolver_cats(&mut otros)?;
-    let producto_recomendado = evaluate::recomendado(en_orden(evaluadas, &otros))?.map(evaluate::Evaluada::clave);
+    let producto_recomendado = evaluate::recomendado(evaluadas.iter().chain(&otros))?.map(evaluate::Evaluada::clave);
     let mut productos = Vec::with_capacity(evaluadas.len() + otros.len());
     for e in en_orden(evaluadas, &otros) {
         e.mostrar_en(&mut productos)?;
@@ -365,7 +372,7 @@ pub(crate) fn evaluar_descrita(c: &Cifras, solicitud: &Solicitud) -> Productos {
         let mut otros = Vec::new();
         bancos::otros_bancos(c, solicitud, &mut otros)?;
         let producto_recomendado =
-            evaluate::recomendado(en_orden(&evaluadas, &otros))?.map(evaluate::Evaluada::clave);
+            evaluate::recomendado(evaluadas.iter().chain(&otros))?.map(evaluate::Evaluada::clave);
         let banco = c.productos.clave(Producto::HipotecaBancaria);
         let descrita = producto_recomendado.unwrap_or(banco);
         let mut productos = Vec::with_capacity(2);
@@ -410,19 +417,10 @@ pub(crate) fn recomendacion(c: &Cifras, solicitud: &Solicitud) -> (Option<Produc
         let disponibles = ofertas::disponibles(c, solicitud, &mut evaluadas)?;
         let mut otros = Vec::new();
         bancos::otros_bancos(c, solicitud, &mut otros)?;
-        // In the order of `en_orden`, only the products a what-if can recommend.
-        let pares = || evaluadas.iter().zip(disponibles);
-        fn elegir<E>((e, disponible): (E, bool)) -> Option<E> {
-            disponible.then_some(e)
-        }
-        let corte = Producto::HipotecaBancaria as usize + 1;
-        descrita(
-            pares()
-                .take(corte)
-                .filter_map(elegir)
-                .chain(otros.iter())
-                .chain(pares().skip(corte).filter_map(elegir)),
-        )
+        // Only the products a what-if can recommend (the recommendation's last criterion is the
+        // listing order each offer carries, so the order they are compared in does not matter).
+        let disponibles = evaluadas.iter().zip(disponibles).filter_map(|(e, disponible)| disponible.then_some(e));
+        descrita(disponibles.chain(&otros))
     }
     en::<Approx>(c, solicitud).unwrap_or_else(|| en_decimal(en::<Decimal>(c, solicitud)))
 }
