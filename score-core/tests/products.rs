@@ -299,6 +299,44 @@ proptest! {
     }
 }
 
+/// The calibrations of `fixtures/calibraciones/dos-bancos.json`: two bank products each.
+fn dos_bancos() -> Vec<score_core::Calibration> {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../fixtures/calibraciones/dos-bancos.json");
+    let doc: Value = serde_json::from_str(&std::fs::read_to_string(path).expect("dos-bancos.json")).expect("JSON");
+    let embedded = score_core::calibration::EMBEDDED_TOML;
+    doc["casos"]
+        .as_array()
+        .expect("casos")
+        .iter()
+        .map(|c| {
+            let (from, to) = (text(&c["reemplazar"]), text(&c["por"]));
+            score_core::Calibration::from_toml(&embedded.replacen(from, to, 1)).expect("valid")
+        })
+        .collect()
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 300, ..ProptestConfig::default() })]
+
+    /// Under a calibration with two bank products, the fast path shows exactly the offers of
+    /// decimal arithmetic (the other bank's offer included, from its own table of terms); both
+    /// bank products are listed beside the funds' and the schemes', the bank mortgage third, and
+    /// the recommended one is available.
+    #[test]
+    fn two_bank_products_filtered_equals_decimal(s in solicitud_cualquiera()) {
+        for cal in dos_bancos() {
+            let r = score_core::products::evaluar_calibrado(&s, &cal);
+            prop_assert_eq!(&r, &score_core::products::evaluar_exacto_calibrado(&s, &cal));
+            prop_assert_eq!(r.productos.len(), 6);
+            prop_assert_eq!(r.productos[2].producto, Producto::HipotecaBancaria.clave());
+            match r.producto_recomendado {
+                Some(p) => prop_assert!(r.productos.iter().any(|o| o.producto == p && o.elegible)),
+                None => prop_assert!(r.productos.iter().all(|o| !o.elegible)),
+            }
+        }
+    }
+}
+
 /// Incomes on and a centavo around every point where a rule changes (the minimum wage, the
 /// end of INFONAVIT's payment ramp, each edge of its rate table, a payment used up exactly by
 /// debts, a cap equal to the capacity, the bank's smallest credit), and a plain sweep: the
