@@ -16,8 +16,8 @@ use rust_decimal::Decimal;
 
 /// The offer the capacity describes: the recommended one, or the bank mortgage's (its terms,
 /// with zero amounts) when no product is available.
-pub(crate) fn oferta_descrita(ofertas: &Productos) -> Option<&OfertaProducto> {
-    let producto = ofertas.producto_recomendado.unwrap_or(Producto::HipotecaBancaria);
+pub(crate) fn oferta_descrita<'a>(c: &Cifras, ofertas: &'a Productos) -> Option<&'a OfertaProducto> {
+    let producto = ofertas.producto_recomendado.unwrap_or(c.productos.clave(Producto::HipotecaBancaria));
     ofertas.productos.iter().find(|o| o.producto == producto)
 }
 
@@ -30,7 +30,7 @@ pub(crate) fn capacidad(
 ) -> CapacidadCompra {
     let state = c.estado(profile.estado);
     let zero = Decimal::ZERO;
-    let oferta = oferta_descrita(ofertas);
+    let oferta = oferta_descrita(c, ofertas);
     let campo = |f: fn(&OfertaProducto) -> Decimal| oferta.map_or(zero, f);
     let (valor, credito, gastos) = (campo(|o| o.valor_vivienda_max), campo(|o| o.credito_max), campo(|o| o.gastos_cierre));
     // The down payment is the part of the value the credit does not cover; the own funds are
@@ -38,7 +38,9 @@ pub(crate) fn capacidad(
     // credits the sub-account is that whole part, so the funds cover the down payment exactly
     // when the savings cover the closing costs, as the products' recommendation reads it.
     let enganche_requerido = valor - credito;
-    let subcuentas = oferta.map_or(zero, |o| o.producto.subcuenta_aplicada(exact.subcuenta_titular, exact.subcuenta));
+    let subcuentas = oferta
+        .and_then(|o| c.productos.tipo_de(o.producto))
+        .map_or(zero, |p| p.subcuenta_aplicada(exact.subcuenta_titular, exact.subcuenta));
     let disponible = money(profile.ahorro + subcuentas);
     let ajuste = Orden(Decimal::TWO - state.factor)
         .clamp(Orden(c.factor_min), Orden(c.factor_max))

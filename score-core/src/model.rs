@@ -55,11 +55,11 @@ fn assemble(
 ) -> ScoreReport {
     let capacidad = crate::capacity::capacidad(c, profile, exact, &ofertas);
     let plazo_max =
-        crate::capacity::oferta_descrita(&ofertas).map_or(0, |o| o.producto.plazo_max_en(c));
+        crate::capacity::oferta_descrita(c, &ofertas).map_or(0, |o| c.productos.plazo_max_de(c, o.producto));
     let motivos_banco = ofertas
         .productos
         .iter()
-        .find(|o| o.producto == crate::products::Producto::HipotecaBancaria)
+        .find(|o| o.producto == c.productos.clave(crate::products::Producto::HipotecaBancaria))
         .map_or(&[][..], |o| &o.motivos[..]);
     // Built one by one in the report (an array of the six, taken apart, was one more copy).
     let componente = |i: usize| Componente { valor: figures.componentes[i].0, peso: PESOS[i], puntos: figures.componentes[i].1 };

@@ -501,14 +501,15 @@ pub struct ScoreReport {
     /// simulations off). Absent in reports stored before it existed.
     #[serde(default)]
     pub simulaciones: Vec<crate::simulations::Simulacion>,
-    /// Additive: what each housing-credit product (INFONAVIT, FOVISSSTE, a bank mortgage,
-    /// INFONAVIT plus a bank, Unamos Créditos) would lend this buyer under its own rules, always
-    /// all five in that order (`PRODUCTS.md`). Absent in reports stored before it existed.
+    /// Additive: what each housing-credit product of the calibration (INFONAVIT, FOVISSSTE, each
+    /// bank mortgage, INFONAVIT plus a bank, Unamos Créditos) would lend this buyer under its own
+    /// rules, in that order (`PRODUCTS.md`). Absent in reports stored before it existed.
     #[serde(default)]
     pub productos: Vec<crate::products::OfertaProducto>,
-    /// Additive: the product recommended among the available ones; null when none is.
+    /// Additive: the `clave` of the product recommended among the available ones; null when
+    /// none is.
     #[serde(default)]
-    pub producto_recomendado: Option<crate::products::Producto>,
+    pub producto_recomendado: Option<crate::products::Clave>,
 }
 
 #[cfg(test)]

@@ -237,6 +237,20 @@ impl ReportSink for Writer<'_, '_> {
         self.write_text(value);
     }
     #[inline(always)]
+    fn clave(&mut self, at: Slot, value: &crate::products::Clave) {
+        // A clave is written as it is, escaped like any text (one read back from JSON may hold
+        // anything), without the owned text the default makes of a bank's own code.
+        self.slot(at);
+        let text = value.as_str();
+        if needs_no_escape(text.as_bytes()) {
+            self.out.push(b'"');
+            self.raw(text);
+            self.out.push(b'"');
+        } else {
+            let _ = serde_json::to_writer(&mut *self.out, text);
+        }
+    }
+    #[inline(always)]
     fn null(&mut self, at: Slot) {
         self.slot(at);
         self.raw("null");

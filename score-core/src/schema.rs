@@ -143,6 +143,9 @@ impl ReportSink for Recorder {
         let all = value.map_or(&[][..], |v| v.all);
         self.put(at, Shape::Nullable(Box::new(Shape::Label(all))));
     }
+    fn clave_or_null(&mut self, at: Slot, _: Option<&crate::products::Clave>) {
+        self.put(at, Shape::Nullable(Box::new(Shape::Text)));
+    }
     fn valor_campo(&mut self, at: Slot, _: Option<crate::ValorCampo>) {
         self.put(at, Shape::Nullable(Box::new(Shape::DecimalOrLabel(&crate::walk::TIPO_INGRESO_NAMES))));
     }

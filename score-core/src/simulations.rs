@@ -579,7 +579,7 @@ mod tests {
             }
             for (accion, changed) in changes {
                 let again = crate::score(&changed).expect("a changed profile stays valid");
-                let unamos = again.producto_recomendado == Some(crate::products::Producto::UnamosCreditos);
+                let unamos = again.producto_recomendado == Some(crate::products::Producto::UnamosCreditos.clave());
                 let Some(r) = resultado(cifras, &changed, accion, &exact, &shown, &evaluadas, base.credito_max) else {
                     // Not offerable: only a co-borrower, and only where the changed profile
                     // gains no score and no credit through Unamos Créditos.

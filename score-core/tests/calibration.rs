@@ -322,14 +322,65 @@ fn a_changed_uma_moves_infonavits_rate_band() {
     assert_eq!(antes["score"], despues["score"]);
 }
 
-/// A figure the model does not apply yet is refused, not silently ignored.
+/// A bank product's minimum income (`ingreso_min`) refuses a household below it with
+/// `INGRESO_MENOR_AL_MINIMO_DEL_BANCO`, and changes nothing above it.
 #[test]
-fn a_minimum_income_is_refused_until_the_model_applies_it() {
-    let text = cambiada(
-        "credito_min = { valor = 250000,",
-        "ingreso_min = { valor = 15000, estimacion = \"un ingreso mínimo del banco\" }\ncredito_min = { valor = 250000,",
-    );
-    assert_eq!(falla(&text).0, "productos[2].ingreso_min");
+fn a_banks_minimum_income_refuses_lower_incomes() {
+    let con_minimo = |minimo: u32| {
+        let text = cambiada(
+            "credito_min = { valor = 250000,",
+            &format!("ingreso_min = {{ valor = {minimo}, estimacion = \"un ingreso mínimo del banco\" }}\ncredito_min = {{ valor = 250000,"),
+        );
+        Calibration::from_toml(&text).expect("valid")
+    };
+    let banco = |cal: &Calibration| oferta(&informe(PERFIL, cal), "HIPOTECA_BANCARIA").clone();
+    let refusada = banco(&con_minimo(30_000));
+    assert_eq!(refusada["elegible"], false);
+    assert_eq!(refusada["motivos"], serde_json::json!(["INGRESO_MENOR_AL_MINIMO_DEL_BANCO"]));
+    assert_eq!(banco(&con_minimo(25_000)), banco(&Calibration::default()));
+}
+
+/// The calibrations of `fixtures/calibraciones/dos-bancos.json` (every surface reads them).
+fn dos_bancos() -> Vec<(Calibration, serde_json::Value)> {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../fixtures/calibraciones/dos-bancos.json");
+    let doc: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(path).expect("read")).expect("json");
+    doc["casos"]
+        .as_array()
+        .expect("casos")
+        .iter()
+        .map(|caso| {
+            let text = cambiada(caso["reemplazar"].as_str().expect("text"), caso["por"].as_str().expect("text"));
+            (Calibration::from_toml(&text).expect("two bank products are valid"), caso.clone())
+        })
+        .collect()
+}
+
+/// A calibration with two bank products lists both, in its order after FOVISSSTE, and
+/// recommends the one that buys the most house; each is the bank mortgage of its own figures:
+/// the second one's offer is the one the calibration with it alone as its bank gives.
+#[test]
+fn two_bank_products_recommend_the_one_that_buys_the_most_house() {
+    let casos = dos_bancos();
+    assert_eq!(casos.len(), 2);
+    for (cal, caso) in &casos {
+        let r = informe(&caso["perfil"].to_string(), cal);
+        let claves: Vec<&str> = r["productos"].as_array().expect("productos").iter().map(|o| o["producto"].as_str().expect("clave")).collect();
+        assert_eq!(serde_json::json!(claves), caso["productos"], "{}", caso["description"]);
+        assert_eq!(r["producto_recomendado"], caso["producto_recomendado"], "{}", caso["description"]);
+        let otro = claves[3];
+        let (valor_otro, valor_promedio) =
+            (oferta(&r, otro)["valor_vivienda_max"].as_f64().expect("f64"), oferta(&r, "HIPOTECA_BANCARIA")["valor_vivienda_max"].as_f64().expect("f64"));
+        let mas_casa = if valor_otro > valor_promedio { otro } else { "HIPOTECA_BANCARIA" };
+        assert_eq!(r["producto_recomendado"], mas_casa);
+        assert_eq!(r["capacidad_compra_estimada"]["credito_max"], oferta(&r, mas_casa)["credito_max"]);
+        // The second product alone as the calibration's bank: its offer is the same.
+        let solo = cal
+            .to_toml()
+            .replacen("clave = \"HIPOTECA_BANCARIA\"", "clave = \"PROMEDIO_RETIRADO\"", 1)
+            .replacen("banco = \"HIPOTECA_BANCARIA\"", &format!("banco = \"{otro}\""), 1);
+        let solo = Calibration::from_toml(&solo).expect("valid");
+        assert_eq!(oferta(&informe(&caso["perfil"].to_string(), &solo), otro), oferta(&r, otro));
+    }
 }
 
 /// A loan-to-value by income type applies to that type alone.
@@ -345,16 +396,41 @@ fn a_loan_to_value_for_mixed_incomes_applies_to_them() {
     assert_eq!(oferta(&informe(PERFIL, &cal), "HIPOTECA_BANCARIA"), oferta(&informe(PERFIL, &Calibration::default()), "HIPOTECA_BANCARIA"));
 }
 
+/// The bank products the round-trip proptest adds, by `clave`, with the offset of each one's
+/// rate from the proptest's.
+const DOS_BANCOS_TASAS: [(&str, u32); 2] = [("BANCO_UNO", 0), ("BANCO_DOS", 150)];
+
+fn tasa_otro(desplazamiento: &u32, tasa: u32) -> u32 {
+    tasa + desplazamiento
+}
+
+/// A bank product `clave` at rate `tasa` (the second product of `dos-bancos.json`), followed by
+/// the 70/30 product's first line, which it is inserted before.
+fn dos_bancos_por(clave: &str, tasa: Decimal) -> String {
+    let (_, caso) = dos_bancos().swap_remove(0);
+    caso["por"]
+        .as_str()
+        .expect("text")
+        .replacen("BANCO_TASA_BAJA", clave, 1)
+        .replacen("valor = 0.095,", &format!("valor = {tasa},"), 1)
+}
+
 proptest::proptest! {
     #![proptest_config(proptest::prelude::ProptestConfig::with_cases(24))]
     /// A calibration written with `to_toml` and read again is the same and scores identically.
     #[test]
-    fn written_and_read_again_scores_identically(id in "[a-z][a-z0-9.-]{0,30}", which in 0usize..1000, tasa in 500u32..2500, uma in 9000u32..20000) {
+    fn written_and_read_again_scores_identically(id in "[a-z][a-z0-9.-]{0,30}", which in 0usize..1000, tasa in 500u32..2500, uma in 9000u32..20000, tasa_extra in 500u32..2500) {
         // Other figures too: a bank rate and a UMA of the proptest's choosing.
         let text = renombrada(&id)
             .replacen("valor = 0.1154,", &format!("valor = {},", Decimal::new(i64::from(tasa), 4)), 1)
             .replacen("valor = 117.31,", &format!("valor = {},", Decimal::new(i64::from(uma), 2)), 1);
+        // Several bank products: the two of `dos-bancos.json`, at rates of the proptest's choosing.
+        let text = DOS_BANCOS_TASAS.iter().fold(text, |text, (clave, desplazamiento)| {
+            let banco = dos_bancos_por(clave, Decimal::new(i64::from(tasa_otro(desplazamiento, tasa_extra)), 4));
+            text.replacen("[[productos]]\nclave = \"INFONAVIT_MAS_BANCO\"", &banco, 1)
+        });
         let cal = Calibration::from_toml(&text).expect("valid");
+        proptest::prop_assert_eq!(cal.to_toml().matches("tipo = \"bancario\"").count(), 3);
         let again = Calibration::from_toml(&cal.to_toml()).expect("reads back");
         proptest::prop_assert_eq!(&again, &cal);
         let profiles = fixture_profiles();

@@ -101,7 +101,8 @@ fn every_product_matches_the_independent_computation() {
             assert_eq!(g, w, "{name}");
         }
         assert_eq!(productos.len(), 5, "{name}");
-        let recomendado = got.producto_recomendado.map(|p| p.as_str());
+        let recomendado = got.producto_recomendado;
+        let recomendado = recomendado.as_ref().map(|p| p.as_str());
         assert_eq!(recomendado, want["producto_recomendado"].as_str(), "{name}");
         for o in got.productos.iter().filter(|o| o.elegible) {
             seen.insert(o.producto);
@@ -139,7 +140,7 @@ fn hand_checked_cdmx_example() {
     assert_eq!(banco.valor_vivienda_max.to_string(), "853106.13");
     assert_eq!(banco.enganche_requerido.to_string(), "85310.61");
     assert_eq!(banco.total_pagado.to_string(), "2167677.96");
-    assert_eq!(got.producto_recomendado, Some(Producto::Infonavit));
+    assert_eq!(got.producto_recomendado, Some(Producto::Infonavit.clave()));
 }
 
 /// The CAT constants reproduce their published anchors: INFONAVIT's simulator (3.5%, 30 years,
@@ -225,7 +226,7 @@ proptest! {
         let r = evaluar(&s);
         prop_assert_eq!(r.productos.len(), 5);
         for (o, p) in r.productos.iter().zip(Producto::ALL) {
-            prop_assert_eq!(o.producto, p);
+            prop_assert_eq!(o.producto, p.clave());
             prop_assert_eq!(o.elegible, o.motivos.is_empty());
             if o.credito_max.is_zero() {
                 prop_assert!(!o.elegible, "{:?} lends 0 but is available", p);
@@ -252,7 +253,8 @@ proptest! {
     #[test]
     fn payment_within_the_products_limit(s in solicitud_cualquiera()) {
         for o in evaluar(&s).productos.iter().filter(|o| o.elegible) {
-            let limite = score_core::money::money(limite_pago(&s, o.producto));
+            let producto = Producto::de_clave(o.producto.as_str()).expect("a built-in product");
+            let limite = score_core::money::money(limite_pago(&s, producto));
             prop_assert!(o.pago_mensual <= limite, "{:?}: {} > {}", o.producto, o.pago_mensual, limite);
         }
     }
@@ -294,6 +296,44 @@ proptest! {
     #[test]
     fn filtered_equals_decimal(s in solicitud_cualquiera()) {
         prop_assert_eq!(evaluar(&s), evaluar_exacto(&s));
+    }
+}
+
+/// The calibrations of `fixtures/calibraciones/dos-bancos.json`: two bank products each.
+fn dos_bancos() -> Vec<score_core::Calibration> {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../fixtures/calibraciones/dos-bancos.json");
+    let doc: Value = serde_json::from_str(&std::fs::read_to_string(path).expect("dos-bancos.json")).expect("JSON");
+    let embedded = score_core::calibration::EMBEDDED_TOML;
+    doc["casos"]
+        .as_array()
+        .expect("casos")
+        .iter()
+        .map(|c| {
+            let (from, to) = (text(&c["reemplazar"]), text(&c["por"]));
+            score_core::Calibration::from_toml(&embedded.replacen(from, to, 1)).expect("valid")
+        })
+        .collect()
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 300, ..ProptestConfig::default() })]
+
+    /// Under a calibration with two bank products, the fast path shows exactly the offers of
+    /// decimal arithmetic (the other bank's offer included, from its own table of terms); both
+    /// bank products are listed beside the funds' and the schemes', the bank mortgage third, and
+    /// the recommended one is available.
+    #[test]
+    fn two_bank_products_filtered_equals_decimal(s in solicitud_cualquiera()) {
+        for cal in dos_bancos() {
+            let r = score_core::products::evaluar_calibrado(&s, &cal);
+            prop_assert_eq!(&r, &score_core::products::evaluar_exacto_calibrado(&s, &cal));
+            prop_assert_eq!(r.productos.len(), 6);
+            prop_assert_eq!(r.productos[2].producto, Producto::HipotecaBancaria.clave());
+            match r.producto_recomendado {
+                Some(p) => prop_assert!(r.productos.iter().any(|o| o.producto == p && o.elegible)),
+                None => prop_assert!(r.productos.iter().all(|o| !o.elegible)),
+            }
+        }
     }
 }
 

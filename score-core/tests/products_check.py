@@ -130,9 +130,10 @@ def no_term_or_payment(reasons, t, pay):
         reasons.append("SIN_CAPACIDAD_DE_PAGO")
 
 
-ORDER = ["NO_DERECHOHABIENTE_INFONAVIT", "NO_DERECHOHABIENTE_FOVISSSTE", "ANTIGUEDAD_INSUFICIENTE",
+ORDER = ["NO_DERECHOHABIENTE_INFONAVIT", "NO_DERECHOHABIENTE_FOVISSSTE", "CON_RELACION_LABORAL",
+         "SIN_SUBCUENTA_INFONAVIT", "ANTIGUEDAD_INSUFICIENTE",
          "INGRESO_MENOR_AL_SALARIO_MINIMO", "SIN_PLAZO_POR_EDAD", "SIN_CAPACIDAD_DE_PAGO", "CREDITO_MENOR_AL_MINIMO",
-         "SIN_COACREDITADO", "COACREDITADO_NO_ELEGIBLE"]
+         "INGRESO_MENOR_AL_MINIMO_DEL_BANCO", "SIN_COACREDITADO", "COACREDITADO_NO_ELEGIBLE"]
 
 
 def offer(name, reasons, parts, payment, shape, years, value_rule, state, funds):
@@ -218,17 +219,19 @@ def evaluate(case):
         cb, ci = (1 - COFI_SHARE) * total, COFI_SHARE * total
     else:
         cb, ci = ((pay - COFI_MAX * ki) / kb if kb else D(0)), COFI_MAX
-    reasons = bank_reasons(p)
-    if not fund(p, "INFONAVIT"):
-        reasons.append("NO_DERECHOHABIENTE_INFONAVIT")
-    elif p["antiguedad"] < INF_SEN:
-        reasons.append("ANTIGUEDAD_INSUFICIENTE")
-    no_term_or_payment(reasons, t, pay)
-    if t > 0 and pay > 0 and cb < BANK_MIN:
-        reasons.append("CREDITO_MENOR_AL_MINIMO")
+    # Only without an employer relation (active workers use Cofinavit), with an INFONAVIT balance.
+    if p["tipo"] in ("asalariado", "mixto"):
+        reasons = ["CON_RELACION_LABORAL"]
+    elif (p.get("institucion") or "INFONAVIT") != "INFONAVIT" or p["subcuenta"] <= 0:
+        reasons = ["SIN_SUBCUENTA_INFONAVIT"]
+    else:
+        reasons = bank_reasons(p)
+        no_term_or_payment(reasons, t, pay)
+        if t > 0 and pay > 0 and cb < BANK_MIN:
+            reasons.append("CREDITO_MENOR_AL_MINIMO")
     parts = [(cb, BANK_RATE, kb, 12 * t, BANK_FEE), (ci, COFI_RATE, ki, 12 * t, D(0))]
     shape = [(1 - COFI_SHARE, BANK_RATE, kb, 12 * t, BANK_FEE), (COFI_SHARE, COFI_RATE, ki, 12 * t, D(0))]
-    offers.append(offer("INFONAVIT_MAS_BANCO", reasons, parts, pay, shape, t, ("ltv", D("0.90")), state,
+    offers.append(offer("INFONAVIT_MAS_BANCO", reasons, parts, pay, shape, t, ("ltv", ltv), state,
                         savings + p["subcuenta"]))
     # Unamos Créditos
     reasons, rate, t, k, credit, paid = infonavit_one(p)
@@ -283,6 +286,9 @@ CASES = {
                             titular=person("150000", "asalariado", 60, 30, "0", "100000"),
                             coacreditado=person("150000", "asalariado", 60, 30, "0", "100000")),
     "son_antiguedad_3": dict(estado="SON", ahorro=D("20000"), titular=person("12000", "asalariado", 3, 25)),
+    # Self-employed with the balance of a past INFONAVIT account: the 70/30 scheme is for them.
+    "qro_independiente_subcuenta": dict(estado="QUE", ahorro=D("150000"),
+                                        titular=person("45000", "independiente", 36, 40, "0", "250000")),
 }
 
 

@@ -229,7 +229,7 @@ proptest! {
     fn the_recommended_product_is_available(p in profile()) {
         let r = report(&p);
         let order: Vec<_> = r.productos.iter().map(|o| o.producto).collect();
-        prop_assert_eq!(order, score_core::products::Producto::ALL.to_vec());
+        prop_assert_eq!(order, score_core::products::Producto::ALL.map(score_core::products::Producto::clave).to_vec());
         match r.producto_recomendado {
             Some(best) => prop_assert!(r.productos.iter().any(|o| o.producto == best && o.elegible)),
             None => prop_assert!(r.productos.iter().all(|o| !o.elegible)),
@@ -282,7 +282,7 @@ proptest! {
             prop_assert!(s.score > r.score || s.credito_max > r.credito_max, "{:?} gains nothing", s.accion);
             if s.accion == score_core::AccionSimulacion::SumarCoacreditado {
                 // The credit gained is the pooled one.
-                prop_assert_eq!(again.producto_recomendado, Some(score_core::products::Producto::UnamosCreditos));
+                prop_assert_eq!(again.producto_recomendado, Some(score_core::products::Producto::UnamosCreditos.clave()));
             }
             if let Some(meses) = s.meses_para_siguiente_nivel {
                 // The fewest months: one less does not reach the next level.

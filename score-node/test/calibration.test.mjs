@@ -22,6 +22,7 @@ const { Calibration, ScoreError } = api;
 
 const EMBEDDED = readFileSync(join(root, 'score-core', 'calibration', 'mx-2026.toml'), 'utf8');
 const INVALID = JSON.parse(readFileSync(join(root, 'fixtures', 'calibraciones', 'invalidas.json'), 'utf8'));
+const TWO_BANKS = JSON.parse(readFileSync(join(root, 'fixtures', 'calibraciones', 'dos-bancos.json'), 'utf8'));
 const manifest = JSON.parse(readFileSync(join(root, 'fixtures', 'manifest.json'), 'utf8'));
 const cases = manifest.cases.map((path) => ({ path, ...JSON.parse(readFileSync(join(root, 'fixtures', path), 'utf8')) }));
 const valid = cases.filter((c) => 'expected' in c && 'input' in c);
@@ -144,6 +145,25 @@ describe(`Calibration (${IMPL})`, () => {
     assert.deepStrictEqual(await api.scoreAsync(profiles[5], { calibration: bbva }), alone[5]);
     assert.deepStrictEqual(JSON.parse(api.scoreJson(JSON.stringify(profiles[7]), { calibration: bbva })), JSON.parse(JSON.stringify(alone[7])));
   });
+
+  for (const caso of TWO_BANKS.casos) {
+    test(`two bank products: ${caso.description}`, async () => {
+      // The same calibrations Rust and Python test (fixtures/calibraciones/dos-bancos.json): both
+      // bank products listed, the one that buys the most house recommended, on every call.
+      assert.ok(EMBEDDED.includes(caso.reemplazar), caso.reemplazar);
+      const calibration = Calibration.fromToml(EMBEDDED.replace(caso.reemplazar, caso.por));
+      assert.equal(Calibration.fromToml(calibration.toToml()).toToml(), calibration.toToml());
+      const report = api.score(caso.perfil, { calibration });
+      assert.deepEqual(report.productos.map((o) => o.producto), caso.productos);
+      assert.equal(report.producto_recomendado, caso.producto_recomendado);
+      const best = report.productos.filter((o) => o.elegible).reduce((a, b) => (b.valor_vivienda_max > a.valor_vivienda_max ? b : a));
+      assert.equal(best.producto, caso.producto_recomendado);
+      assert.deepStrictEqual(JSON.parse(api.scoreJson(JSON.stringify(caso.perfil), { calibration })), JSON.parse(JSON.stringify(report)));
+      assert.deepStrictEqual(api.scoreMany([caso.perfil, caso.perfil], { calibration }), [report, report]);
+      assert.deepStrictEqual(await api.scoreManyAsync([caso.perfil], { calibration }), [report]);
+      assert.deepStrictEqual(await api.scoreAsync(caso.perfil, { calibration }), report);
+    });
+  }
 
   test('a bad options value rejects scoreAsync and scoreManyAsync', async () => {
     for (const call of [() => api.scoreAsync(BASE, { calibration: 'x' }), () => api.scoreManyAsync([BASE], { calibration: 'x' })]) {

@@ -171,7 +171,7 @@ export interface ScoreReport {
     meses_para_siguiente_nivel: number | null;
   }>;
   productos: Array<{
-    producto: 'INFONAVIT' | 'FOVISSSTE' | 'HIPOTECA_BANCARIA' | 'INFONAVIT_MAS_BANCO' | 'UNAMOS_CREDITOS';
+    producto: string;
     elegible: boolean;
     tasa_anual: number;
     cat: number | null;
@@ -182,9 +182,9 @@ export interface ScoreReport {
     enganche_requerido: number;
     gastos_cierre: number;
     total_pagado: number;
-    motivos: Array<'NO_DERECHOHABIENTE_INFONAVIT' | 'NO_DERECHOHABIENTE_FOVISSSTE' | 'ANTIGUEDAD_INSUFICIENTE' | 'INGRESO_MENOR_AL_SALARIO_MINIMO' | 'SIN_PLAZO_POR_EDAD' | 'SIN_CAPACIDAD_DE_PAGO' | 'CREDITO_MENOR_AL_MINIMO' | 'SIN_COACREDITADO' | 'COACREDITADO_NO_ELEGIBLE'>;
+    motivos: Array<'NO_DERECHOHABIENTE_INFONAVIT' | 'NO_DERECHOHABIENTE_FOVISSSTE' | 'CON_RELACION_LABORAL' | 'SIN_SUBCUENTA_INFONAVIT' | 'ANTIGUEDAD_INSUFICIENTE' | 'INGRESO_MENOR_AL_SALARIO_MINIMO' | 'SIN_PLAZO_POR_EDAD' | 'SIN_CAPACIDAD_DE_PAGO' | 'CREDITO_MENOR_AL_MINIMO' | 'INGRESO_MENOR_AL_MINIMO_DEL_BANCO' | 'SIN_COACREDITADO' | 'COACREDITADO_NO_ELEGIBLE'>;
   }>;
-  producto_recomendado: 'INFONAVIT' | 'FOVISSSTE' | 'HIPOTECA_BANCARIA' | 'INFONAVIT_MAS_BANCO' | 'UNAMOS_CREDITOS' | null;
+  producto_recomendado: string | null;
 }
 
 /** Stable error codes of score-core. */

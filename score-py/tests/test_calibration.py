@@ -103,3 +103,23 @@ def test_score_frame_scores_with_the_calibrations_figures() -> None:
     for got, profile in zip(calibrated.to_dict("records"), PROFILES):
         expected = flatten(platform_score.score(profile, calibration=BBVA))
         assert {k: got[k] for k in expected} == expected
+
+
+TWO_BANKS = json.loads((ROOT / "fixtures" / "calibraciones" / "dos-bancos.json").read_text(encoding="utf-8"))
+
+
+@pytest.mark.parametrize("case", TWO_BANKS["casos"], ids=lambda c: c["description"])
+def test_two_bank_products_recommend_the_one_that_buys_the_most_house(case: Dict[str, Any]) -> None:
+    assert case["reemplazar"] in EMBEDDED
+    two = Calibration.from_toml(EMBEDDED.replace(case["reemplazar"], case["por"], 1))
+    assert Calibration.from_toml(two.to_toml()) == two
+    report = platform_score.score(case["perfil"], calibration=two)
+    assert [o["producto"] for o in report["productos"]] == case["productos"]
+    assert report["producto_recomendado"] == case["producto_recomendado"]
+    best = max((o for o in report["productos"] if o["elegible"]), key=lambda o: o["valor_vivienda_max"])
+    assert best["producto"] == case["producto_recomendado"]
+    # Every path agrees: the JSON text, batches (lazy too) and past one block of the pipeline.
+    assert json.loads(platform_score.score_json(json.dumps(case["perfil"]), calibration=two)) == report
+    assert platform_score.score_many([case["perfil"]] * 3, calibration=two) == [report] * 3
+    assert platform_score.score_many([case["perfil"]], lazy=True, calibration=two)[0].to_dict() == report
+    assert platform_score.score_many([case["perfil"]] * 5000, calibration=two)[-1] == report

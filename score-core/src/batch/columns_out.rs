@@ -10,8 +10,8 @@
 //! `recomendaciones_codigos`, the recommendation codes joined by `|`; `dictamen_precalifica`
 //! (1 or 0) and `dictamen_condicion`. The legacy amounts (equal to capacity values), the
 //! texts, `recomendaciones` (the texts of the codes), `simulaciones` (a list of what-ifs per
-//! row: score those profiles to get their columns) and the credit products (`productos`, five
-//! offers per row, and `producto_recomendado`: `score` and `score_many` give them) are left
+//! row: score those profiles to get their columns) and the credit products (`productos`, an
+//! offer per product of the calibration, and `producto_recomendado`: `score` and `score_many` give them) are left
 //! out, and a frame does not compute them (`Opciones`), so its rows cost the score alone.
 
 use crate::report::Text;

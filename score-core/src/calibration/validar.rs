@@ -279,6 +279,9 @@ fn productos(d: &Documento) -> R {
         if !es_clave(&p.clave) {
             return Err(falla(&format!("{path}.clave"), format!("La clave «{}» debe ir en MAYUSCULAS_CON_GUIONES_BAJOS.", p.clave)));
         }
+        if p.clave.len() > crate::products::CLAVE_MAX {
+            return Err(falla(&format!("{path}.clave"), format!("La clave «{}» es larga: a lo más {} caracteres.", p.clave, crate::products::CLAVE_MAX)));
+        }
         if !claves.insert(p.clave.as_str()) {
             return Err(falla(&format!("{path}.clave"), format!("La clave «{}» se repite: cada producto tiene la suya.", p.clave)));
         }
@@ -301,12 +304,6 @@ fn productos(d: &Documento) -> R {
             let n = if n == "credito_max_umas" { "credito_max" } else { n };
             requeridos.contains(&n) || opcionales.contains(&n)
         };
-        if p.ingreso_min.is_some() {
-            return Err(falla(
-                &format!("{path}.ingreso_min"),
-                format!("`{path}.ingreso_min`: esta versión del modelo todavía no aplica un ingreso mínimo por producto; quítelo para no dejarlo sin efecto."),
-            ));
-        }
         if p.credito_max.is_some() && p.credito_max_umas.is_some() {
             return Err(falla(&format!("{path}.credito_max_umas"), format!("`{path}` da `credito_max` y `credito_max_umas`: uno u otro.")));
         }
@@ -340,13 +337,17 @@ fn productos(d: &Documento) -> R {
             }
         }
     }
-    // The evaluation of this version lends with one product of each kind (PRODUCTS.md).
+    // One product of each housing-fund kind (PRODUCTS.md); a bank may add any number of its
+    // own mortgages beside the 70/30 scheme's.
     for tipo in [TipoProducto::Infonavit, TipoProducto::Fovissste, TipoProducto::Bancario, TipoProducto::InfonavitMasBanco, TipoProducto::UnamosCreditos] {
         let n = d.productos.iter().filter(|p| p.tipo == tipo).count();
-        if n != 1 {
+        if tipo == TipoProducto::Bancario && n == 0 {
+            return Err(falla("productos", "La calibración necesita al menos un producto `bancario`.".to_owned()));
+        }
+        if tipo != TipoProducto::Bancario && n != 1 {
             return Err(falla(
                 "productos",
-                format!("Esta versión del modelo evalúa exactamente un producto `{}`; la calibración tiene {n}.", tipo.as_str()),
+                format!("La calibración debe tener exactamente un producto `{}`; tiene {n}.", tipo.as_str()),
             ));
         }
     }

@@ -8,7 +8,7 @@ use super::fijos::Fijo;
 use super::finance::Flujo;
 use super::numero::Numero;
 use super::persona::Comprador;
-use super::{Motivo, OfertaProducto, Producto};
+use super::{Clave, Motivo, OfertaProducto, Producto};
 use crate::cifras::Cifras;
 use crate::money::{MONEY_DP, RATIO_DP, round};
 use rust_decimal::Decimal;
@@ -168,7 +168,12 @@ impl<N: Numero> Tramo<N> {
 /// A product before rounding: what the recommendation compares.
 #[derive(Debug, Clone, Copy)]
 pub(super) struct Evaluada<N> {
+    /// Its kind: which rules made it.
     producto: Producto,
+    /// Its `clave` in the calibration.
+    clave: Clave,
+    /// Where it is listed: the last criterion of the recommendation.
+    orden: u8,
     motivos: Motivos,
     tasa: N,
     /// The CAT, solved only when it is shown or breaks a tie in the recommendation.
@@ -200,10 +205,12 @@ impl<N: Numero> Evaluada<N> {
         std::array::from_fn(|_| Evaluada::vacia())
     }
 
-    fn vacia() -> Evaluada<N> {
+    pub fn vacia() -> Evaluada<N> {
         let cero = N::entero(0);
         Evaluada {
             producto: Producto::Infonavit,
+            clave: Producto::Infonavit.clave(),
+            orden: 0,
             motivos: Motivos::default(),
             tasa: cero,
             cat: CatPendiente::Listo(None),
@@ -228,6 +235,10 @@ impl<N: Numero> Evaluada<N> {
 
     pub fn producto(&self) -> Producto {
         self.producto
+    }
+
+    pub fn clave(&self) -> Clave {
+        self.clave
     }
 
     /// Makes this offer that of a buyer who differs only in savings and housing-fund balances
@@ -284,7 +295,7 @@ impl<N: Numero> Evaluada<N> {
         let [credito_max, valor_vivienda_max, enganche_requerido, gastos_cierre, total_pagado] =
             [self.dinero(self.credito)?, self.dinero(self.valor)?, self.dinero(self.enganche)?, self.dinero(self.gastos)?, self.dinero(self.total)?];
         ofertas.push(OfertaProducto {
-            producto: self.producto,
+            producto: self.clave,
             elegible,
             tasa_anual,
             cat,
@@ -302,7 +313,7 @@ impl<N: Numero> Evaluada<N> {
 
     /// Whether `self` is recommended over `other` (both available): first the one whose down
     /// payment and closing costs the buyer's funds cover, then the higher home value, then the
-    /// lower CAT, then the order of [`Producto::ALL`].
+    /// lower CAT, then the order they are listed in.
     fn antes_que(&self, other: &Evaluada<N>) -> Option<bool> {
         // Each criterion is decided only when the ones before it tie.
         let mut orden = other.cubierto()?.cmp(&self.cubierto()?);
@@ -315,11 +326,12 @@ impl<N: Numero> Evaluada<N> {
                 (a, b) => a.is_some().cmp(&b.is_some()),
             };
         }
-        Some(orden.then(self.producto.cmp(&other.producto)) == Ordering::Less)
+        Some(orden.then(self.orden.cmp(&other.orden)) == Ordering::Less)
     }
 }
 
-/// The recommended product among the available ones (see [`Evaluada::antes_que`]).
+/// The recommended product among the available ones (see [`Evaluada::antes_que`]), in any
+/// order: the last criterion, where each offer is listed, is a field of the offer.
 pub(super) fn recomendado<'a, N: Numero + 'a>(
     evaluadas: impl IntoIterator<Item = &'a Evaluada<N>>,
 ) -> Option<Option<&'a Evaluada<N>>> {
@@ -473,8 +485,11 @@ pub(super) fn evaluada<N: Numero>(c: Credito<'_, N>, comprador: &Comprador<N>, e
         Cat::Calcular => CatPendiente::Flujos(FlujosCat::de(base)?),
     };
     // The figures stay 0 for a refused product.
+    let reglas = &comprador.cifras.productos;
     *e = Evaluada {
         producto,
+        clave: reglas.claves[producto as usize],
+        orden: reglas.orden[producto as usize],
         tasa,
         cat,
         plazo,

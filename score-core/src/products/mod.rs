@@ -1,14 +1,17 @@
 //! Credit products: what each housing-credit product would lend this buyer, under its own
 //! published rules, with Banxico's CAT, and which one to recommend.
 //!
-//! Five products are evaluated for every applicant (issue 17, item 4):
+//! Every product of the calibration is evaluated for every applicant (issue 17, item 4; issue 42,
+//! part 3): the five kinds below, and any other bank mortgage the calibration defines (a bank's
+//! own, evaluated as `HIPOTECA_BANCARIA` under its own figures). An offer's `producto` is the
+//! product's `clave` in the calibration ([`Clave`]); the embedded one's are these:
 //!
 //! | `producto` | What it is |
 //! |---|---|
 //! | `INFONAVIT` | INFONAVIT's crédito tradicional en pesos: salary-band rate, sub-account added to the credit |
 //! | `FOVISSSTE` | FOVISSSTE's crédito tradicional en pesos: 30% payroll discount, fixed rate |
 //! | `HIPOTECA_BANCARIA` | A bank mortgage at the market rate, with LTV, payment-to-income and age limits |
-//! | `INFONAVIT_MAS_BANCO` | "Cuenta Infonavit + Crédito Bancario": bank 70%, INFONAVIT 30%, sub-account as down payment |
+//! | `INFONAVIT_MAS_BANCO` | "Cuenta Infonavit + Crédito Bancario": bank 70%, INFONAVIT 30%, sub-account as down payment; for buyers without an employer relation |
 //! | `UNAMOS_CREDITOS` | Two INFONAVIT workers (spouses or not) pooling their credits |
 //!
 //! [`evaluar`] is pure and deterministic (no I/O, clock or globals) and total: any input gives
@@ -16,10 +19,13 @@
 //! Money is exact `Decimal`; shown figures are rounded half away from zero (money 2 decimals,
 //! rates and CAT 4). Every rule, figure and source is in `PRODUCTS.md`.
 
+mod bancos;
+mod clave;
 mod closing;
 mod evaluate;
 mod fijos;
 mod finance;
+mod motivo;
 mod numero;
 mod ofertas;
 mod persona;
@@ -29,8 +35,10 @@ pub(crate) use fijos::tablas as tablas_fijas;
 pub(crate) use numero::ReglasProductos;
 pub(crate) use persona::cotiza_a;
 
+pub use clave::{CLAVE_MAX, Clave};
 pub use closing::{GASTOS_CIERRE, ISAI, Origen as OrigenIsai, isai, tasa_gastos_cierre};
 pub use finance::{Flujo, cat, factor_anualidad_mensual};
+pub use motivo::Motivo;
 
 use crate::approx::Approx;
 use crate::cifras::Cifras;
@@ -154,6 +162,26 @@ impl Producto {
         Producto::UnamosCreditos,
     ];
 
+    /// The built-in product whose code is `clave`, if any: its wire text is then static.
+    pub fn de_clave(clave: &str) -> Option<Producto> {
+        Some(match clave {
+            "INFONAVIT" => Producto::Infonavit,
+            "FOVISSSTE" => Producto::Fovissste,
+            "HIPOTECA_BANCARIA" => Producto::HipotecaBancaria,
+            "INFONAVIT_MAS_BANCO" => Producto::InfonavitMasBanco,
+            "UNAMOS_CREDITOS" => Producto::UnamosCreditos,
+            _ => return None,
+        })
+    }
+
+    /// The code as a [`Clave`]: the default calibration's `clave` of the product.
+    pub const fn clave(self) -> Clave {
+        match Clave::new(self.as_str()) {
+            Some(c) => c,
+            None => panic!("the built-in codes are short"),
+        }
+    }
+
     /// The wire code (`"INFONAVIT"`, ...).
     pub const fn as_str(self) -> &'static str {
         match self {
@@ -166,86 +194,14 @@ impl Producto {
     }
 }
 
-/// Why a product is not available, with a stable UPPER_SNAKE_CASE code.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
-#[serde(rename_all = "SCREAMING_SNAKE_CASE")]
-pub enum Motivo {
-    /// Not a payroll worker contributing to INFONAVIT.
-    NoDerechohabienteInfonavit,
-    /// Not a payroll worker contributing to FOVISSSTE.
-    NoDerechohabienteFovissste,
-    /// Fewer months of contribution or activity than the product asks.
-    AntiguedadInsuficiente,
-    /// Salary below one monthly minimum wage.
-    IngresoMenorAlSalarioMinimo,
-    /// Age leaves no term under the product's age-plus-term limit.
-    SinPlazoPorEdad,
-    /// Debts use up the payment the product allows.
-    SinCapacidadDePago,
-    /// The credit the income supports is below the bank's smallest mortgage.
-    CreditoMenorAlMinimo,
-    /// Unamos Créditos needs a co-borrower.
-    SinCoacreditado,
-    /// The co-borrower does not qualify for INFONAVIT.
-    CoacreditadoNoElegible,
-}
-
-impl Motivo {
-    /// Every reason, in the order `motivos` lists them.
-    pub const ALL: [Motivo; 9] = [
-        Motivo::NoDerechohabienteInfonavit,
-        Motivo::NoDerechohabienteFovissste,
-        Motivo::AntiguedadInsuficiente,
-        Motivo::IngresoMenorAlSalarioMinimo,
-        Motivo::SinPlazoPorEdad,
-        Motivo::SinCapacidadDePago,
-        Motivo::CreditoMenorAlMinimo,
-        Motivo::SinCoacreditado,
-        Motivo::CoacreditadoNoElegible,
-    ];
-
-    /// The stable code, as written in JSON.
-    pub const fn as_str(self) -> &'static str {
-        match self {
-            Motivo::NoDerechohabienteInfonavit => "NO_DERECHOHABIENTE_INFONAVIT",
-            Motivo::NoDerechohabienteFovissste => "NO_DERECHOHABIENTE_FOVISSSTE",
-            Motivo::AntiguedadInsuficiente => "ANTIGUEDAD_INSUFICIENTE",
-            Motivo::IngresoMenorAlSalarioMinimo => "INGRESO_MENOR_AL_SALARIO_MINIMO",
-            Motivo::SinPlazoPorEdad => "SIN_PLAZO_POR_EDAD",
-            Motivo::SinCapacidadDePago => "SIN_CAPACIDAD_DE_PAGO",
-            Motivo::CreditoMenorAlMinimo => "CREDITO_MENOR_AL_MINIMO",
-            Motivo::SinCoacreditado => "SIN_COACREDITADO",
-            Motivo::CoacreditadoNoElegible => "COACREDITADO_NO_ELEGIBLE",
-        }
-    }
-
-    /// A Spanish sentence for the buyer.
-    pub const fn texto(self) -> &'static str {
-        match self {
-            Motivo::NoDerechohabienteInfonavit => "Este crédito es para personas asalariadas que cotizan al INFONAVIT.",
-            Motivo::NoDerechohabienteFovissste => {
-                "Este crédito es para trabajadores del Estado que cotizan al FOVISSSTE."
-            }
-            Motivo::AntiguedadInsuficiente => "Aún no cumples la antigüedad mínima que pide este crédito.",
-            Motivo::IngresoMenorAlSalarioMinimo => "El salario es menor a un salario mínimo mensual.",
-            Motivo::SinPlazoPorEdad => "Por la edad, no queda plazo dentro del límite de edad más plazo del crédito.",
-            Motivo::SinCapacidadDePago => "Tus deudas actuales ocupan todo el pago que este crédito permite.",
-            Motivo::CreditoMenorAlMinimo => "El crédito que permite tu ingreso es menor al monto mínimo de los bancos.",
-            Motivo::SinCoacreditado => "Para unir créditos necesitas registrar a otra persona que cotice al INFONAVIT.",
-            Motivo::CoacreditadoNoElegible => {
-                "La persona con quien unirías el crédito no califica para un crédito INFONAVIT."
-            }
-        }
-    }
-}
-
 /// One product's offer: exactly the keys of issue 17, item 4. Figures are 0 when the product
 /// is not available (`elegible` false, `motivos` say why); the rate, the CAT and the term still
 /// describe the product's terms for this applicant.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct OfertaProducto {
-    /// The product.
-    pub producto: Producto,
+    /// The product: its `clave` in the calibration (the built-in products' codes in the
+    /// embedded one).
+    pub producto: Clave,
     /// Whether the applicant qualifies (no knock-out rule applies).
     pub elegible: bool,
     /// Nominal annual rate (credit-weighted for joint credits), 4 decimals.
@@ -282,10 +238,12 @@ pub struct OfertaProducto {
 /// Every product's offer and the recommended one.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Productos {
-    /// One offer per product, in the order of [`Producto::ALL`].
+    /// One offer per product of the calibration: the built-in kinds in the order of
+    /// [`Producto::ALL`], the calibration's other bank products right after its bank mortgage
+    /// (`HIPOTECA_BANCARIA` in the embedded one), in the calibration's order.
     pub productos: Vec<OfertaProducto>,
-    /// The recommended product (see [`evaluar`]); `None` when none is available.
-    pub producto_recomendado: Option<Producto>,
+    /// The recommended product's `clave` (see [`evaluar`]); `None` when none is available.
+    pub producto_recomendado: Option<Clave>,
 }
 
 /// Evaluates every product for `solicitud` and recommends one.
@@ -293,7 +251,7 @@ pub struct Productos {
 /// The recommendation, among the available products: first those whose down payment plus
 /// closing costs the buyer's own funds cover (savings, plus the sub-account where the product
 /// lets it pay the down payment), then the highest `valor_vivienda_max`, then the lower CAT,
-/// then the order of [`Producto::ALL`]. Comparisons use exact values.
+/// then the order the offers are listed in. Comparisons use exact values.
 ///
 /// The figures are those of exact `Decimal` arithmetic. They are computed in filtered doubles,
 /// which certify every comparison and rounding, and in `Decimal` for the rare applicant where
@@ -312,17 +270,21 @@ pub fn evaluar_calibrado(solicitud: &Solicitud, calibration: &crate::Calibration
 }
 
 /// [`evaluar`], keeping in `guardadas` the unrounded offers for the what-ifs that re-rank them
-/// (those of filtered arithmetic: where it fails, a what-if evaluates its products again). The
-/// caller owns where they rest: five offers are over a kilobyte, and returning them through
-/// the layers of `Option` and tuples copied them three times more per report.
+/// (those of filtered arithmetic: where it fails, or where the calibration has bank products
+/// beyond its bank mortgage, a what-if evaluates its products again). The caller owns where
+/// they rest: five offers are over a kilobyte, and returning them through the layers of
+/// `Option` and tuples copied them three times more per report.
 pub(crate) fn evaluar_guardando(
     c: &Cifras,
     solicitud: &Solicitud,
     guardadas: &mut Evaluadas,
 ) -> Productos {
     let evaluadas = guardadas.0.insert(evaluate::Evaluada::vacias());
-    evaluar_en(c, solicitud, evaluadas).unwrap_or_else(|| {
+    let filtrada = evaluar_en(c, solicitud, evaluadas);
+    if filtrada.is_none() || !c.productos.otros_bancos.is_empty() {
         guardadas.0 = None;
+    }
+    filtrada.unwrap_or_else(|| {
         en_decimal(evaluar_en(
             c,
             solicitud,
@@ -336,6 +298,16 @@ pub(crate) fn evaluar_guardando(
 pub fn evaluar_exacto(solicitud: &Solicitud) -> Productos {
     en_decimal(evaluar_en(
         Cifras::incluidas(),
+        solicitud,
+        &mut evaluate::Evaluada::<Decimal>::vacias(),
+    ))
+}
+
+/// [`evaluar_exacto`] under `calibration`'s figures.
+#[doc(hidden)]
+pub fn evaluar_exacto_calibrado(solicitud: &Solicitud, calibration: &crate::Calibration) -> Productos {
+    en_decimal(evaluar_en(
+        calibration.cifras_modelo(),
         solicitud,
         &mut evaluate::Evaluada::<Decimal>::vacias(),
     ))
@@ -357,6 +329,16 @@ fn en_decimal<T>(answer: Option<T>) -> T {
     answer.unwrap_or_else(|| unreachable!("decimal arithmetic always decides"))
 }
 
+/// The offers in the order they are listed: the built-in kinds up to the bank mortgage, the
+/// calibration's other bank products (`otros`), then the rest of the kinds.
+fn en_orden<'a, N: numero::Numero>(
+    evaluadas: &'a [evaluate::Evaluada<N>; 5],
+    otros: &'a [evaluate::Evaluada<N>],
+) -> impl Iterator<Item = &'a evaluate::Evaluada<N>> {
+    let (hasta_banco, resto) = evaluadas.split_at(Producto::HipotecaBancaria as usize + 1);
+    hasta_banco.iter().chain(otros).chain(resto)
+}
+
 /// Every product of `solicitud` written over `evaluadas` (storage the caller owns), and the
 /// offers as shown; `None` when the arithmetic cannot tell.
 fn evaluar_en<N: numero::Numero>(
@@ -365,11 +347,15 @@ fn evaluar_en<N: numero::Numero>(
     evaluadas: &mut [evaluate::Evaluada<N>; 5],
 ) -> Option<Productos> {
     ofertas::todas(c, solicitud, evaluadas)?;
+    // Nothing is allocated for a calibration with one bank product.
+    let mut otros = Vec::new();
+    bancos::otros_bancos(c, solicitud, &mut otros)?;
     // Every CAT is shown: solved once each, before the recommendation compares them.
     evaluate::resolver_cats(evaluadas)?;
-    let producto_recomendado = evaluate::recomendado(&*evaluadas)?.map(evaluate::Evaluada::producto);
-    let mut productos = Vec::with_capacity(evaluadas.len());
-    for e in evaluadas.iter() {
+    evaluate::resolver_cats(&mut otros)?;
+    let producto_recomendado = evaluate::recomendado(evaluadas.iter().chain(&otros))?.map(evaluate::Evaluada::clave);
+    let mut productos = Vec::with_capacity(evaluadas.len() + otros.len());
+    for e in en_orden(evaluadas, &otros) {
         e.mostrar_en(&mut productos)?;
     }
     Some(Productos { productos, producto_recomendado })
@@ -383,11 +369,14 @@ pub(crate) fn evaluar_descrita(c: &Cifras, solicitud: &Solicitud) -> Productos {
     fn en<N: numero::Numero>(c: &Cifras, solicitud: &Solicitud) -> Option<Productos> {
         let mut evaluadas = evaluate::Evaluada::<N>::vacias();
         ofertas::todas(c, solicitud, &mut evaluadas)?;
+        let mut otros = Vec::new();
+        bancos::otros_bancos(c, solicitud, &mut otros)?;
         let producto_recomendado =
-            evaluate::recomendado(&evaluadas)?.map(evaluate::Evaluada::producto);
-        let descrita = producto_recomendado.unwrap_or(Producto::HipotecaBancaria);
+            evaluate::recomendado(evaluadas.iter().chain(&otros))?.map(evaluate::Evaluada::clave);
+        let banco = c.productos.clave(Producto::HipotecaBancaria);
+        let descrita = producto_recomendado.unwrap_or(banco);
         let mut productos = Vec::with_capacity(2);
-        for e in evaluadas.iter().filter(|e| e.producto() == descrita || e.producto() == Producto::HipotecaBancaria) {
+        for e in en_orden(&evaluadas, &otros).filter(|e| e.clave() == descrita || e.clave() == banco) {
             e.mostrar_en(&mut productos)?;
         }
         Some(Productos { productos, producto_recomendado })
@@ -401,7 +390,7 @@ fn credito_descrito<'a, N: numero::Numero + 'a>(evaluadas: impl IntoIterator<Ite
     Some(descrita(evaluadas)?.1)
 }
 
-/// The recommended product (`None` when none is available) and [`credito_descrito`].
+/// The recommended product's kind (`None` when none is available) and [`credito_descrito`].
 fn descrita<'a, N: numero::Numero + 'a>(
     evaluadas: impl IntoIterator<Item = &'a evaluate::Evaluada<N>>,
 ) -> Option<(Option<Producto>, Decimal)> {
@@ -418,7 +407,7 @@ pub(crate) fn credito_recomendado(c: &Cifras, solicitud: &Solicitud) -> Decimal 
     recomendacion(c, solicitud).1
 }
 
-/// [`credito_recomendado`] and the product recommended (`None` when none is available).
+/// [`credito_recomendado`] and the kind of product recommended (`None` when none is available).
 pub(crate) fn recomendacion(c: &Cifras, solicitud: &Solicitud) -> (Option<Producto>, Decimal) {
     fn en<N: numero::Numero>(
         c: &Cifras,
@@ -426,12 +415,12 @@ pub(crate) fn recomendacion(c: &Cifras, solicitud: &Solicitud) -> (Option<Produc
     ) -> Option<(Option<Producto>, Decimal)> {
         let mut evaluadas = evaluate::Evaluada::<N>::vacias();
         let disponibles = ofertas::disponibles(c, solicitud, &mut evaluadas)?;
-        descrita(
-            evaluadas
-                .iter()
-                .zip(disponibles)
-                .filter_map(|(e, disponible)| disponible.then_some(e)),
-        )
+        let mut otros = Vec::new();
+        bancos::otros_bancos(c, solicitud, &mut otros)?;
+        // Only the products a what-if can recommend (the recommendation's last criterion is the
+        // listing order each offer carries, so the order they are compared in does not matter).
+        let disponibles = evaluadas.iter().zip(disponibles).filter_map(|(e, disponible)| disponible.then_some(e));
+        descrita(disponibles.chain(&otros))
     }
     en::<Approx>(c, solicitud).unwrap_or_else(|| en_decimal(en::<Decimal>(c, solicitud)))
 }

@@ -8,6 +8,7 @@
 use super::fijos::{self, Fijo};
 use super::finance::{self, Flujo};
 use crate::approx::{self, Approx};
+use super::{Clave, Producto};
 use crate::calibration::documento::{Cifra, Documento, ProductoCalibrado, TipoProducto};
 use crate::cifras::{Cifras, PorTipo, curva, entero, por_tipo};
 use crate::curve::Curve;
@@ -69,6 +70,16 @@ pub(crate) struct ReglasProductos {
     pub banco_plazo_max: u32,
     pub banco_edad_max: u32,
     pub banco_antiguedad_min: PorTipo<u32>,
+    /// The bank product's smallest income (`ingreso_min`), if it has one.
+    pub banco_ingreso_min: Option<Decimal>,
+    /// Each built-in kind's `clave` in the calibration, by `Producto as usize` (the bank
+    /// mortgage's: the one these rules lend with).
+    pub claves: [Clave; 5],
+    /// Where each kind's offer is listed, by `Producto as usize`.
+    pub orden: [u8; 5],
+    /// The calibration's other bank products, in its order: each as these figures with it as
+    /// the bank mortgage (its `claves` and `orden` name it). Empty in the embedded calibration.
+    pub otros_bancos: Vec<Cifras>,
     pub decimal: Reglas<Decimal>,
     pub filtradas: Reglas<Approx>,
     /// Payment per peso and CAT of each [`Fijo`] by term in years, in filtered arithmetic.
@@ -124,14 +135,46 @@ impl ReglasProductos {
                 pensionado: 0,
                 independiente: 0,
             },
+            banco_ingreso_min: None,
+            claves: Producto::ALL.map(Producto::clave),
+            orden: [0, 1, 2, 3, 4],
+            otros_bancos: Vec::new(),
             decimal: reglas(Decimal::ZERO),
             filtradas: reglas(Approx::exact(0.0)),
             tablas: Default::default(),
         }
     }
 
-    /// The rules of a checked document whose general figures are `c`'s.
+    /// The rules of a checked document whose general figures are `c`'s, each bank product
+    /// beside the 70/30 scheme's in [`ReglasProductos::otros_bancos`].
     pub(crate) fn de(d: &Documento, c: &Cifras) -> ReglasProductos {
+        let producto = |tipo: TipoProducto| d.productos.iter().find(|p| p.tipo == tipo);
+        // The bank mortgage is the bank product the 70/30 scheme names (else the first).
+        let cofi = producto(TipoProducto::InfonavitMasBanco);
+        let bancos: Vec<&ProductoCalibrado> = d.productos.iter().filter(|p| p.tipo == TipoProducto::Bancario).collect();
+        let principal = cofi
+            .and_then(|p| p.banco.as_ref())
+            .and_then(|b| bancos.iter().position(|p| &p.clave == b))
+            .unwrap_or(0);
+        let mut reglas = ReglasProductos::con_banco(d, c, bancos.get(principal).copied());
+        let n = bancos.len().saturating_sub(1);
+        let despues = u8::try_from(n).unwrap_or(u8::MAX);
+        reglas.orden = [0, 1, 2, 3 + despues, 4 + despues];
+        for (i, banco) in bancos.iter().enumerate().filter(|(i, _)| *i != principal) {
+            let mut otro = ReglasProductos::con_banco(d, c, Some(banco));
+            let posicion = if i < principal { i + 1 } else { i };
+            otro.orden[Producto::HipotecaBancaria as usize] = 2 + u8::try_from(posicion).unwrap_or(u8::MAX);
+            let mut cifras = c.clone();
+            cifras.productos = otro;
+            // The bank's payment per peso and CAT by term, as for the bank mortgage.
+            cifras.productos.tablas = super::tablas_fijas(&cifras);
+            reglas.otros_bancos.push(cifras);
+        }
+        reglas
+    }
+
+    /// [`ReglasProductos::de`] with `banco` as the bank mortgage, without the other banks.
+    fn con_banco(d: &Documento, c: &Cifras, banco: Option<&ProductoCalibrado>) -> ReglasProductos {
         let producto = |tipo: TipoProducto| d.productos.iter().find(|p| p.tipo == tipo);
         let v = |c: &Option<Cifra>| c.as_ref().map_or(Decimal::ZERO, |c| c.valor.0);
         let n = |c: &Option<Cifra>| c.as_ref().map_or(0, |c| entero(c.valor.0));
@@ -143,7 +186,6 @@ impl ReglasProductos {
         // The validation requires one product of each kind.
         let infonavit = producto(TipoProducto::Infonavit);
         let fovissste = producto(TipoProducto::Fovissste);
-        let banco = producto(TipoProducto::Bancario);
         let cofi = producto(TipoProducto::InfonavitMasBanco);
         let unamos = producto(TipoProducto::UnamosCreditos);
         let sin = ProductoCalibrado::SIN_CIFRAS;
@@ -239,9 +281,40 @@ impl ReglasProductos {
             banco_plazo_max: n(&banco.plazo_max_anios),
             banco_edad_max: n(&banco.edad_mas_plazo_max),
             banco_antiguedad_min: antiguedad,
+            banco_ingreso_min: banco.ingreso_min.as_ref().map(|c| c.valor.0),
+            claves: [infonavit, fovissste, banco, cofi, unamos].map(|p| Clave::new(&p.clave).unwrap_or(Clave::VACIA)),
+            orden: [0, 1, 2, 3, 4],
+            otros_bancos: Vec::new(),
             decimal,
             filtradas,
             tablas: Default::default(),
+        }
+    }
+}
+
+impl ReglasProductos {
+    /// The `clave` of a built-in kind's product.
+    pub(crate) fn clave(&self, producto: Producto) -> Clave {
+        self.claves[producto as usize]
+    }
+
+    /// The kind of the product whose `clave` is `clave` (the other bank products' is the bank
+    /// mortgage's), if the calibration has it.
+    pub(crate) fn tipo_de(&self, clave: Clave) -> Option<Producto> {
+        let propio = Producto::ALL.into_iter().find(|&p| self.clave(p) == clave);
+        propio.or_else(|| self.otro_banco(clave).map(|_| Producto::HipotecaBancaria))
+    }
+
+    /// The figures of another bank product, by its `clave`.
+    fn otro_banco(&self, clave: Clave) -> Option<&Cifras> {
+        self.otros_bancos.iter().find(|c| c.productos.clave(Producto::HipotecaBancaria) == clave)
+    }
+
+    /// The longest term in years of the product `clave` (0 when the calibration has none).
+    pub(crate) fn plazo_max_de(&self, c: &Cifras, clave: Clave) -> u32 {
+        match self.otro_banco(clave) {
+            Some(otro) => otro.productos.banco_plazo_max,
+            None => self.tipo_de(clave).map_or(0, |p| p.plazo_max_en(c)),
         }
     }
 }

@@ -1,10 +1,11 @@
 //! Each product's own rules (PRODUCTS.md, section 2) applied to one applicant: who qualifies,
 //! the payment it allows, its term, caps and minimums, and how its credits make its offer.
 
-use super::evaluate::{Cat, CatPendiente, Credito, Evaluada, Motivos, Pago, Tramo, Valor, evaluada, forma_cofi};
+use super::bancos::{Hogar, hipoteca_bancaria, hogar, infonavit_mas_banco, sin_patron_con_subcuenta};
+use super::evaluate::{Cat, CatPendiente, Credito, Evaluada, Motivos, Pago, Tramo, Valor, evaluada};
 use super::fijos::{self, Fijo};
 use super::numero::Numero;
-use super::persona::{Capacidad, Comprador, Persona, capacidad, no_negativo, plazo, tope};
+use super::persona::{Capacidad, Comprador, Persona, capacidad, no_negativo, plazo};
 use super::{Institucion, Motivo, Producto, Solicitud};
 use crate::cifras::Cifras;
 use crate::fast_decimal::{Orden, por};
@@ -176,7 +177,7 @@ fn motivos_fondo(
     motivos
 }
 
-fn sin_plazo_o_pago(motivos: &mut Motivos, plazo: u32, sin_pago: bool) {
+pub(super) fn sin_plazo_o_pago(motivos: &mut Motivos, plazo: u32, sin_pago: bool) {
     if plazo == 0 {
         motivos.push(Motivo::SinPlazoPorEdad);
     } else if sin_pago {
@@ -242,142 +243,6 @@ fn fovissste<N: Numero>(cx: &Comprador<'_, N>, p: &Persona, e: &mut Evaluada<N>)
         subcuenta_en_enganche: N::entero(0),
         cat: Cat::Fijo(Fijo::Fovissste),
         por_deudas,
-    };
-    evaluada(credito, cx, e)
-}
-
-/// The household a bank lends to: the applicant plus the co-borrower, if any. The older
-/// borrower's age limits the term; `pago` is the payment the bank allows the household (its
-/// payment-to-income limit within the total-debt limit), the same for both bank products.
-struct Hogar {
-    edad: Option<u32>,
-    pago: Capacidad,
-}
-
-fn hogar(cifras: &Cifras, p: &Persona, co: Option<&Persona>) -> Hogar {
-    let (ingreso, tope, edad) = match co {
-        None => (p.ingreso, p.tope, p.edad),
-        Some(co) => {
-            let ingreso = p.ingreso + co.ingreso;
-            let edad = match (p.edad, co.edad) {
-                (Some(a), Some(b)) => Some(a.max(b)),
-                (a, b) => a.or(b),
-            };
-            (ingreso, tope(cifras, ingreso, p.deudas + co.deudas), edad)
-        }
-    };
-    Hogar {
-        edad,
-        pago: capacidad(por(cifras.productos.banco_pti, ingreso), tope),
-    }
-}
-
-/// The bank's own rules on the applicant: seniority by income type.
-fn motivos_banco(c: &Cifras, p: &Persona) -> Motivos {
-    let minimo = c.productos.banco_antiguedad_min.de(p.tipo);
-    if p.antiguedad < minimo {
-        Motivos::de(Motivo::AntiguedadInsuficiente)
-    } else {
-        Motivos::default()
-    }
-}
-
-fn ltv<N: Numero>(c: &Cifras, p: &Persona) -> N {
-    N::reglas(c).ltv.de(p.tipo)
-}
-
-fn plazo_banco(c: &Cifras, edad: Option<u32>, limite: u32) -> u32 {
-    plazo(c.productos.banco_plazo_max, limite, edad)
-}
-
-/// The bank's smallest mortgage, applied to the bank's part of the credit.
-fn menor_al_minimo<N: Numero>(
-    c: &Cifras,
-    motivos: &mut Motivos,
-    plazo: u32,
-    pago: Decimal,
-    credito_banco: N,
-) -> Option<()> {
-    if plazo > 0 && !pago.is_zero() && credito_banco.menor(N::reglas(c).banco_min)? {
-        motivos.push(Motivo::CreditoMenorAlMinimo);
-    }
-    Some(())
-}
-
-fn hipoteca_bancaria<N: Numero>(cx: &Comprador<'_, N>, p: &Persona, h: &Hogar, e: &mut Evaluada<N>) -> Option<()> {
-    let c = cx.cifras;
-    let plazo = plazo_banco(c, h.edad, c.productos.banco_edad_max);
-    let tramo = Fijo::Banco.tramo(c, plazo)?;
-    let pago = h.pago.pago;
-    let credito = tramo.para_pago(Pago::Exacto(pago), None)?;
-    let mut motivos = motivos_banco(c, p);
-    sin_plazo_o_pago(&mut motivos, plazo, pago.is_zero());
-    menor_al_minimo(c, &mut motivos, plazo, pago, credito.credito)?;
-    let credito = Credito {
-        producto: Producto::HipotecaBancaria,
-        motivos,
-        tramos: &[credito],
-        pago: credito.pago,
-        forma: &[tramo],
-        plazo,
-        valor: Valor::Ltv(ltv(c, p)),
-        subcuenta_en_enganche: N::entero(0),
-        cat: Cat::Fijo(Fijo::Banco),
-        por_deudas: h.pago.por_deudas,
-    };
-    evaluada(credito, cx, e)
-}
-
-/// Cuenta Infonavit + Crédito Bancario: one payment capacity (the bank's) serves a credit that
-/// is 70% bank and 30% INFONAVIT at 10.45%, INFONAVIT's part capped; the sub-account pays the
-/// down payment. The term meets both the bank's and INFONAVIT's age limits.
-fn infonavit_mas_banco<N: Numero>(cx: &Comprador<'_, N>, p: &Persona, h: &Hogar, e: &mut Evaluada<N>) -> Option<()> {
-    let c = cx.cifras;
-    let plazo = plazo_banco(
-        c,
-        h.edad,
-        c.productos
-            .banco_edad_max
-            .min(c.productos.infonavit_edad_max),
-    );
-    let (banco, fondo): (Tramo<N>, Tramo<N>) =
-        (Fijo::Banco.tramo(c, plazo)?, Fijo::Cofi.tramo(c, plazo)?);
-    let forma = forma_cofi(c, banco, fondo);
-    let (parte_banco, parte_fondo) = (forma[0].credito, forma[1].credito);
-    let pago = h.pago.pago;
-    let por_peso = parte_banco * banco.cuota + parte_fondo * fondo.cuota;
-    let total = if por_peso.es_cero()? {
-        N::entero(0)
-    } else {
-        N::de(pago) / por_peso
-    };
-    let tope = N::reglas(c).cofi_max;
-    // Uncapped, the credit keeps the scheme's proportions, and so the CAT of its shape.
-    let (de_banco, de_fondo, cat) = if (parte_fondo * total).hasta(tope)? {
-        (parte_banco * total, parte_fondo * total, Cat::Fijo(Fijo::Cofi))
-    } else {
-        (banco.credito_para(N::de(pago) - tope * fondo.cuota)?, tope, Cat::Calcular)
-    };
-    let mut motivos = motivos_banco(c, p);
-    if !p.cotiza_a(Institucion::Infonavit) {
-        motivos.push(Motivo::NoDerechohabienteInfonavit);
-    } else if p.antiguedad < c.productos.infonavit_antiguedad_min {
-        motivos.push(Motivo::AntiguedadInsuficiente);
-    }
-    sin_plazo_o_pago(&mut motivos, plazo, pago.is_zero());
-    menor_al_minimo(c, &mut motivos, plazo, pago, de_banco)?;
-    // Both parts are sized so that their payments add up to the whole capacity.
-    let credito = Credito {
-        producto: Producto::InfonavitMasBanco,
-        motivos,
-        tramos: &[banco.por(de_banco), fondo.por(de_fondo)],
-        pago: Pago::Exacto(pago),
-        forma: &forma,
-        plazo,
-        valor: Valor::Ltv(N::reglas(c).ltv.asalariado),
-        subcuenta_en_enganche: N::de(p.subcuenta),
-        cat,
-        por_deudas: h.pago.por_deudas,
     };
     evaluada(credito, cx, e)
 }
@@ -472,7 +337,7 @@ pub(super) fn suma_unamos<N: Numero>(c: &Cifras, s: &Solicitud) -> Option<Option
 }
 
 /// What every product reads of `s`: the buyer, the applicant, the co-borrower and the household.
-fn prestatarios<'a, N: Numero>(c: &'a Cifras, s: &Solicitud) -> (Comprador<'a, N>, Persona, Option<Persona>, Hogar) {
+pub(super) fn prestatarios<'a, N: Numero>(c: &'a Cifras, s: &Solicitud) -> (Comprador<'a, N>, Persona, Option<Persona>, Hogar) {
     let p = Persona::titular(c, s);
     let co = s.coacreditado.as_ref().map(|co| Persona::coacreditado(c, co));
     let h = hogar(c, &p, co.as_ref());
@@ -504,11 +369,14 @@ pub(super) fn disponibles<N: Numero>(c: &Cifras, s: &Solicitud, evaluadas: &mut 
     let de_infonavit = p.cotiza_a(Institucion::Infonavit);
     let de_fovissste = p.cotiza_a(Institucion::Fovissste);
     let con_socio = de_infonavit && co.is_some();
+    let setenta_treinta = sin_patron_con_subcuenta(&p).is_none();
     let [e_infonavit, e_fovissste, e_banco, e_cofi, e_unamos] = evaluadas;
+    if setenta_treinta {
+        infonavit_mas_banco(&cx, &p, &h, e_cofi)?;
+    }
     if de_infonavit {
         let titular = infonavit_de(c, &p)?;
         infonavit(&cx, &p, titular, e_infonavit)?;
-        infonavit_mas_banco(&cx, &p, &h, e_cofi)?;
         if con_socio {
             unamos_creditos(&cx, &p, co.as_ref(), titular, CatPendiente::Listo(None), e_unamos)?;
         }
@@ -517,7 +385,7 @@ pub(super) fn disponibles<N: Numero>(c: &Cifras, s: &Solicitud, evaluadas: &mut 
         fovissste(&cx, &p, e_fovissste)?;
     }
     hipoteca_bancaria(&cx, &p, &h, e_banco)?;
-    Some([de_infonavit, de_fovissste, true, de_infonavit, con_socio])
+    Some([de_infonavit, de_fovissste, true, setenta_treinta, con_socio])
 }
 
 #[cfg(test)]

@@ -11,7 +11,7 @@
 //! constant) and whether it opens its object fold away: the JSON sink writes the same byte
 //! literals a hand-written writer would.
 
-use crate::products::{Motivo as MotivoProducto, OfertaProducto, Producto};
+use crate::products::{Clave, Motivo as MotivoProducto, OfertaProducto, Producto};
 use crate::profile::IncomeType;
 use crate::simulations::{AccionSimulacion, CampoSimulado, ValorCampo};
 use crate::report::{
@@ -120,6 +120,24 @@ pub trait ReportSink {
             None => self.null(at),
         }
     }
+    /// A product's `clave` (`producto`, `producto_recomendado`): a code the calibration names,
+    /// so an open set. A built-in product's code is a static text; another, an owned one.
+    #[inline(always)]
+    fn clave(&mut self, at: Slot, value: &Clave) {
+        let text: Text = match Producto::de_clave(value.as_str()) {
+            Some(p) => Text::Borrowed(p.as_str()),
+            None => Text::Owned(value.as_str().to_owned()),
+        };
+        self.text(at, &text);
+    }
+    /// A product's `clave` or `null` (see [`ReportSink::integer_or_null`]).
+    #[inline(always)]
+    fn clave_or_null(&mut self, at: Slot, value: Option<&Clave>) {
+        match value {
+            Some(v) => self.clave(at, v),
+            None => self.null(at),
+        }
+    }
     /// A Spanish text. A `Cow::Borrowed` text is one of the model's [`static_texts`], so a
     /// binding can keep its host string in a cache keyed by the text's address and length
     /// (no hashing of content). Rust does not promise one address per constant text, so such
@@ -188,15 +206,9 @@ pub const CAMPO_NAMES: [&str; CampoSimulado::ALL.len()] = wire_names!(CampoSimul
 /// `tipo_ingreso` in `cambios`).
 pub const TIPO_INGRESO_NAMES: [&str; IncomeType::ALL.len()] = wire_names!(IncomeType);
 
-/// The wire names of a credit product, in [`Producto::ALL`] order.
-pub const PRODUCTO_NAMES: [&str; Producto::ALL.len()] = wire_names!(Producto);
 /// The wire names of a product's `motivos`, in [`MotivoProducto::ALL`] order.
 pub const MOTIVO_PRODUCTO_NAMES: [&str; MotivoProducto::ALL.len()] = wire_names!(MotivoProducto);
 
-#[inline(always)]
-const fn producto(p: Producto) -> Label {
-    Label { all: &PRODUCTO_NAMES, index: p as usize }
-}
 #[inline(always)]
 const fn motivo_producto(m: MotivoProducto) -> Label {
     Label { all: &MOTIVO_PRODUCTO_NAMES, index: m as usize }
@@ -251,6 +263,8 @@ pub fn static_texts() -> Vec<&'static str> {
     texts.extend(CodigoRecomendacion::ALL.iter().map(|c| crate::recommendation_text(*c)));
     texts.extend(CodigoDictamen::ALL.iter().map(|c| crate::verdict_text(*c)));
     texts.extend(AccionSimulacion::ALL.iter().map(|a| a.descripcion()));
+    // A built-in product's `clave` (`ReportSink::clave`).
+    texts.extend(Producto::ALL.map(Producto::as_str));
     for state in &crate::states::STATES {
         texts.extend([state.clave, state.iso, state.nombre]);
     }
@@ -410,7 +424,7 @@ impl ScoreReport {
             oferta(s, i, o);
         }
         s.end_array();
-        s.label_or_null(k(PRODUCTO_RECOMENDADO), self.producto_recomendado.map(producto));
+        s.clave_or_null(k(PRODUCTO_RECOMENDADO), self.producto_recomendado.as_ref());
         s.end_object();
     }
 }
@@ -420,7 +434,7 @@ fn oferta<S: ReportSink>(s: &mut S, i: usize, o: &OfertaProducto) {
     use keys::*;
     let k = |key: Key| Slot::Key(key);
     s.begin_object(Slot::Item(i));
-    s.label(k(PR_PRODUCTO), producto(o.producto));
+    s.clave(k(PR_PRODUCTO), &o.producto);
     s.boolean(k(PR_ELEGIBLE), o.elegible);
     s.decimal(k(PR_TASA_ANUAL), o.tasa_anual);
     s.decimal_or_null(k(PR_CAT), o.cat);

@@ -160,7 +160,8 @@ class Simulacion(TypedDict):
 
 class OfertaProducto(TypedDict):
     producto: str
-    """INFONAVIT | FOVISSSTE | HIPOTECA_BANCARIA | INFONAVIT_MAS_BANCO | UNAMOS_CREDITOS."""
+    """The product's ``clave`` in the calibration: INFONAVIT | FOVISSSTE | HIPOTECA_BANCARIA |
+    INFONAVIT_MAS_BANCO | UNAMOS_CREDITOS in the embedded one, and a bank's own products' codes."""
     elegible: bool
     tasa_anual: float
     cat: Optional[float]
