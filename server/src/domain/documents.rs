@@ -23,7 +23,7 @@
 //! - `estado`: never replaced. The receipt names the state where the buyer works, the profile
 //!   the state where the buyer wants to buy; a difference is listed with `aplicado: false`.
 
-use score_docs::{CfdiFacts, Date, DocError, DocErrorCode};
+use score_docs::{CertificadosSat, CfdiFacts, Date, DocError, DocErrorCode};
 use serde::{Deserialize, Serialize};
 use rust_decimal::Decimal;
 use serde_json::{Value, value::RawValue};
@@ -51,14 +51,15 @@ pub struct ReadReceipt {
     pub fuente: Origin,
 }
 
-/// Reads every XML file with score-docs; `files` are `(i, name, bytes)` with `i` the file's
+/// Reads every XML file with score-docs, chaining each certificate to the SAT's CA
+/// certificates `ca` (`SAT_CA_DIR`); `files` are `(i, name, bytes)` with `i` the file's
 /// place among the `recibos` of the request. A file that is not a readable payroll receipt
 /// fails the request with its code (`DOCUMENT_*`), `field` = `recibos[i]` (plus the attribute
 /// at fault) and `archivo` = its name.
-pub fn read_receipts(files: &[(usize, Option<String>, &[u8])]) -> DomainResult<Vec<ReadReceipt>> {
+pub fn read_receipts(files: &[(usize, Option<String>, &[u8])], ca: &CertificadosSat) -> DomainResult<Vec<ReadReceipt>> {
     files
         .iter()
-        .map(|&(i, ref name, bytes)| match score_docs::read_cfdi(bytes) {
+        .map(|&(i, ref name, bytes)| match score_docs::read_cfdi_con(bytes, ca) {
             Ok(facts) => Ok(ReadReceipt {
                 archivo: name.clone(),
                 sha256: sha256_hex(bytes),
@@ -128,7 +129,7 @@ pub struct DocumentView {
     #[schema(example = "xml")]
     pub fuente: String,
     /// The seal's check, as score-docs gives it (`{valido, motivo, no_certificado,
-    /// rfc_certificado, ca_sat_verificada}`; `motivo` `IMPRESO` for a print). Verifications
+    /// rfc_certificado, ca_sat_verificada, ca_sat_motivo}`; `motivo` `IMPRESO` for a print). Verifications
     /// stored before it was shown say nothing: `null`.
     #[serde(default)]
     #[schema(value_type = Option<Object>)]
