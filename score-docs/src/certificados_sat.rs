@@ -20,7 +20,8 @@ use crate::sello::{Hash, timestamp, verify};
 use base64::Engine;
 use base64::engine::general_purpose::STANDARD;
 use rsa::pkcs1::RsaPublicKey;
-use std::sync::OnceLock;
+use sha2::{Digest, Sha256};
+use std::sync::{Mutex, OnceLock};
 use x509_cert::Certificate;
 use x509_cert::der::{Decode, asn1};
 use x509_cert::name::Name;
@@ -49,9 +50,23 @@ struct Ac {
 }
 
 /// A set of the SAT's CA certificates that receipts' certificates are chained to.
-#[derive(Debug, Clone)]
+#[derive(Debug)]
 pub struct CertificadosSat {
     acs: Vec<Ac>,
+    /// Certificates already found signed (SHA-256 of their DER, the CA's index): an employer
+    /// seals every receipt with one CSD, and checking the SAT's RSA-4096 signature again for
+    /// each would cost about as much as the seal itself. Only successes are kept, at most
+    /// [`KNOWN_MAX`]; a certificate is trusted again only for the same bytes.
+    known: Mutex<Vec<([u8; 32], usize)>>,
+}
+
+/// Signed certificates remembered at most (then forgotten all at once).
+const KNOWN_MAX: usize = 1024;
+
+impl Clone for CertificadosSat {
+    fn clone(&self) -> Self {
+        CertificadosSat { acs: self.acs.clone(), known: Mutex::new(Vec::new()) }
+    }
 }
 
 impl CertificadosSat {
@@ -61,7 +76,7 @@ impl CertificadosSat {
         INCLUIDOS_LEIDOS.get_or_init(|| {
             // Checked by the tests: every carried file is a CA certificate with an RSA key.
             CertificadosSat::from_files(INCLUIDOS.iter().map(|&(name, der)| (name, der)))
-                .unwrap_or(CertificadosSat { acs: Vec::new() })
+                .unwrap_or(CertificadosSat { acs: Vec::new(), known: Mutex::new(Vec::new()) })
         })
     }
 
@@ -92,7 +107,7 @@ impl CertificadosSat {
                 "No se dio ningún certificado de las autoridades certificadoras del SAT.".to_owned(),
             ));
         }
-        Ok(CertificadosSat { acs })
+        Ok(CertificadosSat { acs, known: Mutex::new(Vec::new()) })
     }
 
     /// How many CA certificates are loaded.
@@ -118,8 +133,7 @@ impl CertificadosSat {
     /// (`AAAA-MM-DDTHH:MM:SS` as the receipt writes it), or why not.
     pub(crate) fn chain(&self, cert: &Certificate, der: &[u8], fecha: &str) -> Result<(), MotivoCaSat> {
         let issuer = &cert.tbs_certificate.issuer;
-        let candidates: Vec<&Ac> = self.acs.iter().filter(|ac| ac.subject == *issuer).collect();
-        if candidates.is_empty() {
+        if !self.acs.iter().any(|ac| ac.subject == *issuer) {
             return Err(MotivoCaSat::AcDesconocida);
         }
         let algorithm = cert.signature_algorithm.oid;
@@ -132,9 +146,23 @@ impl CertificadosSat {
         let (Some(tbs), Some(signature)) = (first_element(der), cert.signature.as_bytes()) else {
             return Err(MotivoCaSat::FirmaAcInvalida);
         };
-        let Some(ac) = candidates.into_iter().find(|ac| verify(hash, &ac.modulus, &ac.exponent, tbs, signature)) else {
-            return Err(MotivoCaSat::FirmaAcInvalida);
+        let digest: [u8; 32] = Sha256::digest(der).into();
+        let remembered = self.known.lock().ok().and_then(|known| known.iter().find(|(d, _)| *d == digest).map(|&(_, i)| i));
+        let index = match remembered {
+            Some(index) => index,
+            None => {
+                let found = self.acs.iter().position(|ac| ac.subject == *issuer && verify(hash, &ac.modulus, &ac.exponent, tbs, signature));
+                let Some(index) = found else { return Err(MotivoCaSat::FirmaAcInvalida) };
+                if let Ok(mut known) = self.known.lock() {
+                    if known.len() >= KNOWN_MAX {
+                        known.clear();
+                    }
+                    known.push((digest, index));
+                }
+                index
+            }
         };
+        let ac = self.acs.get(index).ok_or(MotivoCaSat::FirmaAcInvalida)?;
         if fecha < ac.desde.as_str() || fecha > ac.hasta.as_str() {
             return Err(MotivoCaSat::AcVencida);
         }

@@ -82,9 +82,15 @@ fn the_tests_certificates_are_not_the_sats() {
 fn a_loaded_ca_verifies_what_it_issued_in_force_and_untouched() {
     let (_, ca_key) = keys();
     let xml = sealed_by(Name::from_str(TEST_CA).expect("name"), ca_key);
-    let sello = read_cfdi_con(xml.as_bytes(), &test_ca(2020, 2030)).expect("read").sello;
+    let set = test_ca(2020, 2030);
+    let sello = read_cfdi_con(xml.as_bytes(), &set).expect("read").sello;
     assert!(sello.valido && sello.ca_sat_verificada, "{sello:?}");
     assert_eq!(sello.ca_sat_motivo, None);
+    // Read again with the same set (the signature remembered): the same answer.
+    assert_eq!(read_cfdi_con(xml.as_bytes(), &set).expect("read").sello, sello);
+    // Remembered for these bytes only: another CSD with the CA's name but not its key is not.
+    let impostor = sealed_by(Name::from_str(TEST_CA).expect("name"), &key(98));
+    assert_eq!(read_cfdi_con(impostor.as_bytes(), &set).expect("read").sello.ca_sat_motivo, Some(MotivoCaSat::FirmaAcInvalida));
 
     // The chain is the certificate's: a receipt changed after sealing keeps it, and fails its seal.
     let changed = set_attr(&xml, "<nomina12:Nomina", "TotalPercepciones", "1017325.50");
