@@ -18,7 +18,8 @@ use crate::{
     domain::{
         buyers,
         document_reads::{self, LecturaView, NewRead},
-        documents::{self, DocumentsAttached, ReceiptOutcome, VerificationView},
+        documents::{self, DocumentsAttached, ReceiptOutcome},
+        verification::VerificationView,
     },
     http::{
         ApiPath, DataResponse, ErrorBody, ScoreClient,
