@@ -115,7 +115,8 @@ impl CertificadosSat {
         self.acs.len()
     }
 
-    /// Always `false`: a set is never empty ([`CertificadosSat::from_files`] refuses none).
+    /// Whether no CA is loaded: never for a set from [`CertificadosSat::from_files`] (which
+    /// refuses none), nor for the carried one (the tests load every carried file).
     pub fn is_empty(&self) -> bool {
         self.acs.is_empty()
     }
