@@ -28,6 +28,26 @@ fn bench(c: &mut Criterion) {
     c.bench_function("cadena_original/quincenal-40", |b| {
         b.iter(|| score_docs::cadena_original(black_box(&one)));
     });
+    // The chain to the SAT's CAs: a receipt whose CSD a loaded CA issued (the test CA of
+    // fixtures/documents/ca-prueba, RSA-2048), its CA's signature checked (a fresh set each
+    // time) or remembered (one set); and one RSA-4096 certificate signature as the SAT's CAs
+    // make them (AC5 under Banco de México's ARC5, SHA-512).
+    let chained = fixture("ca-prueba/quincenal-40-ca-prueba.xml");
+    let ca = score_docs::CertificadosSat::from_files([("AC_PRUEBAS.cer", fixture("ca-prueba/ac/AC_PRUEBAS.cer"))]).expect("test CA");
+    assert!(score_docs::read_cfdi_con(&chained, &ca).is_ok_and(|f| f.sello.valido && f.sello.ca_sat_verificada));
+    c.bench_function("read_cfdi_con/chained to a loaded CA (its signature checked)", |b| {
+        b.iter(|| score_docs::read_cfdi_con(black_box(&chained), &ca.clone()));
+    });
+    c.bench_function("read_cfdi_con/chained to a loaded CA (its signature remembered)", |b| {
+        b.iter(|| score_docs::read_cfdi_con(black_box(&chained), &ca));
+    });
+    let root = |name: &str| std::fs::read(format!("{}/ca-sat/{name}", env!("CARGO_MANIFEST_DIR"))).expect("ca-sat");
+    let arc5 = score_docs::CertificadosSat::from_files([("ARC5_IES.cer", root("banxico/ARC5_IES.cer"))]).expect("ARC5");
+    let ac5 = root("AC5_SAT.cer");
+    assert_eq!(arc5.verifica(&ac5, "2025-01-15T00:00:00"), Ok(()));
+    c.bench_function("verifica/AC5 under ARC5 (RSA-4096, SHA-512)", |b| {
+        b.iter(|| arc5.clone().verifica(black_box(&ac5), "2025-01-15T00:00:00"));
+    });
     let six: Vec<Vec<u8>> = (1..=6).map(|i| fixture(&format!("quincenal-40-infonavit-{i}.xml"))).collect();
     let reference = score_docs::Date::parse("2025-03-01").expect("date");
     c.bench_function("profile_from_cfdi_bytes/6 receipts", |b| {

@@ -11,6 +11,7 @@
 //! profile, not a reason to refuse. The same tree gives the seal its cadena original
 //! ([`crate::sello`]).
 
+use crate::certificados_sat::CertificadosSat;
 use crate::date::Date;
 use crate::error::{DocError, DocErrorCode};
 use crate::facts::{CfdiFacts, Deduccion, Sello};
@@ -120,10 +121,16 @@ fn within<'a>(text: &'a str, part: &[u8]) -> Result<&'a str, DocError> {
 
 /// Reads one receipt. See the crate docs for the rules and the errors.
 pub fn read_cfdi(data: &[u8]) -> Result<CfdiFacts, DocError> {
+    read_cfdi_con(data, CertificadosSat::incluidos())
+}
+
+/// [`read_cfdi`], with the receipt's certificate chained to the CA certificates `ca` (an
+/// operator's current set) instead of the ones this crate carries.
+pub fn read_cfdi_con(data: &[u8], ca: &CertificadosSat) -> Result<CfdiFacts, DocError> {
     let text = xml::document_text(data)?;
     let tree = read_tree(text)?;
     let mut facts = facts(&tree)?;
-    facts.sello = crate::sello::check(&tree, &facts);
+    facts.sello = crate::sello::check(&tree, &facts, ca);
     Ok(facts)
 }
 

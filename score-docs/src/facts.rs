@@ -119,15 +119,58 @@ pub struct Sello {
     pub no_certificado: Option<String>,
     /// The RFC in the certificate's subject (`x500UniqueIdentifier`, the holder's part).
     pub rfc_certificado: Option<String>,
-    /// Whether the certificate was chained to the SAT's CA certificates: always `false` here,
-    /// since no package the project installs carries them (README.md, "The seal").
+    /// Whether the certificate was issued by one of the SAT's CA certificates
+    /// ([`crate::CertificadosSat`]): signed by it, the CA in force on `Fecha`. Checked whenever
+    /// the certificate can be read, whether or not the seal verifies.
     pub ca_sat_verificada: bool,
+    /// Why not, `None` when it was. Facts stored before the chain was checked read back
+    /// without one.
+    #[serde(default)]
+    pub ca_sat_motivo: Option<MotivoCaSat>,
+}
+
+/// Why a receipt's certificate is not chained to the SAT's CA certificates (stable codes).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "SCREAMING_SNAKE_CASE")]
+pub enum MotivoCaSat {
+    /// No certificate to chain: none in the receipt, an unreadable one, or a printed copy.
+    SinCertificado,
+    /// The certificate's issuer is none of the SAT's CA certificates loaded: made by someone
+    /// else (every test certificate), or by a CA of the SAT that the operator has not loaded.
+    AcDesconocida,
+    /// A CA of the SAT with the issuer's name is loaded, but its key did not sign this
+    /// certificate: a certificate that only copies the SAT's name.
+    FirmaAcInvalida,
+    /// The SAT's CA that signed it was not in force on the receipt's `Fecha`.
+    AcVencida,
+    /// Signed with an algorithm other than RSA with SHA-256, SHA-384 or SHA-512.
+    AlgoritmoNoAdmitido,
+}
+
+impl MotivoCaSat {
+    /// The stable UPPER_SNAKE_CASE code.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            MotivoCaSat::SinCertificado => "SIN_CERTIFICADO",
+            MotivoCaSat::AcDesconocida => "AC_DESCONOCIDA",
+            MotivoCaSat::FirmaAcInvalida => "FIRMA_AC_INVALIDA",
+            MotivoCaSat::AcVencida => "AC_VENCIDA",
+            MotivoCaSat::AlgoritmoNoAdmitido => "ALGORITMO_NO_ADMITIDO",
+        }
+    }
 }
 
 impl Sello {
-    /// A check that failed for `motivo`.
+    /// A check that failed for `motivo`, before any certificate could be chained.
     pub fn rechazado(motivo: MotivoSello, no_certificado: Option<String>, rfc_certificado: Option<String>) -> Self {
-        Sello { valido: false, motivo: Some(motivo), no_certificado, rfc_certificado, ca_sat_verificada: false }
+        Sello {
+            valido: false,
+            motivo: Some(motivo),
+            no_certificado,
+            rfc_certificado,
+            ca_sat_verificada: false,
+            ca_sat_motivo: Some(MotivoCaSat::SinCertificado),
+        }
     }
 }
 

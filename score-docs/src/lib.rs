@@ -20,6 +20,7 @@
 
 mod balances;
 mod cadena;
+mod certificados_sat;
 mod cfdi;
 mod date;
 mod document;
@@ -34,11 +35,12 @@ mod statement;
 mod text;
 mod xml;
 
-pub use cfdi::read_cfdi;
+pub use cfdi::{read_cfdi, read_cfdi_con};
 pub use date::Date;
 pub use error::{DocError, DocErrorCode};
 pub use document::{DocumentKind, Documento, read_document_text, read_document_text_with_qr};
-pub use facts::{CfdiFacts, ComprobacionesImpreso, Deduccion, Fuente, MotivoSello, ReciboImpreso, Sello};
+pub use certificados_sat::CertificadosSat;
+pub use facts::{CfdiFacts, ComprobacionesImpreso, Deduccion, Fuente, MotivoCaSat, MotivoSello, ReciboImpreso, Sello};
 pub use independiente::{
     DEBT_WORDS, DEFAULT_EXPENSE_FACTOR, DepositoExcluido, IngresoIndependiente, MIN_MONTHS, Mes, NOT_INCOME, PagoRecurrente,
     ingreso_independiente,

@@ -12,11 +12,13 @@
 //! its subject (`x500UniqueIdentifier`, `RFC` or `RFC / RFC of the legal representative`) is
 //! the issuer's; `Fecha` falls within its validity (compared as written, in the issuer's local
 //! time, against the certificate's UTC times); the stamp is there with a UUID and certifies
-//! this seal. Not checked: that the certificate was issued by the SAT (its CA certificates are
-//! not carried by any package this project installs; see README.md, "The seal"), and the
-//! stamp's own seal (`SelloSAT`, by the SAT's certificate, not carried either).
+//! this seal. Whether the certificate was issued by one of the SAT's CAs is checked apart
+//! ([`crate::certificados_sat`]) and reported in `ca_sat_verificada`. Not checked: the stamp's
+//! own seal (`SelloSAT`, by the PAC's or the SAT's stamping certificate, which no package
+//! carries; see README.md, "The seal").
 
 use crate::cadena::cadena_original;
+use crate::certificados_sat::CertificadosSat;
 use crate::cfdi::{Ns, Tree};
 use crate::facts::{CfdiFacts, MotivoSello, Sello};
 use base64::Engine;
@@ -29,19 +31,31 @@ use x509_cert::time::Time;
 /// `x500UniqueIdentifier` (2.5.4.45): where the SAT writes the holder's RFC.
 const OID_UNIQUE_IDENTIFIER: asn1::ObjectIdentifier = asn1::ObjectIdentifier::new_unwrap("2.5.4.45");
 
-/// Checks the seal of the receipt read into `tree` and `facts`.
-pub(crate) fn check(tree: &Tree<'_>, facts: &CfdiFacts) -> Sello {
+/// Checks the seal of the receipt read into `tree` and `facts`, and chains its certificate to
+/// the CA certificates `ca`.
+pub(crate) fn check(tree: &Tree<'_>, facts: &CfdiFacts, ca: &CertificadosSat) -> Sello {
     let stated = |name| tree.attr(0, name).map(str::trim).filter(|v| !v.is_empty());
     let (Some(sello), Some(certificado), Some(no_certificado)) = (stated("Sello"), stated("Certificado"), stated("NoCertificado"))
     else {
         return Sello::rechazado(MotivoSello::SinSello, stated("NoCertificado").map(str::to_owned), None);
     };
-    let Some(cert) = decode_base64(certificado).and_then(|der| Certificate::from_der(&der).ok()) else {
+    let Some((der, cert)) = decode_base64(certificado).and_then(|der| Certificate::from_der(&der).ok().map(|c| (der, c))) else {
         return Sello::rechazado(MotivoSello::CertificadoNoCorresponde, Some(no_certificado.to_owned()), None);
     };
     let numero = certificate_number(&cert);
     let rfc = subject_rfc(&cert);
-    let fail = |motivo| Sello::rechazado(motivo, Some(numero.clone()), rfc.clone());
+    let written = facts.fecha.as_deref().unwrap_or_default();
+    let fecha = written.get(..19).unwrap_or(written);
+    let ca_sat_motivo = ca.chain(&cert, &der, fecha).err();
+    let result = |motivo: Option<MotivoSello>| Sello {
+        valido: motivo.is_none(),
+        motivo,
+        no_certificado: Some(numero.clone()),
+        rfc_certificado: rfc.clone(),
+        ca_sat_verificada: ca_sat_motivo.is_none(),
+        ca_sat_motivo,
+    };
+    let fail = |motivo| result(Some(motivo));
     let spki = &cert.tbs_certificate.subject_public_key_info;
     let Some(key) = spki.subject_public_key.as_bytes().and_then(|der| RsaPublicKey::from_der(der).ok()) else {
         return fail(MotivoSello::CertificadoNoCorresponde);
@@ -52,7 +66,7 @@ pub(crate) fn check(tree: &Tree<'_>, facts: &CfdiFacts) -> Sello {
         return fail(MotivoSello::CertificadoNoCorresponde);
     }
     let signed = match (cadena_original(tree), decode_base64(sello)) {
-        (Ok(cadena), Some(signature)) => verify(modulus, exponent, cadena.as_bytes(), &signature),
+        (Ok(cadena), Some(signature)) => verify(Hash::Sha256, modulus, exponent, cadena.as_bytes(), &signature),
         _ => false,
     };
     if !signed {
@@ -62,8 +76,6 @@ pub(crate) fn check(tree: &Tree<'_>, facts: &CfdiFacts) -> Sello {
         return fail(MotivoSello::CertificadoNoCorresponde);
     }
     let validity = &cert.tbs_certificate.validity;
-    let written = facts.fecha.as_deref().unwrap_or_default();
-    let fecha = written.get(..19).unwrap_or(written);
     if fecha < timestamp(validity.not_before).as_str() || fecha > timestamp(validity.not_after).as_str() {
         return fail(MotivoSello::CertificadoVencido);
     }
@@ -72,7 +84,7 @@ pub(crate) fn check(tree: &Tree<'_>, facts: &CfdiFacts) -> Sello {
     if tree.attr(timbre, "SelloCFD").map(str::trim) != Some(sello) {
         return fail(MotivoSello::SelloInvalido);
     }
-    Sello { valido: true, motivo: None, no_certificado: Some(numero), rfc_certificado: rfc, ca_sat_verificada: false }
+    result(None)
 }
 
 /// Base64 as the SAT writes it (line breaks and spaces tolerated).
@@ -117,24 +129,43 @@ fn subject_rfc(cert: &Certificate) -> Option<String> {
     (!rfc.is_empty()).then_some(rfc)
 }
 
-/// RSA PKCS#1 v1.5 with SHA-256 of `message` by the key (`modulus`, `exponent`), big-endian.
-#[cfg(not(target_arch = "wasm32"))]
-fn verify(modulus: &[u8], exponent: &[u8], message: &[u8], signature: &[u8]) -> bool {
-    use ring::signature::{RSA_PKCS1_2048_8192_SHA256, RsaPublicKeyComponents};
-    RsaPublicKeyComponents { n: modulus, e: exponent }.verify(&RSA_PKCS1_2048_8192_SHA256, message, signature).is_ok()
+/// The hash of an RSA PKCS#1 v1.5 signature: SHA-256 for seals; the SAT's CAs sign
+/// certificates with SHA-256 and newer ones may use SHA-384 or SHA-512.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Hash {
+    Sha256,
+    Sha384,
+    Sha512,
 }
 
-/// RSA PKCS#1 v1.5 with SHA-256 of `message` by the key (`modulus`, `exponent`), big-endian.
+/// RSA PKCS#1 v1.5 of `message` with `hash` by the key (`modulus`, `exponent`), big-endian.
+#[cfg(not(target_arch = "wasm32"))]
+pub(crate) fn verify(hash: Hash, modulus: &[u8], exponent: &[u8], message: &[u8], signature: &[u8]) -> bool {
+    use ring::signature::{RSA_PKCS1_2048_8192_SHA256, RSA_PKCS1_2048_8192_SHA384, RSA_PKCS1_2048_8192_SHA512, RsaPublicKeyComponents};
+    let algorithm = match hash {
+        Hash::Sha256 => &RSA_PKCS1_2048_8192_SHA256,
+        Hash::Sha384 => &RSA_PKCS1_2048_8192_SHA384,
+        Hash::Sha512 => &RSA_PKCS1_2048_8192_SHA512,
+    };
+    RsaPublicKeyComponents { n: modulus, e: exponent }.verify(algorithm, message, signature).is_ok()
+}
+
+/// RSA PKCS#1 v1.5 of `message` with `hash` by the key (`modulus`, `exponent`), big-endian.
 #[cfg(target_arch = "wasm32")]
-fn verify(modulus: &[u8], exponent: &[u8], message: &[u8], signature: &[u8]) -> bool {
+pub(crate) fn verify(hash: Hash, modulus: &[u8], exponent: &[u8], message: &[u8], signature: &[u8]) -> bool {
     use rsa::{BigUint, Pkcs1v15Sign, RsaPublicKey};
-    use sha2::{Digest, Sha256};
+    use sha2::{Digest, Sha256, Sha384, Sha512};
     let Ok(key) = RsaPublicKey::new(BigUint::from_bytes_be(modulus), BigUint::from_bytes_be(exponent)) else { return false };
-    key.verify(Pkcs1v15Sign::new::<Sha256>(), &Sha256::digest(message), signature).is_ok()
+    match hash {
+        Hash::Sha256 => key.verify(Pkcs1v15Sign::new::<Sha256>(), &Sha256::digest(message), signature),
+        Hash::Sha384 => key.verify(Pkcs1v15Sign::new::<Sha384>(), &Sha384::digest(message), signature),
+        Hash::Sha512 => key.verify(Pkcs1v15Sign::new::<Sha512>(), &Sha512::digest(message), signature),
+    }
+    .is_ok()
 }
 
 /// A certificate time as `AAAA-MM-DDTHH:MM:SS`, comparable as text with `Fecha`.
-fn timestamp(time: Time) -> String {
+pub(crate) fn timestamp(time: Time) -> String {
     let t = time.to_date_time();
     format!("{:04}-{:02}-{:02}T{:02}:{:02}:{:02}", t.year(), t.month(), t.day(), t.hour(), t.minutes(), t.seconds())
 }

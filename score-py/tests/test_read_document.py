@@ -32,7 +32,7 @@ def test_a_printed_receipt_reads_to_read_cfdis_facts_plus_fuente_and_confianza()
     assert got["tipo"] == "recibo_nomina"
     assert got["fuente"] == "pdf" and got["confianza"] == 1
     # read_cfdi's facts, but paper carries no seal.
-    impreso = {"valido": False, "motivo": "IMPRESO", "no_certificado": None, "rfc_certificado": None, "ca_sat_verificada": False}
+    impreso = {"valido": False, "motivo": "IMPRESO", "no_certificado": None, "rfc_certificado": None, "ca_sat_verificada": False, "ca_sat_motivo": "SIN_CERTIFICADO"}
     assert {k: got[k] for k in facts} == dict(facts, sello=impreso)
     assert set(got) - set(facts) == {"tipo", "fuente", "confianza", "verificado", "comprobaciones", "neto_impreso"}
     # The same with the kind given.

@@ -454,6 +454,11 @@ pub async fn run(args: &[String]) -> ExitCode {
             }
         }
         Command::Serve { .. } => {
+            // Which of the SAT's CA certificates receipts are chained to (score-docs/ca-sat/README.md).
+            let ca_sat = match &config.sat_ca_dir {
+                Some(dir) => format!("{} from SAT_CA_DIR {}", config.sat_ca.len(), dir.display()),
+                None => format!("{} carried by score-docs", config.sat_ca.len()),
+            };
             let app = match Application::build(config).await {
                 Ok(a) => a,
                 Err(e) => {
@@ -461,7 +466,7 @@ pub async fn run(args: &[String]) -> ExitCode {
                     return ExitCode::FAILURE;
                 }
             };
-            tracing::info!(address = %app.local_addr(), "listening");
+            tracing::info!(address = %app.local_addr(), ca_sat = %ca_sat, "listening");
             match app.run_until(app::shutdown_signal()).await {
                 Ok(()) => {
                     tracing::info!("stopped");

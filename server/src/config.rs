@@ -59,6 +59,11 @@ pub struct Config {
     /// The market's figures the score reports are made with: the file of `CALIBRATION_FILE`
     /// (or `serve --calibration`), checked at start; score-core's embedded one otherwise.
     pub calibration: std::sync::Arc<score_core::Calibration>,
+    /// The SAT's CA certificates receipts' certificates are chained to: the files of the folder
+    /// `SAT_CA_DIR`, checked at start; score-docs' carried ones (ca-sat/) otherwise.
+    pub sat_ca: std::sync::Arc<score_docs::CertificadosSat>,
+    /// `SAT_CA_DIR` as given (shown in the `listening` log line), `None` for the carried ones.
+    pub sat_ca_dir: Option<PathBuf>,
     pub host: IpAddr,
     pub port: u16,
     /// `sqlite://...` or `postgres://...`.
@@ -198,8 +203,15 @@ impl Config {
             Some(path) => Config::load_calibration(std::path::Path::new(path.trim()))?,
             None => score_core::Calibration::default(),
         };
+        let sat_ca_dir = var("SAT_CA_DIR").map(|d| PathBuf::from(d.trim()));
+        let sat_ca = match &sat_ca_dir {
+            Some(dir) => Config::load_sat_ca(dir)?,
+            None => score_docs::CertificadosSat::incluidos().clone(),
+        };
         let cfg = Config {
             calibration: std::sync::Arc::new(calibration),
+            sat_ca: std::sync::Arc::new(sat_ca),
+            sat_ca_dir,
             host,
             port,
             database_url,
@@ -286,10 +298,31 @@ impl Config {
         })
     }
 
+    /// Reads the SAT's CA certificates of `dir` (`SAT_CA_DIR`): every file in it (DER, as the
+    /// SAT publishes them, or PEM; hidden files and README files skipped). A folder that cannot
+    /// be read, has none, or has a file that is not a certificate stops the start, naming it.
+    pub fn load_sat_ca(dir: &std::path::Path) -> Result<score_docs::CertificadosSat, ConfigError> {
+        let error = |e: &dyn fmt::Display| ConfigError(format!("SAT_CA_DIR {}: {e}", dir.display()));
+        let mut files = Vec::new();
+        for entry in std::fs::read_dir(dir).map_err(|e| error(&e))? {
+            let path = entry.map_err(|e| error(&e))?.path();
+            let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+            if !path.is_file() || name.starts_with('.') || name.to_ascii_lowercase().starts_with("readme") {
+                continue;
+            }
+            files.push((name, std::fs::read(&path).map_err(|e| error(&e))?));
+        }
+        // In name order, so that a start says the same whatever order the folder lists.
+        files.sort();
+        score_docs::CertificadosSat::from_files(files).map_err(|e| error(&e.message))
+    }
+
     /// A configuration for tests: cheap Argon2 parameters, generous rate limits, outbox mail.
     pub fn for_tests(database_url: String, data_dir: PathBuf) -> Self {
         Config {
             calibration: std::sync::Arc::new(score_core::Calibration::default()),
+            sat_ca: std::sync::Arc::new(score_docs::CertificadosSat::incluidos().clone()),
+            sat_ca_dir: None,
             host: IpAddr::from([127, 0, 0, 1]),
             port: 0,
             database_url,

@@ -132,4 +132,10 @@ export async function apiLogin(email, password) {
   return (await apiJson('/api/auth/login', { method: 'POST', body: { email, password } })).data.token;
 }
 
+/** Today in this machine's time zone as YYYY-MM-DD: the date score-docs counts seniority to in the page. */
+export function today() {
+  const d = new Date();
+  return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
+}
+
 export const unique = () => `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { after, before, test } from 'node:test';
-import { apiJson, assertNoProblems, checkPage, launch, newPage } from './helpers.mjs';
+import { apiJson, assertNoProblems, checkPage, launch, newPage, today } from './helpers.mjs';
 
 const DOCS = new URL('../../fixtures/documents/', import.meta.url).pathname;
 const INFONAVIT = [1, 2, 3, 4, 5, 6].map((i) => `quincenal-40-infonavit-${i}.xml`);
@@ -14,11 +14,6 @@ const INFONAVIT = [1, 2, 3, 4, 5, 6].map((i) => `quincenal-40-infonavit-${i}.xml
 // fixture's income and debts, which do not, are checked against profiles.json below.
 const { profileFromCfdi } = createRequire(import.meta.url)('../../score-docs/wasm/pkg-node/score_docs_wasm.js');
 const CASES = JSON.parse(readFileSync(`${DOCS}profiles.json`, 'utf8'));
-
-function today() {
-  const d = new Date();
-  return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
-}
 
 let browser;
 before(async () => {

@@ -34,21 +34,47 @@ fn utc(year: u16) -> Time {
 }
 
 /// A CSD-shaped certificate (DER) for `rfc`, numbered `number` (20 digits, written as the
-/// serial's ASCII bytes as the SAT does), valid from 1 January `from` to 1 January `to`.
+/// serial's ASCII bytes as the SAT does), valid from 1 January `from` to 1 January `to`, signed
+/// by its own key in the name of "AC DE PRUEBAS (NO ES DEL SAT)" (no CA's certificate exists).
 pub fn certificate(key: &RsaPrivateKey, rfc: &str, number: &str, from: u16, to: u16) -> Vec<u8> {
+    let issuer = Name::from_str("CN=AC DE PRUEBAS (NO ES DEL SAT),O=platform-score").expect("issuer");
+    certificate_issued(key, rfc, number, from, to, issuer, key)
+}
+
+/// [`certificate`] issued by the CA named `issuer`, signed with its key `ca_key`.
+pub fn certificate_issued(
+    key: &RsaPrivateKey,
+    rfc: &str,
+    number: &str,
+    from: u16,
+    to: u16,
+    issuer: Name,
+    ca_key: &RsaPrivateKey,
+) -> Vec<u8> {
     let unique = AttributeTypeAndValue {
         oid: ObjectIdentifier::new_unwrap("2.5.4.45"),
         value: Any::from(PrintableStringRef::new(&format!("{rfc} / XAXX010101000")).expect("printable")),
     };
     let mut subject = Name::from_str(&format!("CN=PATRON DE PRUEBA {rfc},O=PATRON DE PRUEBA {rfc},OU=Unidad 1")).expect("name");
     subject.0.push(RelativeDistinguishedName(SetOfVec::try_from(vec![unique]).expect("rdn")));
-    let issuer = Name::from_str("CN=AC DE PRUEBAS (NO ES DEL SAT),O=platform-score").expect("issuer");
-    let signer = SigningKey::<Sha256>::new(key.clone());
+    let signer = SigningKey::<Sha256>::new(ca_key.clone());
     let spki = SubjectPublicKeyInfoOwned::from_key(key.to_public_key()).expect("spki");
     let serial = SerialNumber::new(number.as_bytes()).expect("serial");
     let validity = Validity { not_before: utc(from), not_after: utc(to) };
     let profile = Profile::Leaf { issuer, enable_key_agreement: false, enable_key_encipherment: false };
     let builder = CertificateBuilder::new(profile, serial, validity, subject, spki, &signer).expect("builder");
+    builder.build::<rsa::pkcs1v15::Signature>().expect("certificate").to_der().expect("DER")
+}
+
+/// A self-signed CA certificate (DER) named `name` (an RFC 4514 string), valid from 1 January
+/// `from` to 1 January `to`: a stand-in for one of the SAT's CAs, made in the tests.
+pub fn ca_certificate(key: &RsaPrivateKey, name: &str, from: u16, to: u16) -> Vec<u8> {
+    let subject = Name::from_str(name).expect("name");
+    let signer = SigningKey::<Sha256>::new(key.clone());
+    let spki = SubjectPublicKeyInfoOwned::from_key(key.to_public_key()).expect("spki");
+    let validity = Validity { not_before: utc(from), not_after: utc(to) };
+    let serial = SerialNumber::new(b"1").expect("serial");
+    let builder = CertificateBuilder::new(Profile::Root, serial, validity, subject, spki, &signer).expect("builder");
     builder.build::<rsa::pkcs1v15::Signature>().expect("certificate").to_der().expect("DER")
 }
 

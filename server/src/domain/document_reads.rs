@@ -27,7 +27,8 @@ use crate::{
     db::{self, Db},
     domain::{
         buyers::ProfileView,
-        documents::{self, ReadReceipt, VerificationView},
+        documents::{self, ReadReceipt},
+        verification::VerificationView,
     },
     domain::error::{DomainError, DomainResult},
 };

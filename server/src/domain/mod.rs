@@ -17,3 +17,4 @@ pub mod oidc;
 pub mod properties;
 pub mod reviews;
 pub mod users;
+pub mod verification;

@@ -18,7 +18,8 @@ use crate::{
     domain::{
         buyers,
         document_reads::{self, LecturaView, NewRead},
-        documents::{self, DocumentsAttached, ReceiptOutcome, VerificationView},
+        documents::{self, DocumentsAttached, ReceiptOutcome},
+        verification::VerificationView,
     },
     http::{
         ApiPath, DataResponse, ErrorBody, ScoreClient,
@@ -150,7 +151,7 @@ pub async fn attach_documents(
     if let Some((i, f)) = files.iter().filter(|f| f.field == STATEMENT_FIELD).enumerate().find(|(_, f)| !is_printed(f)) {
         return Err(unsupported_statement(i, f.name.as_deref()));
     }
-    let receipts = documents::read_receipts(&xml)?;
+    let receipts = documents::read_receipts(&xml, &state.config.sat_ca)?;
     if printed.is_empty() {
         let (row, attached) = documents::attach(&state.db, &id, receipts, documents::today_in_mexico()).await?;
         state.metrics.record_score(&row.nivel);

@@ -19,5 +19,6 @@ mod ops;
 mod openapi;
 mod partners;
 mod printed;
+mod sat_ca;
 mod score;
 mod seeded;

@@ -74,6 +74,36 @@ function show(key, value) {
   return String(value);
 }
 
+/** Why a receipt's seal does not verify it (score-docs' `sello.motivo`), in the buyer's words. */
+export const SEAL_FAILURES = {
+  SELLO_INVALIDO: 'su sello digital no corresponde al recibo: se modificó después de sellarse',
+  SIN_SELLO: 'no trae sello digital',
+  CERTIFICADO_NO_CORRESPONDE: 'su certificado no es el de la empresa que lo emite',
+  CERTIFICADO_VENCIDO: 'su certificado no estaba vigente en la fecha del recibo',
+  SIN_TIMBRE: 'no trae el timbre fiscal del SAT',
+  IMPRESO: 'es un recibo impreso: el papel no trae sello digital',
+};
+
+/** Receipts whose seal failed (`[{recibo, motivo}]`): what they prove does not count as verified. */
+function SealFailures({ failed }) {
+  if (!failed?.length) return null;
+  return (
+    <div class="alert alert-warning" data-testid="receipts-seal-failed">
+      <p>
+        {failed.length === 1 ? 'Un recibo no pasó' : `${failed.length} recibos no pasaron`} la revisión del sello digital; lo que{' '}
+        {failed.length === 1 ? 'prueba' : 'prueban'} no cuenta como verificado:
+      </p>
+      <ul class="notes">
+        {failed.map((f) => (
+          <li data-motivo={f.motivo}>
+            <code>{f.recibo}</code>: {SEAL_FAILURES[f.motivo] ?? f.motivo} (<code>{f.motivo}</code>).
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}
+
 /**
  * The drop zone and what the receipts proved. `onRead(profile, files)` receives score-docs'
  * profile and the files; `onClear()` forgets them.
@@ -146,8 +176,9 @@ export function ReceiptsCard({ verified, onRead, onClear }) {
       {v && (
         <div data-testid="receipts-summary">
           <p>
-            Datos verificados: {v.campos.filter((c) => c !== 'estado').map((c) => LABELS[c] ?? c).join(', ')}. Patrón: {v.emisor_rfc}.
+            Datos verificados: {v.campos.filter((c) => c !== 'estado').map((c) => LABELS[c] ?? c).join(', ') || 'ninguno'}. Patrón: {v.emisor_rfc}.
           </p>
+          <SealFailures failed={checks.sellos_invalidos} />
           <ul class="notes">
             {!checks.periodos_sin_huecos && <li>Hay periodos sin recibo entre {checks.huecos.map((h) => `${h.despues_de} y ${h.antes_de}`).join(', ')}.</li>}
             {!checks.patron_constante && <li>Cambiaste de patrón ({checks.cambios_de_patron.map((c) => `${c.fecha}: ${c.nuevo}`).join(', ')}); el ingreso es el del patrón actual.</li>}
@@ -206,6 +237,42 @@ function ReadFromPaper({ verificacion }) {
   );
 }
 
+/** Where a receipt on file was read from (`fuente`). */
+const SOURCES = { xml: 'XML', pdf: 'PDF impreso', ocr: 'foto o escaneo', qr: 'impreso, por su código QR' };
+
+/** A receipt's seal as the server checked it (`documentos[i].sello`), in the buyer's words. */
+function sealStatus(sello) {
+  if (!sello) return { motivo: 'SIN_DATO', badge: 'Sin revisar', text: '' };
+  if (sello.valido) {
+    const ca = sello.ca_sat_verificada
+      ? 'su certificado lo emitió una autoridad certificadora del SAT.'
+      : 'su certificado no es de una autoridad certificadora del SAT que tengamos registrada.';
+    return { motivo: 'VALIDO', badge: 'Sello válido', text: `Verificado con el XML sellado; ${ca}` };
+  }
+  if (sello.motivo === 'IMPRESO') {
+    return { motivo: 'IMPRESO', badge: 'Impreso, sin verificar', text: 'Leído de papel: no trae sello digital; confírmalo con su XML o con el servicio del SAT.' };
+  }
+  return { motivo: sello.motivo, badge: 'Sello no válido', text: `No verifica nada: ${SEAL_FAILURES[sello.motivo] ?? sello.motivo}.` };
+}
+
+/** Each receipt on file with its seal: valid, failed and why, or a print (never verified). */
+function ReceiptSeals({ documentos }) {
+  return (
+    <ul class="plain documents-list" data-testid="receipt-seals">
+      {documentos.map((d) => {
+        const s = sealStatus(d.sello);
+        return (
+          <li data-testid="receipt-seal" data-motivo={s.motivo} data-uuid={d.uuid ?? ''}>
+            Recibo del {d.fecha_inicial_pago} al {d.fecha_final_pago} ({SOURCES[d.fuente] ?? d.fuente})
+            <span class={`badge badge-sello-${s.motivo === 'VALIDO' ? 'valido' : s.motivo === 'IMPRESO' ? 'impreso' : 'invalido'}`}>{s.badge}</span>
+            {s.text && <small> {s.text}</small>}
+          </li>
+        );
+      })}
+    </ul>
+  );
+}
+
 /** The verification of a saved profile (GET /api/v1/perfil/{id}). */
 export function VerificationSummary({ verificacion }) {
   if (!verificacion) return null;
@@ -217,6 +284,7 @@ export function VerificationSummary({ verificacion }) {
         Con {verificacion.documentos.length === 1 ? 'un recibo' : `${verificacion.documentos.length} recibos`} de nómina, del {c.periodo.desde} al{' '}
         {c.periodo.hasta}. Datos verificados con el XML sellado: {verificacion.campos.map((k) => LABELS[k] ?? k).join(', ') || 'ninguno'}.
       </p>
+      <ReceiptSeals documentos={verificacion.documentos} />
       <ReadFromPaper verificacion={verificacion} />
       {c.notas.length > 0 && (
         <ul class="notes" data-testid="verification-notes">

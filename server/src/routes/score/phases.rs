@@ -13,6 +13,7 @@ use crate::{
         document_reads::VerifiedProfileView,
         documents,
         leads::{self, InterestInput, InterestRecorded},
+        verification,
     },
     http::{ApiJson, ApiPath, DataResponse, ErrorBody, ScoreClient, error::ApiResult},
     state::AppState,
@@ -126,7 +127,7 @@ pub async fn get_profile(
 ) -> ApiResult<axum::Json<DataResponse<VerifiedProfileView>>> {
     client.spend(&state, 1).await?;
     let row = buyers::find(&state.db, &id).await?;
-    let verificacion = documents::find_verification(&state.db, &row.id).await?;
+    let verificacion = verification::find_verification(&state.db, &row.id).await?;
     Ok(axum::Json(DataResponse::new(VerifiedProfileView::load(&state.db, row.view()?, verificacion).await?)))
 }
 
