@@ -81,6 +81,7 @@ echo "score_wasm_bg.wasm: $size bytes ($gz gzip -9)"
 # deserializer monomorphized through serde_path_to_error for every table of the document, the
 # document's derived Deserialize and Serialize, the checks and their messages, the embedded 26 KB
 # document); toToml alone is 27 KB, and 1053 KiB until that reader became a hand walk of toml's
-# parsed tables (issue 42: no serde derive, no serde_path_to_error), 314 KB (99 KB gzip) less.
-# Budget: 746 KiB, the measured 760,801 bytes (294,959 gzip) and 3 KB to spare (see score-wasm/README.md).
-[ "$size" -lt 763904 ] || { echo "score_wasm_bg.wasm is over the 746 KiB budget" >&2; exit 1; }
+# parsed tables (issue 42: no serde derive, no serde_path_to_error), 314 KB (99 KB gzip) less,
+# then a calibration's own bank products (issue 42 part 3) added 24 KB (10 KB gzip).
+# Budget: 770 KiB, the measured 784,720 bytes (305,108 gzip) and 3 KB to spare (see score-wasm/README.md).
+[ "$size" -lt 788480 ] || { echo "score_wasm_bg.wasm is over the 770 KiB budget" >&2; exit 1; }
