@@ -17,11 +17,14 @@ const PRODUCTOS = {
 const MOTIVOS_PRODUCTO = {
   NO_DERECHOHABIENTE_INFONAVIT: 'es para quien cotiza al INFONAVIT',
   NO_DERECHOHABIENTE_FOVISSSTE: 'es para quien cotiza al FOVISSSTE',
+  CON_RELACION_LABORAL: 'es para quien no tiene hoy un patrón; con empleo formal, el crédito que une al INFONAVIT y al banco es Cofinavit',
+  SIN_SUBCUENTA_INFONAVIT: 'usa como enganche el saldo de tu subcuenta del INFONAVIT, y no registras saldo',
   ANTIGUEDAD_INSUFICIENTE: 'aún no cumples la antigüedad que pide',
   INGRESO_MENOR_AL_SALARIO_MINIMO: 'el salario es menor a un salario mínimo',
   SIN_PLAZO_POR_EDAD: 'por la edad no queda plazo',
   SIN_CAPACIDAD_DE_PAGO: 'tus deudas ocupan todo el pago que permite',
   CREDITO_MENOR_AL_MINIMO: 'el crédito sería menor al mínimo de los bancos',
+  INGRESO_MENOR_AL_MINIMO_DEL_BANCO: 'tu ingreso es menor al mínimo que pide este crédito',
   SIN_COACREDITADO: 'necesitas registrar a otra persona que cotice al INFONAVIT',
   COACREDITADO_NO_ELEGIBLE: 'la otra persona no califica para INFONAVIT',
 };
