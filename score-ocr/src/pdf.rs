@@ -106,7 +106,7 @@ fn embedded_images(dir: &std::path::Path, last: &str, limits: &Limits, deadline:
         return None;
     }
     run::output("pdfimages", &["-png", "-l", last, "documento.pdf", "imagen"], dir, deadline).ok()?;
-    Some(files_named(dir, "imagen").ok()?)
+    files_named(dir, "imagen").ok()
 }
 
 /// Width and height of each image in `pdfimages -list`'s table (after its line of dashes).
