@@ -20,6 +20,7 @@
 
 mod balances;
 mod cadena;
+mod catalogo;
 mod cfdi;
 mod date;
 mod document;
@@ -31,6 +32,7 @@ mod profile;
 mod qr;
 mod sello;
 mod statement;
+mod tabla;
 mod text;
 mod xml;
 
