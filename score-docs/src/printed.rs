@@ -145,7 +145,8 @@ fn periodicidad(lines: &[Line]) -> Option<String> {
 /// `O` or `E` from the value's first word ("O", "Ordinaria", "O - Ordinaria").
 fn tipo_nomina(value: &str) -> Option<String> {
     let value = text::fold(value);
-    let word = value.split(|c: char| c.is_whitespace() || c == '-').find(|w| !w.is_empty())?;
+    // OCR reads a boxed "O" as "(0)" now and then.
+    let word = value.split(|c: char| c.is_whitespace() || c == '-').map(|w| w.trim_matches(|c: char| !c.is_alphanumeric())).find(|w| !w.is_empty())?;
     match word {
         "o" | "ordinaria" | "0" => Some("O".to_owned()),
         "e" | "extraordinaria" => Some("E".to_owned()),
