@@ -32,7 +32,7 @@ pub(crate) fn extract(bytes: &[u8], limits: &Limits, deadline: Deadline) -> Resu
     let sizes = run::output("pdfinfo", &["-f", "1", "-l", &last, "documento.pdf"], dir.path(), deadline)?;
     let sizes = page_sizes(&sizes);
     if text.chars().filter(|c| c.is_alphanumeric()).count() >= MIN_TEXT_CHARS {
-        let qr = qr_of_text_pdf(dir.path(), &last, &sizes, limits, deadline)?;
+        let qr = qr_of_text_pdf(dir.path(), &last, &sizes, names_a_cfdi(&text), limits, deadline)?;
         return Ok(Extracted { text, fuente: Fuente::Pdf, confianza: Decimal::ONE, paginas: pages, qr });
     }
     // A scan: read by Tesseract, and its pages searched for the QR code on a thread of this
@@ -72,11 +72,13 @@ const MAX_EMBEDDED_IMAGES: usize = 20;
 /// payroll program usually places the code as an image, which is then read at its own
 /// resolution, exactly), then the pages rendered at [`crate::QR_DPI`], then, when the code is
 /// still not found (a small code beside text: rqrr misses some at 200 dpi), at the document's
-/// scan resolution.
+/// scan resolution, when the text names a CFDI (`cfdi`: a bank statement carries no code, and
+/// is not rendered twice for it).
 fn qr_of_text_pdf(
     dir: &std::path::Path,
     last: &str,
     sizes: &[(f64, f64)],
+    cfdi: bool,
     limits: &Limits,
     deadline: Deadline,
 ) -> Result<Option<score_docs::CodigoQr>, DocError> {
@@ -88,11 +90,18 @@ fn qr_of_text_pdf(
     if let Some(qr) = qr::in_pages(&images) {
         return Ok(Some(qr));
     }
-    if limits.dpi <= first {
+    if !cfdi || limits.dpi <= first {
         return Ok(None);
     }
     let images = render(dir, last, limits.dpi, "pagina", sizes, limits, deadline)?;
     Ok(qr::in_pages(&images))
+}
+
+/// Whether a text layer names a CFDI (its folio fiscal, UUID, or the word), as every printed
+/// CFDI does beside its QR code.
+fn names_a_cfdi(text: &str) -> bool {
+    let folded = text.to_lowercase();
+    ["folio fiscal", "uuid", "cfdi"].iter().any(|w| folded.contains(w))
 }
 
 /// The PDF's images (`pdfimages -png`), when `pdfimages -list` shows at most
