@@ -181,9 +181,25 @@ fn version(token: &str) -> Option<String> {
     matches!(t.as_str(), "3.3" | "4.0").then_some(t)
 }
 
+/// An ISO 8601 duration as the Nómina writes seniority (`P284W`, `P5Y3M12D`): groups of digits
+/// each closed by a unit, the units in order and each once; anything else (OCR's `P284Ww`)
+/// reads as nothing rather than as a seniority no check covers.
 fn iso_duration(token: &str) -> Option<String> {
     let t = token.to_ascii_uppercase();
-    (t.len() >= 3 && t.starts_with('P') && t[1..].chars().all(|c| c.is_ascii_digit() || "YMWD".contains(c))).then_some(t)
+    let rest = t.strip_prefix('P')?;
+    let (mut digits, mut last_unit) = (0, None::<usize>);
+    for c in rest.chars() {
+        if c.is_ascii_digit() {
+            digits += 1;
+            continue;
+        }
+        let unit = "YMWD".find(c)?;
+        if digits == 0 || last_unit.is_some_and(|u| u >= unit) {
+            return None;
+        }
+        (digits, last_unit) = (0, Some(unit));
+    }
+    (digits == 0 && last_unit.is_some()).then_some(t)
 }
 
 /// The issue timestamp as written when it is `YYYY-MM-DDThh:mm:ss`, else the date in ISO form.
@@ -349,4 +365,17 @@ pub fn receipts_for_profile(xml: &[CfdiFacts], printed: &[ReciboImpreso]) -> Vec
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn seniority_only_as_an_iso_duration() {
+        for good in ["P284W", "P5Y3M12D", "p1y"] {
+            assert!(super::iso_duration(good).is_some(), "{good}");
+        }
+        for bad in ["P284WW", "P", "PW", "P12", "P3M5Y", "X284W"] {
+            assert_eq!(super::iso_duration(bad), None, "{bad}");
+        }
+    }
 }
