@@ -6,13 +6,14 @@ a 300 dpi greyscale PNG of its page (a scan), read by score-ocr and score-docs:
   a held-out one (statement_layouts.py), the same movements in both, compared with the figures
   they were generated with (period, balances, totals, number of movements);
 * payroll receipts: every stamped fixture receipt of fixtures/documents in the nine layouts of
-  receipt_layouts.py (three tuned, six held out), compared field by field with the facts
-  `read_cfdi` reads from the receipt's XML. The workers' invented RFCs are given their right
+  receipt_layouts.py (three tuned, six held out) and the two of receipt_layouts_new.py (held
+  out and new: written after the reader's generic fixes and never run through it before being
+  measured), compared field by field with the facts `read_cfdi` reads from the receipt's XML. The workers' invented RFCs are given their right
   check digit first (in the print and in the truth), as real RFCs have.
 
     .venv/bin/python benches/ocr/layouts.py [--keep DIR] [--receipts N] [--only KIND]   (make bench-ocr)
 
-Prints, for tuned and held-out layouts separately, per form and overall: documents, documents
+Prints, for tuned, held-out and new held-out layouts separately, per form and overall: documents, documents
 read (not refused), field-level accuracy (the share of key fields read right, a refused
 document counting all wrong; receipts: UUID, RFCs, pay dates, days paid, perceptions,
 deductions, net, and over all fields: plus CURP, payroll type, frequency, regime, state, start
@@ -37,6 +38,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from accuracy import DOCS, KEY, READER, cents, movements, read  # noqa: E402  (the reader and truth of the other bench)
 from printer import statement, text_pdf  # noqa: E402
 from receipt_layouts import HELD_OUT, TUNED, WITH_QR, with_valid_rfcs  # noqa: E402
+from receipt_layouts_new import NEW_HELD_OUT, NEW_WITH_QR  # noqa: E402
 from statement_layouts import HELD_OUT_STATEMENTS  # noqa: E402
 
 OTHER = ["receptor_curp", "tipo_nomina", "periodicidad_pago", "tipo_regimen", "clave_ent_fed",
@@ -127,7 +129,7 @@ def measure_receipts(work: Path, receipts: int) -> None:
     truths = {Path(r["archivo"]).stem: with_valid_rfcs(r["documento"]) for r in read(xmls) if r.get("documento", {}).get("uuid")}
     stems = sorted(truths)[: receipts or None]
     docs: list[tuple[str, str, str, Path, dict]] = []
-    for group, layouts in (("tuned", TUNED), ("held-out", HELD_OUT)):
+    for group, layouts in (("tuned", TUNED), ("held-out", HELD_OUT), ("held-out-new", NEW_HELD_OUT)):
         for name, layout in layouts.items():
             for stem in stems:
                 pdf = work / f"{name}--{stem}.pdf"
@@ -144,7 +146,7 @@ def measure_receipts(work: Path, receipts: int) -> None:
         key_ok = all(right[k] for k in KEY)
         rows.append({"group": group, "layout": name, "form": form, "read": bool(got), "right": right, "key_ok": key_ok,
                      "wrong_verified": bool(got.get("verificado")) and not key_ok, "s": r.get("segundos", 0.0),
-                     "qr": bool(r.get("texto", {}).get("qr") or r.get("qr")), "has_qr": name in WITH_QR})
+                     "qr": bool(r.get("texto", {}).get("qr") or r.get("qr")), "has_qr": name in WITH_QR | NEW_WITH_QR})
         if not key_ok:
             missed = [k for k in KEY if not right[k]] if got else [r.get("error", {}).get("code")]
             print(f"  {group} {name} {form} {path.stem.split('--')[1]}: {missed}")
@@ -159,12 +161,12 @@ def measure_receipts(work: Path, receipts: int) -> None:
               f"{sum(x['key_ok'] for x in rs) / n:>9.1%} {sum(x['wrong_verified'] for x in rs):>9} {statistics.mean(x['s'] for x in rs):>7.2f}")
 
     print(f"\n{'layouts / form':42} {'docs':>5} {'read':>6} {'key fields':>11} {'all fields':>11} {'key docs':>9} {'wrong+ver':>9} {'s/page':>7}")
-    for group in ("tuned", "held-out"):
+    for group in ("tuned", "held-out", "held-out-new"):
         for form in ("pdf", "png-300"):
             line(f"{group} {form}", [x for x in rows if x["group"] == group and x["form"] == form])
         line(f"{group} all", [x for x in rows if x["group"] == group])
     print()
-    for name in [*TUNED, *HELD_OUT]:
+    for name in [*TUNED, *HELD_OUT, *NEW_HELD_OUT]:
         for form in ("pdf", "png-300"):
             line(f"  {name} {form}", [x for x in rows if x["layout"] == name and x["form"] == form])
     qr_pages = [x for x in rows if x["has_qr"]]

@@ -11,7 +11,7 @@ their names, three PDF base fonts (Poppler draws them with Debian's Liberation o
 and four of them with the SAT's QR code (Anexo 20's verification URL).
 
 A layout is a function of a receipt's facts (the JSON `read_cfdi` gives) to a `Page`; `pdf()`
-writes it. Names of people and companies are invented; amounts, dates, RFCs and UUIDs are the
+writes it (drawing.py). Names of people and companies are invented; amounts, dates, RFCs and UUIDs are the
 receipt's.
 """
 
@@ -20,13 +20,8 @@ from __future__ import annotations
 from decimal import Decimal
 from typing import Callable
 
-import qrcode
-
-from printer import pdf_file, printed  # noqa: E402  (fixtures/documents, on sys.path)
-
-WIDTH, HEIGHT = 612, 792
-FONTS = {"helv": "Helvetica", "helvb": "Helvetica-Bold", "times": "Times-Roman", "timesb": "Times-Bold",
-         "cour": "Courier", "courb": "Courier-Bold"}
+from drawing import Page
+from printer import printed  # noqa: E402  (fixtures/documents, on sys.path)
 
 WORKER, EMPLOYER = "MARIA LUISA GARCIA LOPEZ", "SERVICIOS INTEGRALES DEL BAJIO SA DE CV"
 PERIODICIDAD = {"01": "Diario", "02": "Semanal", "03": "Catorcenal", "04": "Quincenal", "05": "Mensual",
@@ -91,62 +86,6 @@ def qr_url(f: dict) -> str:
     tt = f"{d(f['neto']):.2f}" if f["version"] == "4.0" else f"{d(f['neto']):017.6f}"
     return (f"https://verificacfdi.facturaelectronica.sat.gob.mx/default.aspx?id={f['uuid']}&re={f['emisor_rfc']}"
             f"&rr={f['receptor_rfc']}&tt={tt}&fe=bW9ja1NlbGxv")
-
-
-class Page:
-    """Drawing operations on a letter page, y measured from the top (points)."""
-
-    def __init__(self, font: str = "helv", size: float = 8):
-        self.ops: list[bytes] = []
-        self.font, self.size = font, size
-
-    def text(self, x: float, y: float, s: str, font: str | None = None, size: float | None = None) -> None:
-        font, size = font or self.font, size or self.size
-        self.ops.append(b"BT /%s %.1f Tf %.1f %.1f Td (%s) Tj ET" % (font.encode(), size, x, HEIGHT - y, _esc(s)))
-
-    def right(self, x: float, y: float, s: str, font: str | None = None, size: float | None = None) -> None:
-        """Text ending near `x` (an amount column), by an average glyph width."""
-        size = size or self.size
-        width = len(s) * size * (0.6 if (font or self.font).startswith("cour") else 0.52)
-        self.text(x - width, y, s, font, size)
-
-    def line(self, x1: float, y1: float, x2: float, y2: float, width: float = 0.6) -> None:
-        self.ops.append(b"%.1f w %.1f %.1f m %.1f %.1f l S" % (width, x1, HEIGHT - y1, x2, HEIGHT - y2))
-
-    def box(self, x: float, y: float, w: float, h: float, width: float = 0.6) -> None:
-        self.ops.append(b"%.1f w %.1f %.1f %.1f %.1f re S" % (width, x, HEIGHT - y - h, w, h))
-
-    def shade(self, x: float, y: float, w: float, h: float, grey: float = 0.85) -> None:
-        self.ops.append(b"q %.2f g %.1f %.1f %.1f %.1f re f Q" % (grey, x, HEIGHT - y - h, w, h))
-
-    def qr(self, x: float, y: float, side: float, data: str) -> None:
-        code = qrcode.QRCode(error_correction=qrcode.constants.ERROR_CORRECT_M, border=0)
-        code.add_data(data)
-        code.make(fit=True)
-        matrix = code.get_matrix()
-        cell = side / len(matrix)
-        rects = b"".join(b"%.2f %.2f %.2f %.2f re " % (x + c * cell, HEIGHT - y - (r + 1) * cell, cell, cell)
-                         for r, row in enumerate(matrix) for c, on in enumerate(row) if on)
-        self.ops.append(b"q 0 g " + rects + b"f Q")
-
-    def pdf(self) -> bytes:
-        content = b"\n".join(self.ops) + b"\n"
-        fonts = b" ".join(b"/%s %d 0 R" % (k.encode(), 5 + i) for i, k in enumerate(FONTS))
-        objects = [b"<< /Type /Catalog /Pages 2 0 R >>", b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
-                   b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 %d %d] /Resources << /Font << %s >> >> /Contents 4 0 R >>"
-                   % (WIDTH, HEIGHT, fonts),
-                   b"<< /Length %d >>\nstream\n" % len(content) + content + b"endstream"]
-        objects += [b"<< /Type /Font /Subtype /Type1 /BaseFont /%s /Encoding /WinAnsiEncoding >>" % v.encode()
-                    for v in FONTS.values()]
-        return pdf_file(objects)
-
-
-def _esc(s: str) -> bytes:
-    """Text for a WinAnsi (Windows-1252) string operand."""
-    out = s.encode("cp1252", errors="replace")
-    for c in b"\\()":
-        out = out.replace(bytes([c]), b"\\" + bytes([c]))
-    return out
 
 
 def _lines(text: str, font: str = "cour", size: float = 8) -> Page:

@@ -14,7 +14,7 @@ from decimal import Decimal
 from typing import Callable
 
 from printer import amount, bank_date, statement  # noqa: E402  (fixtures/documents, on sys.path)
-from receipt_layouts import Page
+from drawing import Page
 
 Movements = list[tuple[int, str, Decimal]]
 

@@ -85,6 +85,17 @@ pub fn read_document_text_with_qr(
     });
     match kind {
         DocumentKind::ReciboNomina => read_printed_receipt_with_qr(text, qr, fuente, confianza).map(|r| Documento::ReciboNomina(Box::new(r))),
-        DocumentKind::EstadoCuenta => read_statement(text, fuente, confianza, layouts).map(|s| Documento::EstadoCuenta(Box::new(s))),
+        DocumentKind::EstadoCuenta => {
+            // score-ocr keeps a scan's columns (blanks where the page has space) for a
+            // receipt's grids; a statement is read line by line, its columns told apart by
+            // the bank's description and running balances, from OCR's words one blank apart.
+            let text = if fuente == Fuente::Ocr { single_spaced(text) } else { text.to_owned() };
+            read_statement(&text, fuente, confianza, layouts).map(|s| Documento::EstadoCuenta(Box::new(s)))
+        }
     }
+}
+
+/// Each line's words one blank apart, no indentation.
+fn single_spaced(text: &str) -> String {
+    text.lines().map(|l| l.split_whitespace().collect::<Vec<_>>().join(" ")).collect::<Vec<_>>().join("\n")
 }

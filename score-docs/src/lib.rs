@@ -20,6 +20,7 @@
 
 mod balances;
 mod cadena;
+mod catalogo;
 mod certificados_sat;
 mod cfdi;
 mod date;
@@ -32,6 +33,7 @@ mod profile;
 mod qr;
 mod sello;
 mod statement;
+mod tabla;
 mod text;
 mod xml;
 

@@ -11,10 +11,12 @@
 //! then its facts are read from paper, never verified (paper has no seal: the profile puts them
 //! in `perfil_impreso`, to be confirmed by the XML or by the SAT's service with the UUID).
 
+use crate::catalogo;
 use crate::date::Date;
 use crate::error::{DocError, DocErrorCode};
 use crate::qr::CodigoQr;
 use crate::facts::{CfdiFacts, ComprobacionesImpreso, Deduccion, Fuente, ReciboImpreso};
+use crate::tabla;
 use crate::text::{self, Line};
 use rust_decimal::Decimal;
 
@@ -27,37 +29,37 @@ const EMISOR_RFC: &[&str] = &["rfc del emisor", "rfc emisor", "emisor rfc", "rec
 const RECEPTOR_RFC: &[&str] =
     &["rfc del receptor", "rfc receptor", "receptor rfc", "rfc del trabajador", "rfc trabajador", "rec receptor"];
 const CURP: &[&str] = &["curp"];
-const TIPO_NOMINA: &[&str] = &["tipo de nomina", "tipo nomina"];
-const FECHA_PAGO: &[&str] = &["fecha de pago", "fecha pago"];
+// "nomina" last: "Nómina ordinaria".
+const TIPO_NOMINA: &[&str] = &["tipo de nomina", "tipo nomina", "nomina"];
+const FECHA_PAGO: &[&str] = &["fecha de pago", "fecha pago", "pagado el", "fecha de deposito"];
 const FECHA_INICIAL: &[&str] = &["fecha inicial de pago", "fecha inicial pago", "fecha inicial"];
 const FECHA_FINAL: &[&str] = &["fecha final de pago", "fecha final pago", "fecha final"];
 const PERIODO: &[&str] = &["periodo de pago", "periodo"];
-const DIAS: &[&str] = &["numero de dias pagados", "num dias pagados", "dias pagados"];
+const DIAS: &[&str] = &["numero de dias pagados", "num dias pagados", "dias pagados", "dias laborados", "dias"];
 const PERIODICIDAD: &[&str] = &["periodicidad de pago", "periodicidad"];
-const REGIMEN: &[&str] = &["tipo de regimen", "tipo regimen", "regimen de contratacion"];
-const ENTIDAD: &[&str] = &["clave entidad federativa", "entidad federativa", "clave ent fed"];
-const INICIO_REL: &[&str] =
-    &["fecha de inicio de relacion laboral", "fecha inicio relacion laboral", "inicio de relacion laboral", "inicio rel laboral", "fecha de ingreso"];
-const ANTIGUEDAD: &[&str] = &["antiguedad"];
-const TOTAL_PERCEPCIONES: &[&str] = &["total de percepciones", "total percepciones"];
-const TOTAL_DEDUCCIONES: &[&str] = &["total de deducciones", "total deducciones"];
-const TOTAL_OTROS: &[&str] = &["total de otros pagos", "total otros pagos"];
-const NETO: &[&str] = &["neto a pagar", "neto a recibir", "neto pagado", "total neto", "neto"];
-
-/// SAT `c_PeriodicidadPago` codes by the words a print uses.
-const PERIODICIDADES: [(&str, &str); 11] = [
-    ("diari", "01"),
-    ("semanal", "02"),
-    ("catorcenal", "03"),
-    ("quincenal", "04"),
-    ("mensual", "05"),
-    ("bimestral", "06"),
-    ("unidad obra", "07"),
-    ("comision", "08"),
-    ("precio alzado", "09"),
-    ("decenal", "10"),
-    ("otra", "99"),
+// "regimen" last: a regime by name ("Régimen: Sueldos"); the issuer's "Régimen fiscal: 601"
+// is no `c_TipoRegimen` value and reads as nothing.
+const REGIMEN: &[&str] = &["tipo de regimen", "tipo regimen", "regimen de contratacion", "regimen"];
+const ENTIDAD: &[&str] = &["clave entidad federativa", "entidad federativa", "clave ent fed", "entidad", "estado"];
+const INICIO_REL: &[&str] = &[
+    "fecha de inicio de relacion laboral",
+    "fecha inicio relacion laboral",
+    "inicio de relacion laboral",
+    "inicio de la relacion laboral",
+    "inicio rel laboral",
+    "fecha de ingreso",
+    "fecha ingreso",
+    "fecha de alta",
+    "alta",
 ];
+const ANTIGUEDAD: &[&str] = &["antiguedad"];
+const TOTAL_PERCEPCIONES: &[&str] =
+    &["total de percepciones", "total percepciones", "suma de percepciones", "total de ingresos", "total ingresos", "suma de ingresos"];
+const TOTAL_DEDUCCIONES: &[&str] =
+    &["total de deducciones", "total deducciones", "suma de deducciones", "total de descuentos", "total descuentos", "suma de descuentos"];
+const TOTAL_OTROS: &[&str] = &["total de otros pagos", "total otros pagos", "otros pagos"];
+const NETO: &[&str] =
+    &["neto a pagar", "neto a recibir", "neto pagado", "total neto", "neto", "liquido a pagar", "total a pagar", "total pagado"];
 
 fn unreadable(field: &str, what: &str) -> DocError {
     DocError::new(
@@ -71,9 +73,23 @@ fn first<T>(value: Option<String>, parse: impl Fn(&str) -> Option<T>) -> Option<
     value.and_then(|v| text::tokens(&v).find_map(&parse))
 }
 
-/// The first token after any line holding `labels` that parses.
+/// Each value written for `labels`, in order: after the label on its line, or, where the
+/// label heads a column of a grid, under it on the next line ([`Line::below`]).
+fn values<'a>(lines: &'a [Line], labels: &'a [&'a str]) -> impl Iterator<Item = String> + 'a {
+    lines.iter().enumerate().flat_map(move |(i, l)| {
+        let below = lines.get(i + 1).and_then(|next| l.below(labels, next));
+        l.after(labels).into_iter().chain(below)
+    })
+}
+
+/// The first token of a value for `labels` that parses.
 fn find<T>(lines: &[Line], labels: &[&str], parse: impl Fn(&str) -> Option<T>) -> Option<T> {
-    lines.iter().filter_map(|l| l.after(labels)).find_map(|v| first(Some(v), &parse))
+    values(lines, labels).find_map(|v| first(Some(v), &parse))
+}
+
+/// The first value for `labels` that `parse` reads whole (catalogue values: "02 - Sueldos").
+fn find_value<T>(lines: &[Line], labels: &[&str], parse: impl Fn(&str) -> Option<T>) -> Option<T> {
+    values(lines, labels).find_map(|v| parse(&v))
 }
 
 /// Words naming the worker or the employer on a line that also carries an RFC, as payroll
@@ -122,33 +138,37 @@ fn curp_anywhere(lines: &[Line]) -> Option<String> {
     (all.len() == 1).then(|| all.remove(0))
 }
 
-fn two_digit_code(token: &str) -> Option<String> {
-    let t: String = token.chars().map(|c| if c == 'O' || c == 'o' { '0' } else { c }).collect();
-    (t.len() == 2 && t.bytes().all(|b| b.is_ascii_digit())).then_some(t)
-}
-
 fn periodicidad(lines: &[Line]) -> Option<String> {
-    let value = text::labelled(lines, PERIODICIDAD)?;
-    if let Some(code) = text::tokens(&value).next().and_then(two_digit_code) {
-        return Some(code);
-    }
-    let folded = text::fold(&value);
-    PERIODICIDADES.iter().find(|(word, _)| folded.starts_with(word)).map(|(_, code)| (*code).to_owned())
+    find_value(lines, PERIODICIDAD, catalogo::periodicidad).or_else(|| catalogo::periodicidad_anywhere(lines))
 }
 
-fn tipo_nomina(lines: &[Line]) -> Option<String> {
-    let value = text::fold(&text::labelled(lines, TIPO_NOMINA)?);
-    let word = text::tokens(&value).next()?.to_owned();
-    match word.as_str() {
+/// `O` or `E` from the value's first word ("O", "Ordinaria", "O - Ordinaria").
+fn tipo_nomina(value: &str) -> Option<String> {
+    let value = text::fold(value);
+    // OCR reads a boxed "O" as "(0)" now and then.
+    let word = value.split(|c: char| c.is_whitespace() || c == '-').map(|w| w.trim_matches(|c: char| !c.is_alphanumeric())).find(|w| !w.is_empty())?;
+    match word {
         "o" | "ordinaria" | "0" => Some("O".to_owned()),
         "e" | "extraordinaria" => Some("E".to_owned()),
         _ => None,
     }
 }
 
-fn state_code(token: &str) -> Option<String> {
-    let t: String = token.chars().flat_map(char::to_uppercase).map(|c| if c == '0' { 'O' } else { c }).collect();
-    (t.len() == 3 && t.chars().all(|c| c.is_ascii_uppercase())).then_some(t)
+/// Without a "Periodo" label: the first line with two dates joined by "al" or "a" ("Del
+/// 01/01/2025 al 15/01/2025").
+fn period_anywhere(lines: &[Line]) -> Option<Vec<Date>> {
+    lines.iter().find_map(|l| {
+        let dates = text::dates_in(&l.text());
+        let joined = text::tokens(&text::fold(&l.text())).any(|w| w == "al" || w == "a");
+        (dates.len() == 2 && joined).then_some(dates)
+    })
+}
+
+/// The printed net without a net label: a line whose "Total" stands alone before an amount
+/// ("Total: $12,644.38"; not "Total percepciones …"). The net is checked against the totals
+/// read either way (`neto_cuadra`).
+fn bare_total(lines: &[Line]) -> Option<Decimal> {
+    lines.iter().filter_map(|l| l.after(&["total"])).find_map(|v| text::tokens(&text::close_amounts(&v)).next().and_then(text::parse_money))
 }
 
 fn version(token: &str) -> Option<String> {
@@ -161,9 +181,25 @@ fn version(token: &str) -> Option<String> {
     matches!(t.as_str(), "3.3" | "4.0").then_some(t)
 }
 
+/// An ISO 8601 duration as the Nómina writes seniority (`P284W`, `P5Y3M12D`): groups of digits
+/// each closed by a unit, the units in order and each once; anything else (OCR's `P284Ww`)
+/// reads as nothing rather than as a seniority no check covers.
 fn iso_duration(token: &str) -> Option<String> {
     let t = token.to_ascii_uppercase();
-    (t.len() >= 3 && t.starts_with('P') && t[1..].chars().all(|c| c.is_ascii_digit() || "YMWD".contains(c))).then_some(t)
+    let rest = t.strip_prefix('P')?;
+    let (mut digits, mut last_unit) = (0, None::<usize>);
+    for c in rest.chars() {
+        if c.is_ascii_digit() {
+            digits += 1;
+            continue;
+        }
+        let unit = "YMWD".find(c)?;
+        if digits == 0 || last_unit.is_some_and(|u| u >= unit) {
+            return None;
+        }
+        (digits, last_unit) = (0, Some(unit));
+    }
+    (digits == 0 && last_unit.is_some()).then_some(t)
 }
 
 /// The issue timestamp as written when it is `YYYY-MM-DDThh:mm:ss`, else the date in ISO form.
@@ -176,35 +212,12 @@ fn issue_stamp(token: &str) -> Option<String> {
     })
 }
 
-/// One table line: a three-digit SAT code first and the amounts after it (perception lines
-/// may show the taxed and exempt parts in two columns: their sum is the line's amount).
-fn table_line(line: &Line) -> Option<(String, Decimal)> {
-    let text = line.text();
-    let mut toks = text::tokens(&text);
-    let code: String = toks.next()?.chars().map(|c| if c == 'O' || c == 'o' { '0' } else { c }).collect();
-    if code.len() != 3 || !code.bytes().all(|b| b.is_ascii_digit()) {
-        return None;
-    }
-    let amounts = text::money_in(&text);
-    match amounts.as_slice() {
-        [one] => Some((code, *one)),
-        [taxed, exempt] => Some((code, *taxed + *exempt)),
-        _ => None,
-    }
-}
-
-/// The lines of a table: after its heading, up to its total.
-fn table(lines: &[Line], heading: &str, total: &[&str]) -> Vec<(String, Decimal)> {
-    let Some(start) = lines.iter().position(|l| l.starts_with(heading) && !total.iter().any(|t| l.contains(t))) else {
-        return Vec::new();
-    };
-    lines[start + 1..].iter().take_while(|l| !total.iter().any(|t| l.contains(t))).filter_map(table_line).collect()
-}
-
 /// Whether the text looks like a payroll receipt (as opposed to a bank statement or anything
-/// else): it names perceptions and deductions, or payroll.
+/// else): it names perceptions and deductions, or a line calls it a payroll receipt ("Recibo
+/// de nómina", "Recibo electrónico de nómina", "Recibo de pago de nómina").
 pub(crate) fn looks_like_receipt(folded: &str) -> bool {
-    (folded.contains("percepciones") && folded.contains("deducciones")) || folded.contains("recibo de nomina")
+    (folded.contains("percepciones") && folded.contains("deducciones"))
+        || folded.lines().any(|l| l.find("recibo").is_some_and(|at| l[at..].contains("nomina")))
 }
 
 /// Reads a printed payroll receipt from its text. `confianza` is the text's confidence (1 for
@@ -261,9 +274,9 @@ pub fn read_printed_receipt_with_qr(
     // Neither proves anything about the worker, and many prints show neither: read when shown.
     let version = find(&lines, VERSION, version);
     let fecha = find(&lines, FECHA, issue_stamp);
-    let tipo_nomina = tipo_nomina(&lines).ok_or_else(|| unreadable("tipo_nomina", "el tipo de nómina (ordinaria o extraordinaria)"))?;
+    let tipo_nomina = find_value(&lines, TIPO_NOMINA, tipo_nomina).ok_or_else(|| unreadable("tipo_nomina", "el tipo de nómina (ordinaria o extraordinaria)"))?;
     let fecha_pago = find(&lines, FECHA_PAGO, text::parse_date).ok_or_else(|| unreadable("fecha_pago", "la fecha de pago"))?;
-    let period = text::labelled(&lines, PERIODO).map(|v| text::dates_in(&v)).filter(|d| d.len() >= 2);
+    let period = text::labelled(&lines, PERIODO).map(|v| text::dates_in(&v)).filter(|d| d.len() >= 2).or_else(|| period_anywhere(&lines));
     let fecha_inicial = find(&lines, FECHA_INICIAL, text::parse_date)
         .or_else(|| period.as_ref().map(|d| d[0]))
         .ok_or_else(|| unreadable("fecha_inicial_pago", "la fecha inicial del periodo"))?;
@@ -272,18 +285,18 @@ pub fn read_printed_receipt_with_qr(
         .ok_or_else(|| unreadable("fecha_final_pago", "la fecha final del periodo"))?;
     let num_dias_pagados = find(&lines, DIAS, text::parse_number).ok_or_else(|| unreadable("num_dias_pagados", "los días pagados"))?;
     let periodicidad_pago = periodicidad(&lines).ok_or_else(|| unreadable("periodicidad_pago", "la periodicidad de pago"))?;
-    let tipo_regimen = find(&lines, REGIMEN, two_digit_code).ok_or_else(|| unreadable("tipo_regimen", "el tipo de régimen"))?;
-    let clave_ent_fed = find(&lines, ENTIDAD, state_code).ok_or_else(|| unreadable("clave_ent_fed", "la entidad federativa"))?;
+    let tipo_regimen = find_value(&lines, REGIMEN, catalogo::tipo_regimen).ok_or_else(|| unreadable("tipo_regimen", "el tipo de régimen"))?;
+    let clave_ent_fed = find(&lines, ENTIDAD, catalogo::estado).ok_or_else(|| unreadable("clave_ent_fed", "la entidad federativa"))?;
     let fecha_inicio = find(&lines, INICIO_REL, text::parse_date);
     let antiguedad = find(&lines, ANTIGUEDAD, iso_duration);
-    let money = |labels: &[&str]| lines.iter().filter_map(|l| l.after(labels)).find_map(|v| text::money_in(&v).first().copied());
+    let money = |labels: &[&str]| values(&lines, labels).find_map(|v| text::money_in(&v).first().copied());
     let total_percepciones =
         money(TOTAL_PERCEPCIONES).ok_or_else(|| unreadable("total_percepciones", "el total de percepciones"))?;
     let total_deducciones = money(TOTAL_DEDUCCIONES).unwrap_or(Decimal::ZERO);
     let total_otros_pagos = money(TOTAL_OTROS).unwrap_or(Decimal::ZERO);
-    let neto_impreso = money(NETO).ok_or_else(|| unreadable("neto", "el neto a pagar"))?;
-    let percepciones = table(&lines, "percepciones", TOTAL_PERCEPCIONES);
-    let deducciones: Vec<Deduccion> = table(&lines, "deducciones", TOTAL_DEDUCCIONES)
+    let neto_impreso = money(NETO).or_else(|| bare_total(&lines)).ok_or_else(|| unreadable("neto", "el neto a pagar"))?;
+    let (percepciones, deducciones) = tabla::tables(&lines, TOTAL_PERCEPCIONES, TOTAL_DEDUCCIONES);
+    let deducciones: Vec<Deduccion> = deducciones
         .into_iter()
         .map(|(tipo, importe)| Deduccion { tipo, importe })
         .collect();
@@ -352,4 +365,17 @@ pub fn receipts_for_profile(xml: &[CfdiFacts], printed: &[ReciboImpreso]) -> Vec
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn seniority_only_as_an_iso_duration() {
+        for good in ["P284W", "P5Y3M12D", "p1y"] {
+            assert!(super::iso_duration(good).is_some(), "{good}");
+        }
+        for bad in ["P284WW", "P", "PW", "P12", "P3M5Y", "X284W"] {
+            assert_eq!(super::iso_duration(bad), None, "{bad}");
+        }
+    }
 }

@@ -87,12 +87,60 @@ impl Line {
         })
     }
 
-    pub(crate) fn contains(&self, label: &str) -> bool {
-        self.find(label).is_some()
+    /// The value written under the first of `labels` when the label heads a column (a grid of
+    /// labels over values, as the SAT's own print lays them out): the label ends its line or
+    /// is followed by two blanks and the next label, never by a colon or leaders (a form's
+    /// empty field). The value is what `next` (the line below) holds from the label's start
+    /// column up to where the next label of the row starts, when no label of its own
+    /// (`word:`) stands there.
+    pub(crate) fn below(&self, labels: &[&str], next: &Line) -> Option<String> {
+        let (start, end) = labels.iter().find_map(|l| self.find(l))?;
+        let rest = &self.chars[end..];
+        let gap = rest.iter().take_while(|c| **c == ' ').count();
+        if !(rest.len() == gap || (gap >= 2 && rest[gap].is_alphanumeric())) {
+            return None;
+        }
+        let column_end = if rest.len() == gap { usize::MAX } else { end + gap };
+        // The column starts where the label's words do (after two blanks: "Número de días
+        // pagados" for "dias pagados"), and a value may start a little left of it.
+        let mut column = start;
+        while column >= 2 && !(self.chars[column - 1] == ' ' && self.chars[column - 2] == ' ') {
+            column -= 1;
+        }
+        if column < 2 {
+            column = 0;
+        }
+        let from = column.saturating_sub(2);
+        let mut value = String::new();
+        let mut at = 0;
+        while at < next.chars.len() {
+            if next.chars[at].is_whitespace() {
+                at += 1;
+                continue;
+            }
+            let token_end = at + next.chars[at..].iter().take_while(|c| !c.is_whitespace()).count();
+            if at >= column_end {
+                break;
+            }
+            if token_end > from {
+                if !value.is_empty() {
+                    value.push(' ');
+                }
+                value.extend(&next.chars[at..token_end]);
+            }
+            at = token_end;
+        }
+        let labelled = value.split_whitespace().any(|w| w.len() > 1 && w.ends_with(':') && w.chars().next().is_some_and(char::is_alphabetic));
+        (!value.is_empty() && !labelled).then_some(value)
     }
 
-    pub(crate) fn starts_with(&self, label: &str) -> bool {
-        self.find(label).is_some_and(|(start, _)| self.folded[..start].iter().all(|c| !c.is_alphanumeric()))
+    /// The column (character position) where the first of `labels` starts on this line.
+    pub(crate) fn column_of(&self, labels: &[&str]) -> Option<usize> {
+        labels.iter().find_map(|l| self.find(l)).map(|(start, _)| start)
+    }
+
+    pub(crate) fn contains(&self, label: &str) -> bool {
+        self.find(label).is_some()
     }
 }
 
@@ -575,5 +623,20 @@ mod tests {
         assert_eq!(l.after(&["numero de dias pagados"]).as_deref(), Some("15   Periodicidad: 04 Quincenal"));
         assert_eq!(l.after(&["periodicidad"]).as_deref(), Some("04 Quincenal"));
         assert!(!Line::new("CURPFC: x").contains("rfc"));
+    }
+
+    #[test]
+    fn values_under_their_labels_in_a_grid() {
+        let labels = Line::new("Fecha de pago      Fecha inicial de pago     Número de días pagados");
+        let values = Line::new("15/01/2025         01/01/2025                15");
+        assert_eq!(labels.below(&["fecha de pago"], &values).as_deref(), Some("15/01/2025"));
+        assert_eq!(labels.below(&["fecha inicial de pago"], &values).as_deref(), Some("01/01/2025"));
+        assert_eq!(labels.below(&["dias pagados"], &values).as_deref(), Some("15"));
+        // A form's empty field, a label followed by one blank and a value, or a value below
+        // that is itself labelled: nothing.
+        let form = Line::new("FECHA INGRESO....:");
+        assert_eq!(form.below(&["fecha ingreso"], &Line::new("PERIODO....: 01/Ene/2025")), None);
+        assert_eq!(Line::new("Fecha de pago 15/01/2025").below(&["fecha de pago"], &values), None);
+        assert_eq!(Line::new("Fecha de pago").below(&["fecha de pago"], &Line::new("Periodo: 01/01/2025")), None);
     }
 }

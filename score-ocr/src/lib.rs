@@ -11,10 +11,12 @@
 //!   Tesseract (`spa`), `fuente` `ocr`;
 //! - a PNG or JPEG photo or scan: Tesseract, `fuente` `ocr`.
 //!
-//! Every page image (a photo, a scanned page, or a text PDF's page rendered by `pdftoppm` at
-//! [`QR_DPI`]) is also searched for the QR code every printed CFDI carries (the SAT's
-//! verification URL, Anexo 20) with `rqrr`, a pure-Rust decoder: a receipt with a legible code
-//! takes its UUID, RFCs and total from it (`fuente` `qr`).
+//! Every page image (a photo or a scanned page, searched while Tesseract reads it) is also
+//! searched for the QR code every printed CFDI carries (the SAT's verification URL, Anexo 20)
+//! with `rqrr`, a pure-Rust decoder; a text PDF's code is looked for in the images it embeds
+//! (`pdfimages`), then on its pages rendered by `pdftoppm` at [`QR_DPI`], then at the scan
+//! resolution. A receipt with a legible code takes its UUID, RFCs and total from it (`fuente`
+//! `qr`).
 //!
 //! `confianza` for OCR is Tesseract's mean word confidence (0–1). The tools run as child
 //! processes, never in this process: a malformed or hostile file can only make a child fail,
@@ -136,8 +138,14 @@ pub fn extract_text(bytes: &[u8], limits: &Limits) -> Result<Extracted, DocError
             let dir = run::workdir()?;
             let path = dir.path().join(format!("imagen.{}", format.extension()));
             std::fs::write(&path, bytes).map_err(|_| unreadable("No se pudo preparar la imagen para leerla."))?;
-            let page = tesseract::read(&path, deadline)?;
-            let qr = qr::in_bytes(bytes);
+            // The code is searched on a thread of this process while Tesseract, a child
+            // process on one core, reads the text.
+            let (page, qr) = std::thread::scope(|scope| {
+                let qr = scope.spawn(|| qr::in_bytes(bytes));
+                let page = tesseract::read(&path, deadline);
+                (page, qr.join().ok().flatten())
+            });
+            let page = page?;
             Ok(Extracted { text: page.text, fuente: Fuente::Ocr, confianza: page.confianza, paginas: 1, qr })
         }
         None => Err(DocError::new(

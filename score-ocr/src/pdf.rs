@@ -32,36 +32,111 @@ pub(crate) fn extract(bytes: &[u8], limits: &Limits, deadline: Deadline) -> Resu
     let sizes = run::output("pdfinfo", &["-f", "1", "-l", &last, "documento.pdf"], dir.path(), deadline)?;
     let sizes = page_sizes(&sizes);
     if text.chars().filter(|c| c.is_alphanumeric()).count() >= MIN_TEXT_CHARS {
-        // The text layer holds no QR code: the pages are rendered to find it.
-        let dpi = crate::QR_DPI.min(limits.dpi);
-        let images = render(dir.path(), &last, dpi, &sizes, limits, deadline)?;
-        let qr = qr::in_pages(&images);
+        let qr = qr_of_text_pdf(dir.path(), &last, &sizes, names_a_cfdi(&text), limits, deadline)?;
         return Ok(Extracted { text, fuente: Fuente::Pdf, confianza: Decimal::ONE, paginas: pages, qr });
     }
-    // A scan: read by Tesseract, and its pages searched for the QR code.
-    let images = render(dir.path(), &last, limits.dpi, &sizes, limits, deadline)?;
+    // A scan: read by Tesseract, and its pages searched for the QR code on a thread of this
+    // process meanwhile (Tesseract is a child process on one core; the search takes the other).
+    let images = render(dir.path(), &last, limits.dpi, "pagina", &sizes, limits, deadline)?;
     if images.is_empty() {
         return Err(unreadable("El PDF no tiene texto ni páginas que se puedan leer."));
     }
+    let (read, qr) = std::thread::scope(|scope| {
+        let qr = scope.spawn(|| qr::in_pages(&images));
+        let read = ocr_pages(&images, deadline);
+        (read, qr.join().ok().flatten())
+    });
+    let (text, confianza) = read?;
+    Ok(Extracted { text, fuente: Fuente::Ocr, confianza, paginas: pages, qr })
+}
+
+/// The text of rendered pages by Tesseract, and its confidence over all their words.
+fn ocr_pages(images: &[std::path::PathBuf], deadline: Deadline) -> Result<(String, Decimal), DocError> {
     let mut text = String::new();
     let (mut weighted, mut words) = (Decimal::ZERO, 0_usize);
-    for path in &images {
+    for path in images {
         let page = tesseract::read(path, deadline)?;
         text.push_str(&page.text);
         weighted += page.confianza * Decimal::from(page.words);
         words += page.words;
     }
     let confianza = if words == 0 { Decimal::ZERO } else { (weighted / Decimal::from(words)).round_dp(2) };
-    let qr = qr::in_pages(&images);
-    Ok(Extracted { text, fuente: Fuente::Ocr, confianza, paginas: pages, qr })
+    Ok((text, confianza))
+}
+
+/// Most images of a PDF searched for the QR code one by one (a receipt has a logo or two and
+/// its code; a PDF with more is rendered instead).
+const MAX_EMBEDDED_IMAGES: usize = 20;
+
+/// The QR code of a PDF with a text layer, cheapest way first: the images the PDF embeds (a
+/// payroll program usually places the code as an image, which is then read at its own
+/// resolution, exactly), then the pages rendered at [`crate::QR_DPI`], then, when the code is
+/// still not found (a small code beside text: rqrr misses some at 200 dpi), at the document's
+/// scan resolution, when the text names a CFDI (`cfdi`: a bank statement carries no code, and
+/// is not rendered twice for it).
+fn qr_of_text_pdf(
+    dir: &std::path::Path,
+    last: &str,
+    sizes: &[(f64, f64)],
+    cfdi: bool,
+    limits: &Limits,
+    deadline: Deadline,
+) -> Result<Option<score_docs::CodigoQr>, DocError> {
+    if let Some(qr) = embedded_images(dir, last, limits, deadline).and_then(|images| qr::in_pages(&images)) {
+        return Ok(Some(qr));
+    }
+    let first = crate::QR_DPI.min(limits.dpi);
+    let images = render(dir, last, first, "qr", sizes, limits, deadline)?;
+    if let Some(qr) = qr::in_pages(&images) {
+        return Ok(Some(qr));
+    }
+    if !cfdi || limits.dpi <= first {
+        return Ok(None);
+    }
+    let images = render(dir, last, limits.dpi, "pagina", sizes, limits, deadline)?;
+    Ok(qr::in_pages(&images))
+}
+
+/// Whether a text layer names a CFDI (its folio fiscal, UUID, or the word), as every printed
+/// CFDI does beside its QR code.
+fn names_a_cfdi(text: &str) -> bool {
+    let folded = text.to_lowercase();
+    ["folio fiscal", "uuid", "cfdi"].iter().any(|w| folded.contains(w))
+}
+
+/// The PDF's images (`pdfimages -png`), when `pdfimages -list` shows at most
+/// [`MAX_EMBEDDED_IMAGES`] and each under the pixel limit; `None` otherwise or when Poppler
+/// fails (the pages are then rendered: an image that cannot be extracted is not an error).
+fn embedded_images(dir: &std::path::Path, last: &str, limits: &Limits, deadline: Deadline) -> Option<Vec<std::path::PathBuf>> {
+    let list = run::output("pdfimages", &["-list", "-l", last, "documento.pdf"], dir, deadline).ok()?;
+    let sizes = image_list_sizes(&list);
+    let fits = |&(w, h): &(u64, u64)| w * h <= limits.max_pixels;
+    if sizes.is_empty() || sizes.len() > MAX_EMBEDDED_IMAGES || !sizes.iter().all(fits) {
+        return None;
+    }
+    run::output("pdfimages", &["-png", "-l", last, "documento.pdf", "imagen"], dir, deadline).ok()?;
+    files_named(dir, "imagen").ok()
+}
+
+/// Width and height of each image in `pdfimages -list`'s table (after its line of dashes).
+fn image_list_sizes(list: &str) -> Vec<(u64, u64)> {
+    list.lines()
+        .skip_while(|l| !l.starts_with("---"))
+        .skip(1)
+        .filter_map(|l| {
+            let cols: Vec<&str> = l.split_whitespace().collect();
+            Some((cols.get(3)?.parse().ok()?, cols.get(4)?.parse().ok()?))
+        })
+        .collect()
 }
 
 /// Pages 1 to `last` rendered grey at `dpi` (each page's size checked against the pixel limit
-/// first), as PNG files in page order.
+/// first), as PNG files named `prefix`, in page order.
 fn render(
     dir: &std::path::Path,
     last: &str,
     dpi: u32,
+    prefix: &str,
     sizes: &[(f64, f64)],
     limits: &Limits,
     deadline: Deadline,
@@ -71,14 +146,20 @@ fn render(
         image::check_pixels((width_pt * scale) as u32, (height_pt * scale) as u32, limits)?;
     }
     let dpi = dpi.to_string();
-    run::output("pdftoppm", &["-r", &dpi, "-gray", "-png", "-l", last, "documento.pdf", "pagina"], dir, deadline)?;
+    run::output("pdftoppm", &["-r", &dpi, "-gray", "-png", "-l", last, "documento.pdf", prefix], dir, deadline)?;
+    files_named(dir, prefix)
+}
+
+/// The PNG files of `dir` whose names start with `prefix`, sorted (pdftoppm and pdfimages pad
+/// their numbers to one width, so the names sort in page order).
+fn files_named(dir: &std::path::Path, prefix: &str) -> Result<Vec<std::path::PathBuf>, DocError> {
     let mut images: Vec<_> = std::fs::read_dir(dir)
         .map_err(|_| unreadable("No se pudieron leer las páginas del PDF."))?
         .filter_map(Result::ok)
         .map(|e| e.path())
         .filter(|p| p.extension().is_some_and(|x| x == "png"))
+        .filter(|p| p.file_name().and_then(|n| n.to_str()).is_some_and(|n| n.starts_with(prefix)))
         .collect();
-    // pdftoppm pads the page numbers to one width, so the names sort in page order.
     images.sort();
     Ok(images)
 }
@@ -114,5 +195,15 @@ mod tests {
         assert_eq!(page_count("Producer: x\n"), None);
         let sizes = "Page    1 size: 612 x 842 pts\nPage    2 size: 595.28 x 841.89 pts (A4)\n";
         assert_eq!(page_sizes(sizes), vec![(612.0, 842.0), (595.28, 841.89)]);
+    }
+
+    #[test]
+    fn pdfimages_list() {
+        let list = "page   num  type   width height color comp bpc  enc interp  object ID x-ppi y-ppi size ratio\n\
+            --------------------------------------------------------------------------------------------\n\
+               1     0 image     164   164  gray    1   8  image  no         6  0   130   130  452B 1.7%\n\
+               1     1 smask    1200    80  gray    1   8  image  no         7  0   300   300  2K 2.1%\n";
+        assert_eq!(image_list_sizes(list), vec![(164, 164), (1200, 80)]);
+        assert!(image_list_sizes("").is_empty());
     }
 }

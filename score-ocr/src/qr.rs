@@ -21,9 +21,29 @@ fn in_image(image: &GrayImage) -> Option<CodigoQr> {
         .find_map(|(_, content)| parse_verification_url(&content))
 }
 
+/// Images smaller than this on their longer side (a code a PDF embeds at one pixel a module
+/// or a few) are enlarged before the search.
+const SMALL: u32 = 400;
+
+/// `image` enlarged by a whole factor to at least [`SMALL`] pixels (each pixel a square, so
+/// modules stay sharp) on a white margin of an eighth of its size (the quiet zone a code
+/// embedded without one lacks).
+fn enlarged(image: &GrayImage) -> GrayImage {
+    let factor = SMALL / image.width().max(image.height()).max(1) + 1;
+    let (w, h) = (image.width() * factor, image.height() * factor);
+    let big = image::imageops::resize(image, w, h, image::imageops::FilterType::Nearest);
+    let margin = w.max(h) / 8;
+    let mut canvas = GrayImage::from_pixel(w + 2 * margin, h + 2 * margin, image::Luma([255]));
+    image::imageops::overlay(&mut canvas, &big, i64::from(margin), i64::from(margin));
+    canvas
+}
+
 /// The code in an image, at full size and, when not found there, at half size (a photo's
-/// grain can hide the finder patterns at full size and not at half).
+/// grain can hide the finder patterns at full size and not at half); a small image enlarged.
 fn in_decoded(image: &GrayImage) -> Option<CodigoQr> {
+    if image.width().max(image.height()) < SMALL {
+        return in_image(&enlarged(image));
+    }
     in_image(image).or_else(|| {
         let (w, h) = (image.width() / 2, image.height() / 2);
         (w >= 100 && h >= 100)

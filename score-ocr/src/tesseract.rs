@@ -26,41 +26,69 @@ pub(crate) fn read(image: &Path, deadline: Deadline) -> Result<Page, DocError> {
     Ok(from_tsv(&tsv))
 }
 
+/// One word of Tesseract's TSV: its line key, left edge, width and text.
+struct Word<'a> {
+    line: (&'a str, &'a str, &'a str, &'a str),
+    left: i64,
+    width: i64,
+    text: &'a str,
+}
+
 /// Rebuilds the lines from Tesseract's TSV (level 5 rows are words, keyed by block, paragraph
-/// and line) and averages the words' confidences.
+/// and line) and averages the words' confidences. Words keep their columns as `pdftotext
+/// -layout` keeps a text PDF's: each word is placed at its left edge divided by the page's
+/// median character width, and a gap wider than two characters stays at least two blanks,
+/// so that a grid's values stand under their labels and side-by-side tables stay apart; words
+/// closer than that are one blank apart.
 pub(crate) fn from_tsv(tsv: &str) -> Page {
-    let mut text = String::new();
-    let mut line_key = None;
-    let (mut sum, mut words) = (0.0_f64, 0_usize);
+    let mut words = Vec::new();
+    let mut sum = 0.0_f64;
     for row in tsv.lines().skip(1) {
         let cols: Vec<&str> = row.split('\t').collect();
         if cols.len() < 12 || cols[0] != "5" {
             continue;
         }
-        let word = cols[11].trim();
+        let text = cols[11].trim();
         let Ok(conf) = cols[10].parse::<f64>() else { continue };
-        if word.is_empty() || conf < 0.0 {
+        if text.is_empty() || conf < 0.0 {
             continue;
         }
-        let key = (cols[1], cols[2], cols[3], cols[4]);
-        if line_key != Some(key) {
+        let (left, width) = (cols[6].parse().unwrap_or(0), cols[8].parse().unwrap_or(0));
+        words.push(Word { line: (cols[1], cols[2], cols[3], cols[4]), left, width, text });
+        sum += conf;
+    }
+    let mut widths: Vec<i64> = words.iter().filter(|w| w.width > 0).map(|w| w.width / w.text.chars().count().max(1) as i64).collect();
+    widths.sort_unstable();
+    let char_width = widths.get(widths.len() / 2).copied().unwrap_or(0).max(1);
+    let mut text = String::new();
+    let (mut line_key, mut line_len, mut right) = (None, 0_usize, 0_i64);
+    for word in &words {
+        let column = usize::try_from(word.left / char_width).unwrap_or(0);
+        if line_key != Some(word.line) {
             if line_key.is_some() {
                 text.push('\n');
             }
-            line_key = Some(key);
+            line_key = Some(word.line);
+            line_len = column;
+            text.extend(std::iter::repeat_n(' ', column));
+        } else if word.left - right > 2 * char_width {
+            let pad = column.max(line_len + 2) - line_len;
+            text.extend(std::iter::repeat_n(' ', pad));
+            line_len += pad;
         } else {
             text.push(' ');
+            line_len += 1;
         }
-        text.push_str(word);
-        sum += conf;
-        words += 1;
+        text.push_str(word.text);
+        line_len += word.text.chars().count();
+        right = word.left + word.width;
     }
     if !text.is_empty() {
         text.push('\n');
     }
-    let mean = if words == 0 { 0.0 } else { sum / words as f64 / 100.0 };
+    let mean = if words.is_empty() { 0.0 } else { sum / words.len() as f64 / 100.0 };
     let confianza = Decimal::from_f64_retain(mean).unwrap_or_default().round_dp(2).min(Decimal::ONE).max(Decimal::ZERO);
-    Page { text, confianza, words }
+    Page { text, confianza, words: words.len() }
 }
 
 #[cfg(test)]
@@ -81,5 +109,12 @@ mod tests {
         assert_eq!(page.words, 4);
         assert_eq!(page.confianza, Decimal::new(90, 2));
         assert_eq!(from_tsv("level\n").confianza, Decimal::ZERO);
+        // Columns kept: a word far right of the last stands at its column (10 px a character).
+        let grid = "level\tpage_num\tblock_num\tpar_num\tline_num\tword_num\tleft\ttop\twidth\theight\tconf\ttext\n\
+            5\t1\t1\t1\t1\t1\t0\t0\t40\t10\t90\tRFC:\n\
+            5\t1\t1\t1\t1\t2\t50\t0\t40\t10\t90\tEKU9\n\
+            5\t1\t1\t1\t1\t3\t300\t0\t40\t10\t90\tCURP\n\
+            5\t1\t1\t1\t2\t1\t300\t20\t40\t10\t90\tGALM\n";
+        assert_eq!(from_tsv(grid).text, format!("RFC: EKU9{}CURP\n{}GALM\n", " ".repeat(21), " ".repeat(30)));
     }
 }

@@ -7,7 +7,7 @@
 mod common;
 mod printing;
 
-use printing::{render, scanned_pdf, text_pdf_drawing};
+use printing::{render, scanned_pdf, text_pdf_drawing, text_pdf_image};
 
 use std::io::Cursor;
 use std::path::PathBuf;
@@ -147,4 +147,23 @@ fn without_a_legible_qr_code_the_print_is_read_from_its_text() {
         assert_eq!(read.comprobaciones.total_qr_cuadra, None, "{what}");
         assert_eq!(read.hechos, facts, "{what}");
     }
+}
+
+/// A code embedded as an image (as payroll programs place it) is read from the image itself,
+/// even printed too small for its page rendered at scan resolution to show it (an inch for a
+/// code of the SAT's URL: under 3 pixels a module at 200 dpi), and from a code image without
+/// its quiet zone at one pixel a module.
+#[test]
+fn a_qr_code_embedded_as_an_image_in_a_text_pdf() {
+    let limits = Limits::default();
+    let facts = CfdiFacts { sello: score_docs::Sello::impreso(), ..fixture("quincenal-40-infonavit-1.xml") };
+    let code = QrCode::new(sat_url(&facts, facts.neto).as_bytes()).expect("fits");
+    let n = code.width();
+    let pixels: Vec<u8> = code.to_colors().iter().map(|c| if *c == Color::Dark { 0 } else { 255 }).collect();
+    let pdf = text_pdf_image(&common::print(&facts), n, n, &pixels, "40 0 0 40 540 40 cm");
+    let text = extract_text(&pdf, &limits).expect("reads");
+    let qr = text.qr.expect("the embedded code is found");
+    assert_eq!((qr.uuid.as_str(), qr.total), (facts.uuid.as_deref().expect("uuid"), facts.neto));
+    let read = receipt(read_document(&pdf, None, &[], &limits).expect("reads"));
+    assert_eq!((read.fuente, read.comprobaciones.total_qr_cuadra), (Fuente::Qr, Some(true)));
 }

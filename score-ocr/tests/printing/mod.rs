@@ -14,6 +14,11 @@ pub fn text_pdf(text: &str, pages: usize) -> Vec<u8> {
 
 /// [`text_pdf`] with `drawing` (PDF content operators) painted after the text.
 pub fn text_pdf_drawing(text: &str, pages: usize, drawing: &[u8]) -> Vec<u8> {
+    text_pdf_with(text, pages, drawing, None)
+}
+
+/// [`text_pdf_drawing`] with an image XObject (`/Im1`, the last object) the drawing may paint.
+fn text_pdf_with(text: &str, pages: usize, drawing: &[u8], image: Option<Vec<u8>>) -> Vec<u8> {
     let mut content = b"BT /F1 8 Tf 10 TL 30 810 Td\n".to_vec();
     for line in text.lines() {
         content.push(b'(');
@@ -47,13 +52,28 @@ pub fn text_pdf_drawing(text: &str, pages: usize, drawing: &[u8]) -> Vec<u8> {
         b"<< /Type /Font /Subtype /Type1 /BaseFont /Courier /Encoding /WinAnsiEncoding >>".to_vec(),
         [format!("<< /Length {} >>\nstream\n", content.len()).into_bytes(), content, b"endstream".to_vec()].concat(),
     ];
+    let xobject = if image.is_some() { format!(" /XObject << /Im1 {} 0 R >>", 5 + pages) } else { String::new() };
     for _ in 0..pages {
         objects.push(
-            b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 842] /Resources << /Font << /F1 3 0 R >> >> /Contents 4 0 R >>"
-                .to_vec(),
+            format!("<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 842] /Resources << /Font << /F1 3 0 R >>{xobject} >> /Contents 4 0 R >>")
+                .into_bytes(),
         );
     }
+    objects.extend(image);
     pdf(objects)
+}
+
+/// [`text_pdf`] (one page) with a grey image (`width` × `height`, one byte a pixel) drawn by
+/// `placement` (PDF operators that set the image's matrix, e.g. `40 0 0 40 500 700 cm`), as
+/// payroll programs embed the QR code.
+pub fn text_pdf_image(text: &str, width: usize, height: usize, pixels: &[u8], placement: &str) -> Vec<u8> {
+    let image = [
+        format!("<< /Type /XObject /Subtype /Image /Width {width} /Height {height} /ColorSpace /DeviceGray /BitsPerComponent 8 /Length {} >>\nstream\n", pixels.len()).into_bytes(),
+        pixels.to_vec(),
+        b"\nendstream".to_vec(),
+    ]
+    .concat();
+    text_pdf_with(text, 1, format!("q {placement} /Im1 Do Q\n").as_bytes(), Some(image))
 }
 
 /// A PDF of numbered objects (1 is the catalog) with its cross-reference table.
