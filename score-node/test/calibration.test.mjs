@@ -5,19 +5,8 @@
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-
-const here = dirname(fileURLToPath(import.meta.url));
-const root = join(here, '..', '..');
-const require = createRequire(import.meta.url);
-const IMPL = process.env.SCORE_IMPL ?? 'node';
-const paths = {
-  node: join(root, 'score-node', 'index.js'),
-  wasm: join(root, 'score-wasm', 'pkg-node', 'score_wasm.js'),
-};
-const api = require(paths[IMPL]);
+import { join } from 'node:path';
+import { api, IMPL, root } from '../test-support/implementation.mjs';
 const { Calibration, ScoreError } = api;
 
 const EMBEDDED = readFileSync(join(root, 'score-core', 'calibration', 'mx-2026.toml'), 'utf8');

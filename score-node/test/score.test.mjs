@@ -6,23 +6,9 @@
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
-
-const here = dirname(fileURLToPath(import.meta.url));
-const root = join(here, '..', '..');
-const require = createRequire(import.meta.url);
-
-const IMPL = process.env.SCORE_IMPL ?? 'node';
-const paths = {
-  node: join(root, 'score-node', 'index.js'),
-  wasm: join(root, 'score-wasm', 'pkg-node', 'score_wasm.js'),
-};
-const modules = Object.fromEntries(Object.entries(paths).map(([k, path]) => [k, () => require(path)]));
-if (!modules[IMPL]) throw new Error(`SCORE_IMPL must be node or wasm, not ${IMPL}`);
-const api = modules[IMPL]();
+import { api, IMPL, paths, root } from '../test-support/implementation.mjs';
 
 const fixtures = join(root, 'fixtures');
 const manifest = JSON.parse(readFileSync(join(fixtures, 'manifest.json'), 'utf8'));
