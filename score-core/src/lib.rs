@@ -58,23 +58,17 @@ pub mod walk;
 
 pub use calibration::Calibration;
 pub use error::{ErrorCode, ErrorDetail, Falla, ScoreError};
-pub use model::DISCLAIMER;
+pub use model::Opciones;
 pub use profile::{COACREDITADO_FIELDS, Coacreditado, FIELDS, IncomeType, Institucion, Profile};
 pub use read::ValidProfile;
 pub use recommendations::texto as recommendation_text;
 pub use verdict::texto as verdict_text;
 pub use report::*;
-pub use simulations::{AccionSimulacion, CambioPerfil, CampoSimulado, Simulacion, ValorCampo};
+pub use report::score_report::ScoreReport;
+pub use report::{CALIBRATION, DISCLAIMER, MODEL_VERSION};
 pub use states::State;
 pub use walk::{Key, Label, ReportSink, Slot};
 
-/// Version of the score model implemented by this crate (spec section 9).
-pub const MODEL_VERSION: &str = "2.1";
-/// The calibration of the model: the curves, tables and product rules (their values and
-/// sources, MODEL.md) that produced a report. `MODEL_VERSION` names the spec's formula and
-/// weights and stays "2.1"; this name changes whenever a curve, table or rule does, so a stored
-/// report says which set of figures it was computed with.
-pub const CALIBRATION: &str = "mx-2026.11-7";
 /// Version of this crate.
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");
 
@@ -84,26 +78,6 @@ pub const VERSION: &str = env!("CARGO_PKG_VERSION");
 /// again.)
 pub fn score(profile: &Profile) -> Result<ScoreReport, ScoreError> {
     score_with(profile, Opciones::default())
-}
-
-/// How a report is made. The default makes all of it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Opciones {
-    /// Compute `simulaciones` (each one scores a changed profile; a batch that does not show
-    /// them turns them off, and each report then has an empty `simulaciones`).
-    pub simulaciones: bool,
-    /// Give `productos` and `producto_recomendado` (the columns of a frame, which do not show
-    /// them, turn them off: `productos` is then empty and `producto_recomendado` null). The
-    /// products are evaluated either way, since capacity describes the recommended one; with
-    /// simulations off too, only that offer (and the bank's) is rounded and the other CATs are
-    /// solved only where they break a tie, which makes a frame's row cheaper.
-    pub productos: bool,
-}
-
-impl Default for Opciones {
-    fn default() -> Self {
-        Opciones { simulaciones: true, productos: true }
-    }
 }
 
 /// [`score`], made as `opciones` say.

@@ -8,12 +8,13 @@ use crate::money::money;
 use crate::profile::Profile;
 use crate::recommendations::recommend;
 use crate::report::*;
+use crate::report::score_report::ScoreReport;
 use crate::states::StateInfo;
 
 /// The whole report of a validated profile: filtered arithmetic where it certifies every
 /// figure, exact decimal arithmetic otherwise; the same digits either way. What `opciones`
 /// turn off is left empty (a batch that does not need it).
-pub(crate) fn report(c: &Cifras, profile: &Profile, opciones: crate::Opciones) -> ScoreReport {
+pub(crate) fn report(c: &Cifras, profile: &Profile, opciones: Opciones) -> ScoreReport {
     let state = profile.estado.info();
     let exact = exact(c, profile);
     let mut figures = Figures::default();
@@ -90,9 +91,9 @@ fn assemble(
         renta_estimada: capacidad.renta_equivalente,
         salud_financiera: salud,
         capacidad_compra_estimada: capacidad,
-        modelo_version: crate::MODEL_VERSION.into(),
-        calibracion: if c.id == crate::CALIBRATION {
-            crate::CALIBRATION.into()
+        modelo_version: MODEL_VERSION.into(),
+        calibracion: if c.id == CALIBRATION {
+            CALIBRATION.into()
         } else {
             c.id.clone().into()
         },
@@ -127,6 +128,22 @@ fn figures_en(c: &Cifras, profile: &Profile, exact: &Exact, figures: &mut Figure
     }
 }
 
-/// The disclaimer every report carries.
-pub const DISCLAIMER: &str = "Este puntaje es indicativo y se calcula con la información declarada; no constituye una aprobación ni una oferta de crédito. La aprobación final depende del análisis de cada institución financiera.";
+/// How a report is made. The default makes all of it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Opciones {
+    /// Compute `simulaciones` (each one scores a changed profile; a batch that does not show
+    /// them turns them off, and each report then has an empty `simulaciones`).
+    pub simulaciones: bool,
+    /// Give `productos` and `producto_recomendado` (the columns of a frame, which do not show
+    /// them, turn them off: `productos` is then empty and `producto_recomendado` null). The
+    /// products are evaluated either way, since capacity describes the recommended one; with
+    /// simulations off too, only that offer (and the bank's) is rounded and the other CATs are
+    /// solved only where they break a tie, which makes a frame's row cheaper.
+    pub productos: bool,
+}
 
+impl Default for Opciones {
+    fn default() -> Self {
+        Opciones { simulaciones: true, productos: true }
+    }
+}

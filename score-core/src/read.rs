@@ -6,7 +6,7 @@
 
 use crate::error::{Falla, ScoreError};
 use crate::profile::Profile;
-use crate::report::ScoreReport;
+use crate::report::score_report::ScoreReport;
 use serde_json::Value;
 
 /// A profile that passed [`Profile::validate`]: scoring it cannot fail.

@@ -15,7 +15,8 @@
 //! requires the same bytes, so a field added to the struct without a line in the walk fails it.
 
 use crate::money;
-use crate::report::{ScoreReport, Text};
+use crate::report::Text;
+use crate::report::score_report::ScoreReport;
 use crate::walk::{Label, ReportSink, Slot};
 use std::borrow::Cow;
 use rust_decimal::Decimal;

@@ -8,7 +8,8 @@
 //! keys in order at once) and the strings of the model's static texts, keyed by address
 //! ([`StaticTextCache`]).
 
-use crate::report::{ScoreReport, Text};
+use crate::report::Text;
+use crate::report::score_report::ScoreReport;
 use crate::schema::{Shape, report_shape};
 use crate::walk::{KEYS, Key, Label, ReportSink, Slot};
 use rust_decimal::Decimal;

@@ -33,7 +33,7 @@ WASM=$TARGET_DIR/wasm32-unknown-unknown/release/score_wasm.wasm
 cargo build -q -p score-js --bin score-js-helpers --release --locked
 HELPERS=$TARGET_DIR/release/score-js-helpers
 
-MODEL_VERSION=$(sed -n 's/^pub const MODEL_VERSION: &str = "\(.*\)";/\1/p' score-core/src/lib.rs)
+MODEL_VERSION=$(sed -n 's/^pub const MODEL_VERSION: &str = "\(.*\)";/\1/p' score-core/src/report/mod.rs)
 VERSION=$(cargo metadata --format-version 1 --no-deps --locked \
   | node -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>console.log(JSON.parse(s).packages.find(p=>p.name==="score-core").version))')
 

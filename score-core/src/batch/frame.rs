@@ -8,7 +8,7 @@
 
 use super::columns_in::Frame;
 use super::columns_out::{CODES_LONG, Categories, Kind, OutColumn, RowSink};
-use super::{Host, PARALLEL_MIN, cores};
+use super::threads::{Host, PARALLEL_MIN, cores};
 use crate::error::ScoreError;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc;

@@ -5,7 +5,11 @@
 //! converting its own values, written once (Python's `_score_columns` is this and
 //! `PyBytes::new_with`).
 
-use super::{Column, Frame, FrameExtras, Host, Kind, error_cells, layout, recommendation_categories, score_frame};
+use super::columns_in::{Column, Frame};
+use super::columns_out::{Kind, layout};
+use super::frame::{FrameExtras, recommendation_categories, score_frame, score_frame_calibrated};
+use super::table::error_cells;
+use super::threads::Host;
 
 /// An input column of byte kind `kind`: "f64" (doubles, NaN missing), "i64", "cat" (32-bit
 /// codes into `categories`, -1 missing) or "bool" (bytes, 2 missing).
@@ -69,7 +73,7 @@ pub fn score_host_frame_calibrated<H: Host, B, E>(
         Ok(made)
     };
     let (buffers, FrameExtras { long, errors }) = match calibration {
-        Some(calibration) => super::score_frame_calibrated(host, frame, &layout, allocate, calibration)?,
+        Some(calibration) => score_frame_calibrated(host, frame, &layout, allocate, calibration)?,
         None => score_frame(host, frame, &layout, allocate)?,
     };
     let mut buffers = buffers.into_iter();

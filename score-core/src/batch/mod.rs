@@ -14,6 +14,7 @@ mod frame;
 mod host_frame;
 mod pipeline;
 mod table;
+mod threads;
 
 pub use columns_in::{Column, Frame};
 pub use columns_out::{CODES_FAILED, CODES_LONG, Kind, OutColumn, layout, pack_codes, unpack_codes};
@@ -21,33 +22,9 @@ pub use frame::{FrameExtras, ends_with_codes, output_lengths, recommendation_cat
 pub use host_frame::{HostColumn, HostFrame, HostRowError, byte_column, score_host_frame, score_host_frame_calibrated};
 pub use pipeline::{BLOCK, CHUNK, IN_FLIGHT, pipeline};
 pub use table::{ERROR_COLUMNS, ERROR_LIST_COLUMN, Extra, TableSpec, error_cells};
+pub use threads::{Host, NoHost, PARALLEL_MIN, par_map};
 
 use crate::{Profile, ScoreError, ScoreReport};
-
-/// Batches at least this large are split over the cores.
-pub const PARALLEL_MIN: usize = 2048;
-
-/// What a binding lends the batch functions: a way to let its other threads run while the
-/// calling thread waits or scores (Python: release the GIL).
-pub trait Host {
-    /// Runs `f` with the host's lock released.
-    fn detach<T: Send, F: FnOnce() -> T + Send>(&self, f: F) -> T;
-}
-
-/// A host without a lock (Rust callers, tests).
-#[derive(Debug, Clone, Copy, Default)]
-pub struct NoHost;
-
-impl Host for NoHost {
-    fn detach<T: Send, F: FnOnce() -> T + Send>(&self, f: F) -> T {
-        f()
-    }
-}
-
-/// The cores to use (at least 1).
-pub(crate) fn cores() -> usize {
-    std::thread::available_parallelism().map_or(1, std::num::NonZero::get)
-}
 
 /// A profile as read by a binding: the profile, or why it could not be read.
 pub type Input = Result<Profile, ScoreError>;
@@ -110,27 +87,6 @@ fn score_input_with(input: &Input, opciones: crate::Opciones) -> Result<ScoreRep
         Ok(profile) => crate::score_with(profile, opciones),
         Err(e) => Err(e.clone()),
     }
-}
-
-/// `f` over `items`, in order, split over the cores when there are at least
-/// [`PARALLEL_MIN`] items.
-pub fn par_map<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync) -> Vec<R> {
-    let threads = if items.len() >= PARALLEL_MIN { cores() } else { 1 };
-    if threads <= 1 {
-        return items.iter().map(f).collect();
-    }
-    let f = &f;
-    std::thread::scope(|scope| {
-        let handles: Vec<_> = items
-            .chunks(items.len().div_ceil(threads))
-            .map(|chunk| scope.spawn(move || chunk.iter().map(f).collect::<Vec<R>>()))
-            .collect();
-        let mut out = Vec::with_capacity(items.len());
-        for handle in handles {
-            out.extend(handle.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)));
-        }
-        out
-    })
 }
 
 /// Scores every profile, in order, over all cores: each result in the place of its profile.

@@ -1,7 +1,7 @@
 //! The batch pipeline of a binding whose profiles are read on one thread (Python's, with the
 //! GIL): reading, scoring and emitting overlap, and the results come out in input order.
 
-use super::{Host, PARALLEL_MIN, cores, par_map};
+use super::threads::{Host, PARALLEL_MIN, cores, par_map};
 use std::collections::{BTreeMap, VecDeque};
 use std::sync::mpsc;
 use std::sync::{Condvar, Mutex, MutexGuard, PoisonError};

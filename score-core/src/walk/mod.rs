@@ -13,10 +13,10 @@
 
 use crate::products::{Clave, Motivo as MotivoProducto, OfertaProducto, Producto};
 use crate::profile::IncomeType;
-use crate::simulations::{AccionSimulacion, CampoSimulado, ValorCampo};
+use crate::report::score_report::ScoreReport;
 use crate::report::{
-    CodigoDictamen, CodigoRecomendacion, Componente, Condicion, EstatusEnganche, EvaluacionM2, MotivoDictamen, Nivel,
-    Recomendacion, ScoreReport, Text,
+    AccionSimulacion, CampoSimulado, CodigoDictamen, CodigoRecomendacion, Componente, Condicion, EstatusEnganche,
+    EvaluacionM2, MotivoDictamen, Nivel, Recomendacion, Text, ValorCampo,
 };
 use rust_decimal::Decimal;
 

@@ -6,6 +6,11 @@ use rust_decimal::Decimal;
 use serde::{Deserialize, Serialize};
 use std::borrow::Cow;
 
+mod simulacion;
+pub(crate) mod score_report;
+
+pub use simulacion::{AccionSimulacion, CambioPerfil, CampoSimulado, Simulacion, ValorCampo};
+
 /// Static Spanish text or text read back from JSON.
 pub type Text = Cow<'static, str>;
 
@@ -454,63 +459,15 @@ pub struct EstadoReporte {
     pub nombre: Text,
 }
 
-/// The full report (`platform_score`).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct ScoreReport {
-    /// 0..=1000.
-    pub score: u16,
-    /// Level of the score.
-    pub nivel: Nivel,
-    /// Purchasing capacity.
-    pub capacidad_compra_estimada: CapacidadCompra,
-    /// Financial health.
-    pub salud_financiera: SaludFinanciera,
-    /// Recommendation texts, most important first (spec: array of strings).
-    pub recomendaciones: Vec<Text>,
-    /// The score is indicative, not a credit approval.
-    pub disclaimer: Text,
-    /// Legacy key: equals capacidad_compra_estimada.valor_bancario.
-    #[serde(with = "money::number")]
-    pub valor_vivienda_max: Decimal,
-    /// Legacy key: equals capacidad_compra_estimada.credito_max.
-    #[serde(with = "money::number")]
-    pub credito_max: Decimal,
-    /// Legacy key: equals capacidad_compra_estimada.enganche_requerido.
-    #[serde(with = "money::number")]
-    pub enganche_min: Decimal,
-    /// Legacy key: equals capacidad_compra_estimada.pago_mensual_estimado.
-    #[serde(with = "money::number")]
-    pub pago_mensual_estimado: Decimal,
-    /// Legacy key: equals capacidad_compra_estimada.renta_equivalente.
-    #[serde(with = "money::number")]
-    pub renta_estimada: Decimal,
-    /// Additive: model version that produced this report ("2.1": the spec's formula and weights).
-    pub modelo_version: Text,
-    /// Additive: the calibration (curves, tables, products) that produced this report.
-    pub calibracion: Text,
-    /// Additive: the state scored.
-    pub estado: EstadoReporte,
-    /// Additive: the six components, so the score can be explained.
-    pub componentes: Componentes,
-    /// Additive: the recommendations with their stable codes (same order as recomendaciones).
-    pub recomendaciones_detalle: Vec<Recomendacion>,
-    /// Additive: the verdict, separate from the score.
-    pub dictamen: Dictamen,
-    /// Additive: up to four what-if actions, most score gained first (empty when a batch turns
-    /// simulations off). Absent in reports stored before it existed.
-    #[serde(default)]
-    pub simulaciones: Vec<crate::simulations::Simulacion>,
-    /// Additive: what each housing-credit product of the calibration (INFONAVIT, FOVISSSTE, each
-    /// bank mortgage, INFONAVIT plus a bank, Unamos Créditos) would lend this buyer under its own
-    /// rules, in that order (`PRODUCTS.md`). Absent in reports stored before it existed.
-    #[serde(default)]
-    pub productos: Vec<crate::products::OfertaProducto>,
-    /// Additive: the `clave` of the product recommended among the available ones; null when
-    /// none is.
-    #[serde(default)]
-    pub producto_recomendado: Option<crate::products::Clave>,
-}
+/// Version of the score model implemented by this crate (spec section 9).
+pub const MODEL_VERSION: &str = "2.1";
+/// The calibration of the model: the curves, tables and product rules (their values and
+/// sources, MODEL.md) that produced a report. `MODEL_VERSION` names the spec's formula and
+/// weights and stays "2.1"; this name changes whenever a curve, table or rule does, so a stored
+/// report says which set of figures it was computed with.
+pub const CALIBRATION: &str = "mx-2026.11-7";
+/// The disclaimer every report carries.
+pub const DISCLAIMER: &str = "Este puntaje es indicativo y se calcula con la información declarada; no constituye una aprobación ni una oferta de crédito. La aprobación final depende del análisis de cada institución financiera.";
 
 #[cfg(test)]
 mod tests {
