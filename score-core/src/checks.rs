@@ -3,7 +3,7 @@
 //! skipping the fields it could not read ([`Fallidos`]); [`Profile::validate`] on a whole
 //! profile. On a valid profile nothing is allocated: the list stays empty.
 
-use crate::error::{ErrorDetail, Falla};
+use crate::error::{ErrorDetail, Falla, ScoreError};
 use crate::fast_decimal::Orden;
 use crate::input::slot;
 use crate::params::{
@@ -61,6 +61,19 @@ mod co_slot {
 }
 
 impl Profile {
+    /// Checks every range of the model (see MODEL.md, "Input") and reports every mistake, in
+    /// the order of step 3 of [`Profile::from_json_value`]. [`crate::score`] calls it, so a
+    /// profile built field by field in Rust gets the same errors as one parsed from JSON. It
+    /// allocates nothing when the profile is valid.
+    pub fn validate(&self) -> Result<(), ScoreError> {
+        let mut errores = Vec::new();
+        self.check(Fallidos::NINGUNO, &mut errores);
+        match ScoreError::from_errors(errores) {
+            None => Ok(()),
+            Some(e) => Err(e),
+        }
+    }
+
     /// Lists the range mistakes of the fields without one yet (`fallidos`), in [`crate::FIELDS`]
     /// order, then the co-borrower's.
     pub(crate) fn check(&self, mut f: Fallidos, out: &mut Vec<ErrorDetail>) {

@@ -193,19 +193,6 @@ impl Profile {
         Profile::from_json_value_with_digits(value, None)
     }
 
-    /// Checks every range of the model (see MODEL.md, "Input") and reports every mistake, in
-    /// the order of step 3 of [`Profile::from_json_value`]. [`crate::score`] calls it, so a
-    /// profile built field by field in Rust gets the same errors as one parsed from JSON. It
-    /// allocates nothing when the profile is valid.
-    pub fn validate(&self) -> Result<(), ScoreError> {
-        let mut errores = Vec::new();
-        self.check(crate::checks::Fallidos::NINGUNO, &mut errores);
-        match ScoreError::from_errors(errores) {
-            None => Ok(()),
-            Some(e) => Err(e),
-        }
-    }
-
     /// The profile as canonical JSON (state as its ISO code, absent optionals omitted);
     /// [`Profile::from_json_value`] reads it back to an equal profile.
     pub fn to_json_value(&self) -> Value {

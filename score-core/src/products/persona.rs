@@ -16,7 +16,7 @@ use rust_decimal::Decimal;
 #[derive(Debug, Clone, Copy)]
 pub(super) struct Persona {
     pub ingreso: Decimal,
-    /// The payroll salary the funds lend on (`figures::salario_de_nomina`).
+    /// The payroll salary the funds lend on (`fondo::salario_de_nomina`).
     salario: Decimal,
     pub tipo: IncomeType,
     pub antiguedad: u32,
@@ -66,7 +66,7 @@ impl Persona {
         subcuenta: Decimal,
         institucion: Option<Institucion>,
     ) -> Persona {
-        let salario = crate::figures::salario_de_nomina(c, tipo, ingreso);
+        let salario = crate::fondo::salario_de_nomina(c, tipo, ingreso);
         Persona {
             ingreso,
             salario,
@@ -80,7 +80,7 @@ impl Persona {
         }
     }
 
-    /// The payroll salary the funds lend on (`figures::salario_de_nomina`).
+    /// The payroll salary the funds lend on (`fondo::salario_de_nomina`).
     pub fn salario(&self) -> Decimal {
         self.salario
     }
@@ -101,7 +101,7 @@ pub(crate) fn cotiza_a(tipo: IncomeType, institucion: Option<Institucion>, fondo
 
 /// The co-borrower's housing-fund balance, declared or estimated (a negative one counts as none).
 pub(super) fn subcuenta_coacreditado(cifras: &Cifras, c: &Coacreditado) -> Decimal {
-    no_negativo(crate::figures::subcuenta_de(
+    no_negativo(crate::fondo::subcuenta_de(
         cifras,
         c.tipo_ingreso,
         c.ingreso_mensual,

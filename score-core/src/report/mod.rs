@@ -6,10 +6,8 @@ use rust_decimal::Decimal;
 use serde::{Deserialize, Serialize};
 use std::borrow::Cow;
 
-mod simulacion;
 pub(crate) mod score_report;
-
-pub use simulacion::{AccionSimulacion, CambioPerfil, CampoSimulado, Simulacion, ValorCampo};
+pub(crate) mod simulacion;
 
 /// Static Spanish text or text read back from JSON.
 pub type Text = Cow<'static, str>;

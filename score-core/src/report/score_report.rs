@@ -3,6 +3,7 @@
 //! offers it carries; every other report type is below them.
 
 use super::*;
+use super::simulacion::Simulacion;
 use crate::money;
 use crate::products::{Clave, OfertaProducto};
 use rust_decimal::Decimal;

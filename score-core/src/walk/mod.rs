@@ -14,9 +14,10 @@
 use crate::products::{Clave, Motivo as MotivoProducto, OfertaProducto, Producto};
 use crate::profile::IncomeType;
 use crate::report::score_report::ScoreReport;
+use crate::report::simulacion::{AccionSimulacion, CampoSimulado, ValorCampo};
 use crate::report::{
-    AccionSimulacion, CampoSimulado, CodigoDictamen, CodigoRecomendacion, Componente, Condicion, EstatusEnganche,
-    EvaluacionM2, MotivoDictamen, Nivel, Recomendacion, Text, ValorCampo,
+    CodigoDictamen, CodigoRecomendacion, Componente, Condicion, EstatusEnganche, EvaluacionM2, MotivoDictamen, Nivel,
+    Recomendacion, Text,
 };
 use rust_decimal::Decimal;
 
