@@ -5,7 +5,7 @@
 //! This is the technique of robust geometric predicates (Shewchuk 1997; the filtered kernels of
 //! CGAL): compute fast, certify, and fall back to the exact computation when the certificate
 //! fails. Here the exact computation is the `Decimal` model of [`crate::model`]; the fast path
-//! of [`crate::filtered`] answers `None` whenever a decision is not certified, and the report
+//! of [`crate::model::filtered`] answers `None` whenever a decision is not certified, and the report
 //! is then computed in `Decimal`. Either way the report has the same digits, on every platform,
 //! whatever the floating-point unit does within IEEE 754.
 //!

@@ -15,7 +15,7 @@
 //! - Any other finite double is read as the decimal a person wrote ([`crate::money::from_f64`]).
 
 use crate::error::{Falla, ScoreError};
-use crate::input::Cell;
+use crate::profile::input::Cell;
 use serde_json::{Map, Number, Value};
 
 /// Whole doubles below this magnitude (2^53) read as integers: every integer up to it is exact.
@@ -193,11 +193,11 @@ mod tests {
             match number_cell(f) {
                 None => assert!(f.is_infinite() && by_value.is_err()),
                 Some(cell) => {
-                    let mut cells = crate::input::Cells::default();
-                    cells.set(crate::input::slot::ESTADO, Cell::Str("CMX".into()));
-                    cells.set(crate::input::slot::TIPO_INGRESO, Cell::Str("asalariado".into()));
-                    cells.set(crate::input::slot::ANTIGUEDAD_MESES, Cell::Int(36));
-                    cells.set(crate::input::slot::INGRESO_MENSUAL, cell);
+                    let mut cells = crate::profile::input::Cells::default();
+                    cells.set(crate::profile::input::slot::ESTADO, Cell::Str("CMX".into()));
+                    cells.set(crate::profile::input::slot::TIPO_INGRESO, Cell::Str("asalariado".into()));
+                    cells.set(crate::profile::input::slot::ANTIGUEDAD_MESES, Cell::Int(36));
+                    cells.set(crate::profile::input::slot::INGRESO_MENSUAL, cell);
                     if let Some(profile) = cells.profile() {
                         assert_eq!(profile.validate().map(|()| profile.clone()), by_value, "{f}");
                     } else {

@@ -1,4 +1,4 @@
-//! The tokens of a JSON text, read in place: what lets the profile reader ([`crate::input`])
+//! The tokens of a JSON text, read in place: what lets the profile reader ([`crate::profile::input`])
 //! take each number's digits as written instead of the binary double a JSON parser makes of
 //! them.
 //!

@@ -22,48 +22,47 @@
 
 #![forbid(unsafe_code)]
 
+// Layers, bottom up (ARCHITECTURE.md; tests/module_graph.rs keeps them acyclic): the
+// arithmetic and the fixed tables, the profile, the report's types, the calibrated products,
+// the model, and the writers and entry points.
 mod approx;
-mod checks;
-#[cfg(feature = "batch")]
-pub mod batch;
-pub mod calibration;
 pub mod curve;
 mod error;
 mod fast_decimal;
-mod capacity;
-mod cifras;
-mod figures;
-mod fondo;
 mod json_text;
-mod pow10;
-mod filtered;
-pub mod host;
-pub mod input;
-mod model;
 pub mod money;
 pub mod params;
-pub mod products;
-mod profile;
-mod profile_json;
-mod profile_read;
-mod read;
-mod recommendations;
-mod verdict;
-mod report;
-mod report_json;
-mod simulations;
-pub mod schema;
+mod pow10;
 pub mod states;
+
+mod profile;
+
+mod report;
+
+pub mod calibration;
+mod cifras;
+mod fondo;
+pub mod products;
+
+mod model;
+
+#[cfg(feature = "batch")]
+pub mod batch;
+pub mod host;
+mod read;
 pub mod tree;
 pub mod walk;
+
+pub use profile::input;
+pub use report::schema;
 
 pub use calibration::Calibration;
 pub use error::{ErrorCode, ErrorDetail, Falla, ScoreError};
 pub use model::Opciones;
 pub use profile::{COACREDITADO_FIELDS, Coacreditado, FIELDS, IncomeType, Institucion, Profile};
 pub use read::ValidProfile;
-pub use recommendations::texto as recommendation_text;
-pub use verdict::texto as verdict_text;
+pub use model::recommendations::texto as recommendation_text;
+pub use model::verdict::texto as verdict_text;
 pub use report::*;
 pub use report::score_report::ScoreReport;
 pub use report::simulacion::{AccionSimulacion, CambioPerfil, CampoSimulado, Simulacion, ValorCampo};

@@ -1,5 +1,5 @@
 //! The one way in: read, validate, score. JSON text goes through the fast cell reader
-//! ([`crate::input`]) and, for anything it does not take, through the JSON value reader, which
+//! ([`crate::profile::input`]) and, for anything it does not take, through the JSON value reader, which
 //! reports the exact error ([`Profile::from_json_value`]); either way the profile is validated
 //! once, and a [`ValidProfile`] scores without checking again. Both read a text's numbers
 //! from the digits written, never through a binary double (MODEL.md section 1).
@@ -18,13 +18,13 @@ impl ValidProfile {
     pub fn from_json_str(text: &str) -> Result<ValidProfile, ScoreError> {
         // Plain profiles (nearly all) are read without an intermediate `Value`; anything else
         // goes through the value reader, which reports the exact error.
-        if let Some(profile) = crate::input::cells_of_json(text).and_then(|cells| cells.profile()) {
+        if let Some(profile) = crate::profile::input::cells_of_json(text).and_then(|cells| cells.profile()) {
             return profile.validated();
         }
         let value: Value =
             serde_json::from_str(text).map_err(|e| ScoreError::from(Falla::JsonInvalido.en(None, &[("detalle", &e)])))?;
         // The same digits the fast reader reads, so that an error depends on them alone.
-        let digits = crate::input::digits_of_json(text);
+        let digits = crate::profile::input::digits_of_json(text);
         let exact = |prefix: &str, key: &str| digits.as_ref()?.exact(prefix, key);
         Profile::from_json_value_with_digits(&value, Some(&exact)).map(ValidProfile)
     }

@@ -10,7 +10,7 @@
 
 use crate::report::Text;
 use crate::report::score_report::ScoreReport;
-use crate::schema::{Shape, report_shape};
+use crate::report::schema::{Shape, report_shape};
 use crate::walk::{KEYS, Key, Label, ReportSink, Slot};
 use rust_decimal::Decimal;
 use std::collections::HashMap;
@@ -447,7 +447,7 @@ mod tests {
 
     #[test]
     fn builds_the_report_and_each_key() {
-        let report = crate::schema::probe_report();
+        let report = crate::report::schema::probe_report();
         let expected = serde_json::to_value(&report).expect("json");
         let mut builder = JsonBuilder(templates());
         let built = build(&report, &mut builder, None).expect("built").expect("a value");
@@ -488,7 +488,7 @@ mod tests {
         )
         .expect("made");
         let mut labels = Labels(&tables, 0);
-        crate::schema::probe_report().walk(&mut labels);
+        crate::report::schema::probe_report().walk(&mut labels);
         assert!(labels.1 >= 5, "labels seen: {}", labels.1);
         for (at, keys) in templates() {
             let names: Vec<&str> = keys.iter().map(|k| k.name).collect();

@@ -3,7 +3,7 @@
 //! JSON), read row by row into profiles by the host-number rule of [`crate::host`].
 
 use crate::error::ScoreError;
-use crate::input::{Cell, Cells};
+use crate::profile::input::{Cell, Cells};
 use crate::profile::Profile;
 use serde_json::{Map, Value};
 use std::borrow::Cow;

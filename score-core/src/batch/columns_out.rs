@@ -278,7 +278,7 @@ impl Columns for Lister {
 /// The output columns, in order.
 pub fn layout() -> Vec<OutColumn> {
     let mut flatten = Flatten::new(Lister::default());
-    crate::schema::probe_report().walk(&mut flatten);
+    crate::report::schema::probe_report().walk(&mut flatten);
     flatten.columns.0
 }
 

@@ -6,6 +6,8 @@ use rust_decimal::Decimal;
 use serde::{Deserialize, Serialize};
 use std::borrow::Cow;
 
+pub(crate) mod json;
+pub mod schema;
 pub(crate) mod score_report;
 pub(crate) mod simulacion;
 

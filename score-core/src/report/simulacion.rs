@@ -1,5 +1,5 @@
 //! A what-if of the report (`simulaciones`): the action, the profile changes it means and what
-//! the changed profile scores. The report's types: [`crate::simulations`] makes them.
+//! the changed profile scores. The report's types: [`crate::model::simulations`] makes them.
 
 use super::{Nivel, Text};
 use crate::money;

@@ -52,7 +52,7 @@ impl ReportSink for Visits {
 /// The walk visits every key of [`KEYS`], and the key of each id is the constant of that id.
 #[test]
 fn the_walk_visits_every_key_in_id_order() {
-    let report = crate::schema::probe_report();
+    let report = crate::report::schema::probe_report();
     let mut visits = Visits::default();
     report.walk(&mut visits);
     let mut first_visits: Vec<Key> = Vec::new();
@@ -109,7 +109,7 @@ fn a_finished_sink_stops_the_walk() {
             self.0.0.len() >= self.1
         }
     }
-    let report = crate::schema::probe_report();
+    let report = crate::report::schema::probe_report();
     let mut first = UpTo(Visits::default(), 1);
     report.walk(&mut first);
     assert_eq!(first.0.0, [keys::SCORE, keys::NIVEL]);

@@ -1,6 +1,6 @@
 //! The decimal model v2.1: the six components, the score, purchasing capacity and financial
 //! health in exact `Decimal` arithmetic, the definition that the filtered path
-//! ([`crate::filtered`]) is checked against.
+//! ([`crate::model::filtered`]) is checked against.
 //!
 //! Everything is `Decimal` arithmetic on the exact inputs; values are rounded only where they
 //! are shown (see [`crate::money`]). The score is computed from the exact component values, so
@@ -329,7 +329,7 @@ fn ceil_ratio(a: Decimal, b: Decimal) -> Decimal {
 
 /// The figures of a report that involve a division or a 28-digit constant, as shown (rounded),
 /// with the decisions taken on them. Computed in `Decimal` here and in filtered arithmetic by
-/// [`crate::filtered::figures`], which must give the same value whenever it gives one.
+/// [`crate::model::filtered::figures`], which must give the same value whenever it gives one.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub(crate) struct Figures {
     pub score: u16,

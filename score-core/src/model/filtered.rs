@@ -1,5 +1,5 @@
 //! The report's [`Figures`] in filtered arithmetic ([`crate::approx`]): the same formulas as
-//! [`crate::figures::figures_exact`], on doubles with certified error bounds. Every rounding and
+//! [`crate::model::figures::figures_exact`], on doubles with certified error bounds. Every rounding and
 //! every comparison is certified, or the figure is computed in `Decimal`: a component's shown
 //! value and points alone (they sit on exact ties for some incomes), anything else by answering
 //! `None`, and the caller then computes all the figures in `Decimal`. So the result is always
@@ -11,7 +11,7 @@
 
 use crate::approx::{Approx, less, round_dp};
 use crate::cifras::Cifras;
-use crate::figures::{
+use crate::model::figures::{
     Exact, Figures, component, curva_antiguedad, debiles_shown, puntos_tipo, score_and_points,
 };
 use crate::money::money;
@@ -19,7 +19,7 @@ use crate::profile::Profile;
 use rust_decimal::Decimal;
 
 const DOCE: Approx = Approx::exact(12.0);
-/// [`Figures`] certified equal to [`crate::figures::figures_exact`], written over `figures`;
+/// [`Figures`] certified equal to [`crate::model::figures::figures_exact`], written over `figures`;
 /// `None` (and `figures` partly written) where a certificate fails. Written in place: returned
 /// through an `Option`, the figures were copied twice on their way to the report.
 pub(crate) fn figures(
@@ -46,7 +46,7 @@ pub(crate) fn figures(
 /// The score alone of a profile (what a what-if shows) whose shown component values are
 /// `antes` except the components `cambian`, which are computed; certified equal to the decimal
 /// model's, or `None`. A what-if changes a few fields, and each component reads only its own
-/// (`crate::figures::component`): the others are the report's own shown values.
+/// (`crate::model::figures::component`): the others are the report's own shown values.
 pub(crate) fn score_cambiando(
     c: &Cifras,
     profile: &Profile,
@@ -65,7 +65,7 @@ pub(crate) fn score_cambiando(
                 .shown(c, profile, exact, i)?,
         };
     }
-    Some(crate::figures::score(&shown))
+    Some(crate::model::figures::score(&shown))
 }
 
 /// Component `i`'s shown value when it reads its own field alone (income type, seniority);
@@ -152,7 +152,7 @@ const MONEY: u32 = crate::money::MONEY_DP;
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::figures::{exact, figures_exact};
+    use crate::model::figures::{exact, figures_exact};
     use crate::profile::IncomeType;
     use crate::states::State;
     use proptest::prelude::*;

@@ -4,6 +4,11 @@
 //! and JS packages, the HTTP server and the fixtures. Unknown fields are rejected so typos
 //! surface instead of silently scoring a different profile.
 
+mod checks;
+pub mod input;
+mod json;
+mod value_reader;
+
 use crate::error::ScoreError;
 use crate::money;
 use crate::states::State;

@@ -19,7 +19,7 @@
 //! They are ranked by score gained, then credit gained, then the order above; at most four.
 
 use crate::cifras::Cifras;
-use crate::figures::{Exact, curva_antiguedad};
+use crate::model::figures::{Exact, curva_antiguedad};
 use crate::money::money;
 use crate::params::{ANTIGUEDAD_MAX_MESES, SALDO_MAX};
 use crate::products::Evaluadas;
@@ -47,7 +47,7 @@ struct Resultado {
 /// would: the same figures, filtered where that certifies them, else decimal. What the action
 /// leaves alone is the report's own: `base` its quantities, `antes` its shown component values
 /// (only the components that read the fields the action changes are computed,
-/// `crate::figures::component`; a co-borrower changes none, since the score reads the
+/// `crate::model::figures::component`; a co-borrower changes none, since the score reads the
 /// household), and `evaluadas` its offers, re-ranked instead of evaluated again when the action
 /// changes no credit (savings; seniority, see `Evaluadas::credito_con_antiguedad`), or kept
 /// when fewer debts change no offer (`Evaluadas::credito_con_menos_deudas`).
@@ -77,8 +77,8 @@ fn resultado(
         AccionSimulacion::SumarAntiguedad => (&[2], base.con_subcuentas(c, profile)),
         AccionSimulacion::SumarCoacreditado => (&[], base.con_subcuentas(c, profile)),
     };
-    let score = crate::filtered::score_cambiando(c, profile, &exact, antes, cambian)
-        .unwrap_or_else(|| crate::figures::figures_exact(c, profile, &exact).score);
+    let score = crate::model::filtered::score_cambiando(c, profile, &exact, antes, cambian)
+        .unwrap_or_else(|| crate::model::figures::figures_exact(c, profile, &exact).score);
     let solicitud = crate::products::Solicitud::del_perfil(profile, exact.deudas, exact.subcuenta_titular);
     let credito_max = match accion {
         AccionSimulacion::AhorrarEnganche => evaluadas.credito_con_ahorro(c, &solicitud),
@@ -247,7 +247,7 @@ pub(crate) fn simulaciones(
         let score_after = |meses: u32| {
             let mut s = shown;
             s[2] = curve.eval_money_meses(profile.antiguedad_meses + meses);
-            crate::figures::score(&s)
+            crate::model::figures::score(&s)
         };
         let reaches = |meses: u32| Nivel::from_score(score_after(meses)) > base.nivel;
         let meses = if base.nivel != Nivel::Excelente && reaches(most) {
@@ -368,7 +368,7 @@ mod tests {
             prop_assume!(p.validate().is_ok());
             let base = crate::score_with(&p, crate::Opciones { simulaciones: false, ..crate::Opciones::default() }).expect("valid");
             let cifras = Cifras::incluidas();
-            let exact = crate::figures::exact(cifras, &p);
+            let exact = crate::model::figures::exact(cifras, &p);
             let mut evaluadas = crate::products::Evaluadas::default();
             crate::products::evaluar_guardando(cifras, &crate::model::solicitud(&p, &exact), &mut evaluadas);
             let c = &base.componentes;

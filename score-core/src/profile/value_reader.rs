@@ -1,8 +1,8 @@
 //! The JSON value reader of a profile: reads every field, lists every mistake (in the order
 //! documented at [`Profile::from_json_value`]) and then checks the ranges of what it read
-//! ([`crate::checks`]). Every message comes from the one table ([`Falla`]).
+//! ([`crate::profile::checks`]). Every message comes from the one table ([`Falla`]).
 
-use crate::checks::{Fallidos, count_range_error};
+use crate::profile::checks::{Fallidos, count_range_error};
 use crate::error::{ErrorCode, ErrorDetail, Falla, ScoreError};
 use crate::money;
 use crate::profile::{COACREDITADO_FIELDS, Coacreditado, FIELDS, IncomeType, Institucion, Profile};

@@ -7,7 +7,7 @@
 use crate::approx::round_quotient;
 use crate::cifras::Cifras;
 use crate::fast_decimal::{Orden, por};
-use crate::figures::Exact;
+use crate::model::figures::Exact;
 use crate::money::{self, money};
 use crate::products::{OfertaProducto, Producto, Productos};
 use crate::profile::Profile;

@@ -5,7 +5,7 @@
 
 use crate::error::{ErrorDetail, Falla, ScoreError};
 use crate::fast_decimal::Orden;
-use crate::input::slot;
+use crate::profile::input::slot;
 use crate::params::{
     ANTIGUEDAD_MAX_MESES, EDAD_MAX, EDAD_MIN, MONTO_MENSUAL_MAX, MONTO_MINIMO, PERSONAS_HOGAR_MAX, SALDO_MAX,
 };
