@@ -10,7 +10,7 @@
 //! [`Calibration`], the embedded one by default;
 //! money is [`rust_decimal::Decimal`] end to end, so every platform (native, Python, Node, the
 //! browser) computes the same digits. The model's constants and their sources are documented
-//! in `MODEL.md` next to this crate.
+//! in `MODEL.md` next to this crate; its modules' layers, in `ARCHITECTURE.md`.
 //!
 //! ```
 //! let report = score_core::score_json(r#"{

@@ -34,10 +34,32 @@ const ALLOWED: &[(&[&str], &str)] = &[(
      products::{fijos, numero, persona, bancos, ofertas} are one algorithm split across files",
 )];
 
+/// The layers of the crate, bottom up, each with its modules (a name covers the modules inside
+/// it; the longest name that covers a module places it): a module may use its own layer and
+/// those below, never one above. `ARCHITECTURE.md` says what each layer is.
+const LAYERS: &[(&str, &[&str])] = &[
+    ("arithmetic and fixed tables", &["approx", "curve", "error", "fast_decimal", "json_text", "money", "params", "pow10", "states"]),
+    ("profile", &["profile"]),
+    ("report types", &["report", "report::simulacion"]),
+    ("calibrated products", &["calibration", "cifras", "fondo", "products"]),
+    ("model", &["model", "report::score_report"]),
+    ("writers and entry points", &["crate", "batch", "host", "read", "report::json", "report::schema", "tree", "walk"]),
+];
+
+/// The layer of a module: the index in [`LAYERS`] of the longest name that covers it.
+fn layer(module: &Module) -> Option<usize> {
+    LAYERS
+        .iter()
+        .enumerate()
+        .flat_map(|(i, (_, names))| names.iter().filter(|n| covers(n, module)).map(move |n| (n.len(), i)))
+        .max()
+        .map(|(_, i)| i)
+}
+
 /// Whether `allowed` (a module name) is `module` or one of its ancestors.
 fn covers(allowed: &str, module: &Module) -> bool {
     let name = name(module);
-    name == allowed || name.starts_with(&format!("{allowed}::"))
+    name == allowed || (allowed != "crate" && name.starts_with(&format!("{allowed}::")))
 }
 
 /// A module's path below the crate root (`["products", "rules"]`); the root is `[]`.
@@ -551,10 +573,14 @@ fn describe(krate: &Crate, cycle: &[Module]) -> String {
     )
 }
 
+/// The source tree read: `src/`, or `MODULE_GRAPH_SRC` when set.
+fn source() -> std::path::PathBuf {
+    std::env::var_os("MODULE_GRAPH_SRC").map_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("src"), Into::into)
+}
+
 #[test]
 fn no_import_cycle_beyond_the_allowed_ones() {
-    let src = std::env::var_os("MODULE_GRAPH_SRC").map_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("src"), Into::into);
-    let krate = Crate::read(&src);
+    let krate = Crate::read(&source());
     let edges = krate.edges();
     // The reader sees the crate: the root declares its modules and the model reads the products.
     assert!(krate.modules.len() > 20, "{:?}", krate.modules);
@@ -569,6 +595,24 @@ fn no_import_cycle_beyond_the_allowed_ones() {
         "import cycles outside the allowed list (tests/module_graph.rs ALLOWED, ARCHITECTURE.md):\n{}",
         refused.iter().map(|c| describe(&krate, c)).collect::<Vec<_>>().join("\n")
     );
+}
+
+#[test]
+fn no_module_uses_a_layer_above_its_own() {
+    let krate = Crate::read(&source());
+    let unplaced: Vec<String> = krate.modules.iter().filter(|m| layer(m).is_none()).map(name).collect();
+    assert!(unplaced.is_empty(), "modules in no layer (tests/module_graph.rs LAYERS, ARCHITECTURE.md): {unplaced:?}");
+    let upward: Vec<String> = krate
+        .edges()
+        .iter()
+        .filter(|(a, b)| layer(b) > layer(a))
+        .map(|(a, b)| format!("{} ({}) -> {} ({})", name(a), LAYERS[layer(a).unwrap_or(0)].0, name(b), LAYERS[layer(b).unwrap_or(0)].0))
+        .collect();
+    assert!(upward.is_empty(), "a module uses a layer above its own:\n{}", upward.join("\n"));
+    // The check can fail: the report's types sit below the products that carry them.
+    let module = |n: &str| n.split("::").map(str::to_owned).collect::<Module>();
+    assert!(layer(&module("report")) < layer(&module("products")));
+    assert!(layer(&module("report::score_report")) > layer(&module("products")));
 }
 
 /// A crate written into a temporary folder, read back.

@@ -1,6 +1,6 @@
 //! Score model v2.1: the report of a validated profile. Its figures come from filtered
-//! arithmetic where that certifies every one ([`crate::model::filtered`]), else from the decimal model
-//! ([`crate::model::figures`]); the same digits either way. Then the report is assembled.
+//! arithmetic where that certifies every one ([`filtered`]), else from the decimal model
+//! ([`figures`]); the same digits either way. Then the report is assembled.
 
 pub(crate) mod capacity;
 pub(crate) mod figures;
@@ -10,13 +10,13 @@ pub(crate) mod simulations;
 pub(crate) mod verdict;
 
 use crate::cifras::Cifras;
-use crate::model::figures::{Exact, Figures, PESOS, exact, figures_exact};
 use crate::money::money;
 use crate::profile::Profile;
-use crate::model::recommendations::recommend;
-use crate::report::*;
 use crate::report::score_report::ScoreReport;
+use crate::report::*;
 use crate::states::StateInfo;
+use figures::{Exact, Figures, PESOS, exact, figures_exact};
+use recommendations::recommend;
 
 /// The whole report of a validated profile: filtered arithmetic where it certifies every
 /// figure, exact decimal arithmetic otherwise; the same digits either way. What `opciones`
@@ -40,7 +40,7 @@ pub(crate) fn report(c: &Cifras, profile: &Profile, opciones: Opciones) -> Score
         return assemble(c, profile, state, &exact, &figures, ofertas, opciones.productos);
     }
     let mut report = assemble(c, profile, state, &exact, &figures, ofertas, opciones.productos);
-    report.simulaciones = crate::model::simulations::simulaciones(c, profile, &exact, &report, &evaluadas);
+    report.simulaciones = simulations::simulaciones(c, profile, &exact, &report, &evaluadas);
     report
 }
 
@@ -61,9 +61,9 @@ fn assemble(
     ofertas: crate::products::Productos,
     listar: bool,
 ) -> ScoreReport {
-    let capacidad = crate::model::capacity::capacidad(c, profile, exact, &ofertas);
+    let capacidad = capacity::capacidad(c, profile, exact, &ofertas);
     let plazo_max =
-        crate::model::capacity::oferta_descrita(c, &ofertas).map_or(0, |o| c.productos.plazo_max_de(c, o.producto));
+        capacity::oferta_descrita(c, &ofertas).map_or(0, |o| c.productos.plazo_max_de(c, o.producto));
     let motivos_banco = ofertas
         .productos
         .iter()
@@ -78,7 +78,7 @@ fn assemble(
         ingreso_disponible: money(exact.ingreso_disponible),
         ratio: figures.ratio,
     };
-    let dictamen = crate::model::verdict::dictamen(c, profile, &salud, &capacidad, motivos_banco);
+    let dictamen = verdict::dictamen(c, profile, &salud, &capacidad, motivos_banco);
     let recomendaciones_detalle = recommend(
         profile,
         figures.debiles.iter().flatten().copied(),
@@ -130,7 +130,7 @@ fn assemble(
 /// Not inlined: the WebAssembly build then carries the model's arithmetic once.
 #[inline(never)]
 fn figures_en(c: &Cifras, profile: &Profile, exact: &Exact, figures: &mut Figures) {
-    if crate::model::filtered::figures(c, profile, exact, figures).is_none() {
+    if filtered::figures(c, profile, exact, figures).is_none() {
         *figures = figures_exact(c, profile, exact);
     }
 }

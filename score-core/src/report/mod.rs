@@ -1,5 +1,11 @@
 //! The score report: the spec's `platform_score` object (section 2.4) plus additive keys that
 //! explain it. Keys are snake_case; amounts are JSON numbers (see [`crate::money`]).
+//!
+//! This file holds the report's parts, below the products and the model that fill them (they
+//! depend on money and the profile's enums only); the files it declares sit higher and are not
+//! re-exported here: the whole report, which carries the products' offers
+//! ([`score_report`]), the what-ifs ([`simulacion`]), its JSON writer and its schema
+//! (`ARCHITECTURE.md`).
 
 use crate::money;
 use rust_decimal::Decimal;
