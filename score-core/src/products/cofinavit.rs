@@ -5,7 +5,7 @@
 //! discount has already used in part; the sub-account pays part of the down payment.
 
 use super::bancos::{Hogar, ltv, motivos_banco, plazo_banco};
-use super::evaluate::{Cat, Credito, Evaluada, Motivos, Pago, Valor, evaluada};
+use super::evaluate::{Cat, Credito, Evaluada, Motivos, Pago, Tramo, Valor, evaluada};
 use super::fijos::Fijo;
 use super::numero::Numero;
 use super::ofertas::sin_plazo_o_pago;
@@ -43,25 +43,44 @@ pub(super) fn cofinavit<N: Numero>(cx: &Comprador<'_, N>, p: &Persona, h: &Hogar
     let r = &c.productos;
     let plazo = plazo_banco(c, h.edad, r.banco_edad_max.min(r.infonavit_edad_max));
     let banco = Fijo::Banco.tramo::<N>(c, plazo)?;
-    let rechazo = |motivos: Motivos, por_deudas: bool, e: &mut Evaluada<N>| {
-        let credito = Credito {
-            producto: Producto::Cofinavit,
-            motivos,
-            tramos: &[],
-            pago: Pago::Exacto(Decimal::ZERO),
-            forma: &[banco],
-            plazo,
-            valor: Valor::Ltv(ltv(c, p)),
-            subcuenta_en_enganche: N::de(p.subcuenta),
-            cat: Cat::Fijo(Fijo::Banco),
-            por_deudas,
-        };
-        evaluada(credito, cx, e)
-    };
     // Refused to whom it is not for, and for nothing else then.
-    if let Some(motivo) = quien_no(p) {
-        return rechazo(Motivos::de(motivo), false, e);
-    }
+    let (motivos, partes, pago, por_deudas) = match quien_no(p) {
+        Some(motivo) => (Motivos::de(motivo), None, Pago::Exacto(Decimal::ZERO), false),
+        None => {
+            let (motivos, partes, pago, por_deudas) = partes(cx, p, h, banco, plazo)?;
+            (motivos, Some(partes), pago, por_deudas)
+        }
+    };
+    let credito = Credito {
+        producto: Producto::Cofinavit,
+        tramos: partes.as_ref().map_or(&[], |t| &t[..]),
+        pago,
+        forma: &[banco],
+        plazo,
+        valor: Valor::Ltv(ltv(c, p)),
+        subcuenta_en_enganche: N::de(p.subcuenta),
+        // Each applicant's mix has its own CAT; a refused one shows the bank part's.
+        cat: if motivos.is_empty() { Cat::Calcular } else { Cat::Fijo(Fijo::Banco) },
+        motivos,
+        por_deudas,
+    };
+    evaluada(credito, cx, e)
+}
+
+/// A worker Cofinavit is for: the reasons it is refused (the bank's, INFONAVIT's seniority, no
+/// term or payment, a bank part below the bank's smallest credit), its two credits (the bank's
+/// over `banco`'s terms, then INFONAVIT's), their payment, and whether the total-debt limit set
+/// one (fewer debts may then lift a refusal or lend more).
+#[allow(clippy::type_complexity)]
+fn partes<N: Numero>(
+    cx: &Comprador<'_, N>,
+    p: &Persona,
+    h: &Hogar,
+    banco: Tramo<N>,
+    plazo: u32,
+) -> Option<(Motivos, [Tramo<N>; 2], Pago<N>, bool)> {
+    let c = cx.cifras;
+    let r = &c.productos;
     let fondo = Fijo::Cofinavit.tramo::<N>(c, plazo)?;
     let Capacidad { pago: pago_fondo, por_deudas: fondo_por_deudas } =
         capacidad(por(r.infonavit_pago_tope, p.salario()), p.tope);
@@ -97,22 +116,5 @@ pub(super) fn cofinavit<N: Numero>(cx: &Comprador<'_, N>, p: &Persona, h: &Hogar
     if plazo > 0 && !sin_pago && de_banco.credito.menor(N::reglas(c).banco_min)? {
         motivos.push(Motivo::CreditoMenorAlMinimo);
     }
-    // Fewer debts may lift a refusal where the total-debt limit set a payment.
-    let por_deudas = fondo_por_deudas || banco_por_deudas;
-    if !motivos.is_empty() {
-        return rechazo(motivos, por_deudas, e);
-    }
-    let credito = Credito {
-        producto: Producto::Cofinavit,
-        motivos,
-        tramos: &[de_banco, de_fondo],
-        pago,
-        forma: &[banco],
-        plazo,
-        valor: Valor::Ltv(ltv(c, p)),
-        subcuenta_en_enganche: N::de(p.subcuenta),
-        cat: Cat::Calcular,
-        por_deudas,
-    };
-    evaluada(credito, cx, e)
+    Some((motivos, [de_banco, de_fondo], pago, fondo_por_deudas || banco_por_deudas))
 }
