@@ -414,7 +414,7 @@ def _report(profile: Any, solo_score: bool = False) -> Dict[str, Any]:
     subcuentas = _subcuentas(p)
     subcuenta = sum(subcuentas)
     aplicadas = {"INFONAVIT": subcuentas[0], "FOVISSSTE": subcuentas[0], "INFONAVIT_MAS_BANCO": subcuentas[0],
-                 "UNAMOS_CREDITOS": subcuenta}.get(recomendado, Decimal(0))
+                 "COFINAVIT": subcuentas[0], "UNAMOS_CREDITOS": subcuenta}.get(recomendado, Decimal(0))
     enganche_disponible = rnd(p["ahorro"] + aplicadas, 2)
     # 9. Core dwelling
     dormitorios = max(Decimal(1), (personas / P["PERSONAS_POR_DORMITORIO"]).to_integral_value(ROUND_CEILING))

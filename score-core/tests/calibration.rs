@@ -98,6 +98,8 @@ fn compiladas() -> Vec<(String, Decimal)> {
         ("productos[3].credito_max", COFI_INFONAVIT_MAX),
         ("productos[3].parte_infonavit", COFI_PARTE_INFONAVIT),
         ("productos[4].credito_max", UNAMOS_CREDITO_MAX),
+        ("productos[5].tasa_anual", COFINAVIT_TASA_INFONAVIT),
+        ("productos[5].credito_max_umas", COFINAVIT_INFONAVIT_MAX_UMAS),
     ] {
         v.push((p.to_owned(), d));
     }
@@ -179,7 +181,7 @@ fn the_reader_names_each_shape_fault_in_spanish() {
         (cambiada(tasa, "tasa_anual = { valor = 0.1154, fuente = \"universal_2026_02_22\", moneda = \"MXN\""), "productos[2].tasa_anual.moneda",
             "La calibración no conoce la clave `productos[2].tasa_anual.moneda` (¿un error de escritura?)."),
         (cambiada("tipo = \"bancario\"", "tipo = \"hipoteca\""), "productos[2].tipo",
-            "`productos[2].tipo` no admite «hipoteca»: se espera uno de `infonavit`, `fovissste`, `bancario`, `infonavit_mas_banco`, `unamos_creditos`."),
+            "`productos[2].tipo` no admite «hipoteca»: se espera uno de `infonavit`, `fovissste`, `bancario`, `infonavit_mas_banco`, `unamos_creditos`, `cofinavit`."),
         (cambiada("tipo = \"bancario\"", "tipo = 3"), "productos[2].tipo",
             "`productos[2].tipo` tiene un tipo equivocado (el número entero 3; se espera un texto)."),
         (cambiada("id = \"mx-2026.11-7\"\n", ""), "id", "Falta `id` en la calibración."),
@@ -377,10 +379,29 @@ fn two_bank_products_recommend_the_one_that_buys_the_most_house() {
         let solo = cal
             .to_toml()
             .replacen("clave = \"HIPOTECA_BANCARIA\"", "clave = \"PROMEDIO_RETIRADO\"", 1)
-            .replacen("banco = \"HIPOTECA_BANCARIA\"", &format!("banco = \"{otro}\""), 1);
+            .replace("banco = \"HIPOTECA_BANCARIA\"", &format!("banco = \"{otro}\""));
         let solo = Calibration::from_toml(&solo).expect("valid");
         assert_eq!(oferta(&informe(&caso["perfil"].to_string(), &solo), otro), oferta(&r, otro));
     }
+}
+
+/// Cofinavit lends its bank part with the 70/30 scheme's bank product: naming another one is
+/// refused at its key; a calibration without Cofinavit is valid and does not list it.
+#[test]
+fn cofinavit_is_optional_and_lends_with_the_schemes_bank() {
+    let (cal, _) = dos_bancos().swap_remove(0);
+    let otro = cal.to_toml().replacen("tipo = \"cofinavit\"\nbanco = \"HIPOTECA_BANCARIA\"", "tipo = \"cofinavit\"\nbanco = \"BANCO_TASA_BAJA\"", 1);
+    let (campo, mensaje) = falla(&otro);
+    assert_eq!(campo, "productos[6].banco", "{mensaje}");
+    assert!(mensaje.contains("«HIPOTECA_BANCARIA»"), "{mensaje}");
+    let inicio = EMBEDDED_TOML.find("[[productos]]\nclave = \"COFINAVIT\"").expect("Cofinavit");
+    let fin = inicio + EMBEDDED_TOML[inicio..].find("\n\n").expect("its end");
+    let sin = Calibration::from_toml(&EMBEDDED_TOML.replacen(&EMBEDDED_TOML[inicio..fin], "", 1)).expect("valid without Cofinavit");
+    let r = informe(PERFIL, &sin);
+    let claves: Vec<&str> = r["productos"].as_array().expect("productos").iter().map(|o| o["producto"].as_str().expect("clave")).collect();
+    assert_eq!(claves, ["INFONAVIT", "FOVISSSTE", "HIPOTECA_BANCARIA", "INFONAVIT_MAS_BANCO", "UNAMOS_CREDITOS"]);
+    let con = informe(PERFIL, &Calibration::default());
+    assert_eq!(con["productos"].as_array().expect("productos").len(), 6);
 }
 
 /// A loan-to-value by income type applies to that type alone.

@@ -100,7 +100,7 @@ fn every_product_matches_the_independent_computation() {
         for (g, w) in productos.iter().zip(want["productos"].as_array().expect("products")) {
             assert_eq!(g, w, "{name}");
         }
-        assert_eq!(productos.len(), 5, "{name}");
+        assert_eq!(productos.len(), 6, "{name}");
         let recomendado = got.producto_recomendado;
         let recomendado = recomendado.as_ref().map(|p| p.as_str());
         assert_eq!(recomendado, want["producto_recomendado"].as_str(), "{name}");
@@ -208,6 +208,13 @@ fn limite_pago(s: &Solicitud, producto: Producto) -> Decimal {
         Producto::Infonavit | Producto::Fovissste => {
             (d("0.30") * s.ingreso_mensual).min(dti(s.ingreso_mensual, s.deudas_mensuales))
         }
+        // INFONAVIT's payroll discount and the bank's payment together, within the household's
+        // total-debt limit.
+        Producto::Cofinavit => {
+            let ingreso = s.ingreso_mensual + co.map_or(Decimal::ZERO, |c| c.ingreso_mensual);
+            let deudas = s.deudas_mensuales + co.map_or(Decimal::ZERO, |c| c.deudas_mensuales.unwrap_or_default());
+            dti(ingreso, deudas)
+        }
         Producto::UnamosCreditos => {
             let c = co.expect("Unamos needs a co-borrower");
             (d("0.30") * s.ingreso_mensual).min(dti(s.ingreso_mensual, s.deudas_mensuales))
@@ -224,7 +231,7 @@ proptest! {
     #[test]
     fn eligibility_and_figures_agree(s in solicitud_cualquiera()) {
         let r = evaluar(&s);
-        prop_assert_eq!(r.productos.len(), 5);
+        prop_assert_eq!(r.productos.len(), 6);
         for (o, p) in r.productos.iter().zip(Producto::ALL) {
             prop_assert_eq!(o.producto, p.clave());
             prop_assert_eq!(o.elegible, o.motivos.is_empty());
@@ -327,7 +334,7 @@ proptest! {
         for cal in dos_bancos() {
             let r = score_core::products::evaluar_calibrado(&s, &cal);
             prop_assert_eq!(&r, &score_core::products::evaluar_exacto_calibrado(&s, &cal));
-            prop_assert_eq!(r.productos.len(), 6);
+            prop_assert_eq!(r.productos.len(), 7);
             prop_assert_eq!(r.productos[2].producto, Producto::HipotecaBancaria.clave());
             match r.producto_recomendado {
                 Some(p) => prop_assert!(r.productos.iter().any(|o| o.producto == p && o.elegible)),
@@ -470,7 +477,7 @@ fn total_on_extreme_inputs() {
             coacreditado: None,
         };
         let r = evaluar(&s);
-        assert_eq!(r.productos.len(), 5);
+        assert_eq!(r.productos.len(), 6);
     }
     assert_eq!(Motivo::SinCoacreditado.as_str(), "SIN_COACREDITADO");
 }

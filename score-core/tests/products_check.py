@@ -27,6 +27,7 @@ BANK_RATE, BANK_FEE, BANK_INS, BANK_MIN, BANK_TERM, BANK_AGE = D("0.1154"), D("0
 PTI, DTI = D("0.30"), D("0.40")
 COFI_SHARE, COFI_RATE, COFI_MAX = D("0.30"), D("0.1045"), D("950654")
 UNAMOS_MAX = D("5095000")
+COFINAVIT_RATE, COFINAVIT_MAX, COFINAVIT_SHARE = D("0.1045"), D(325) * UMA, D("0.30")  # INFONAVIT's part
 ISAI = {"CMX": D("0.04"), "YUC": D("0.018")}   # every other state 2%
 CLOSING = D("0.015") + D("0.006") + D("0.0025")  # notary + registry + appraisal
 
@@ -131,7 +132,7 @@ def no_term_or_payment(reasons, t, pay):
 
 
 ORDER = ["NO_DERECHOHABIENTE_INFONAVIT", "NO_DERECHOHABIENTE_FOVISSSTE", "CON_RELACION_LABORAL",
-         "SIN_SUBCUENTA_INFONAVIT", "ANTIGUEDAD_INSUFICIENTE",
+         "SIN_RELACION_LABORAL", "SIN_SUBCUENTA_INFONAVIT", "ANTIGUEDAD_INSUFICIENTE",
          "INGRESO_MENOR_AL_SALARIO_MINIMO", "SIN_PLAZO_POR_EDAD", "SIN_CAPACIDAD_DE_PAGO", "CREDITO_MENOR_AL_MINIMO",
          "INGRESO_MENOR_AL_MINIMO_DEL_BANCO", "SIN_COACREDITADO", "COACREDITADO_NO_ELEGIBLE"]
 
@@ -252,6 +253,31 @@ def evaluate(case):
         payment = paid + paid2 if scale == 1 else credit * scale * k + credit2 * scale * k2
         offers.append(offer("UNAMOS_CREDITOS", reasons, parts, payment, [(D(1), rate, k, 12 * t, D(0))], max(t, t2),
                             ("fund", p["subcuenta"] + co["subcuenta"]), state, savings))
+    # Cofinavit: for active payroll workers of INFONAVIT. INFONAVIT's part from its 30% payroll
+    # discount at 10.45%, capped at 325 UMAs; the bank's from its 30% of the household income
+    # within the 40% debt limit less INFONAVIT's payment; both over the bank's term.
+    t = term(BANK_TERM, min(BANK_AGE, INF_AGE), age)
+    kb, ki = per_peso(BANK_RATE, t, BANK_INS), per_peso(COFINAVIT_RATE, t, INF_LOAD)
+    cb = ci = fpaid = bpay = D(0)
+    if p["tipo"] not in ("asalariado", "mixto"):
+        reasons = ["SIN_RELACION_LABORAL"]
+    elif not fund(p, "INFONAVIT"):
+        reasons = ["NO_DERECHOHABIENTE_INFONAVIT"]
+    else:
+        fpay = capacity(COFINAVIT_SHARE * salary(p["tipo"], p["ingreso"]), p["ingreso"], p["deudas"])
+        ci = min(fpay / ki, COFINAVIT_MAX) if ki else D(0)
+        fpaid = sized(fpay, ki, ci)
+        bpay = max(D(0), min(PTI * income, DTI * income - debts - fpaid))
+        cb = bpay / kb if kb else D(0)
+        reasons = bank_reasons(p)
+        if p["antiguedad"] < INF_SEN:
+            reasons.append("ANTIGUEDAD_INSUFICIENTE")
+        no_term_or_payment(reasons, t, fpaid + bpay)
+        if t > 0 and fpaid + bpay > 0 and cb < BANK_MIN:
+            reasons.append("CREDITO_MENOR_AL_MINIMO")
+    parts = [(cb, BANK_RATE, kb, 12 * t, BANK_FEE, bpay), (ci, COFINAVIT_RATE, ki, 12 * t, D(0), fpaid)]
+    offers.append(offer("COFINAVIT", reasons, parts, bpay + fpaid, [(D(1), BANK_RATE, kb, 12 * t, BANK_FEE)], t,
+                        ("ltv", ltv), state, savings + p["subcuenta"]))
     # Recommendation: covered first, then highest value, lower CAT, product order.
     eligible = [(i, o, e) for i, (o, e) in enumerate(offers) if o["elegible"]]
     best = None
@@ -287,6 +313,9 @@ CASES = {
                             coacreditado=person("150000", "asalariado", 60, 30, "0", "100000")),
     "son_antiguedad_3": dict(estado="SON", ahorro=D("20000"), titular=person("12000", "asalariado", 3, 25)),
     # Self-employed with the balance of a past INFONAVIT account: the 70/30 scheme is for them.
+    # A salaried worker whose INFONAVIT part reaches Cofinavit's cap (325 UMAs).
+    "jal_cofinavit_tope": dict(estado="JAL", ahorro=D("900000"),
+                               titular=person("60000", "asalariado", 48, 38, "0", "150000")),
     "qro_independiente_subcuenta": dict(estado="QUE", ahorro=D("150000"),
                                         titular=person("45000", "independiente", 36, 40, "0", "250000")),
 }

@@ -82,6 +82,8 @@ echo "score_wasm_bg.wasm: $size bytes ($gz gzip -9)"
 # document's derived Deserialize and Serialize, the checks and their messages, the embedded 26 KB
 # document); toToml alone is 27 KB, and 1053 KiB until that reader became a hand walk of toml's
 # parsed tables (issue 42: no serde derive, no serde_path_to_error), 314 KB (99 KB gzip) less,
-# then a calibration's own bank products (issue 42 part 3) added 24 KB (10 KB gzip).
-# Budget: 770 KiB, the measured 784,720 bytes (305,108 gzip) and 3 KB to spare (see score-wasm/README.md).
-[ "$size" -lt 788480 ] || { echo "score_wasm_bg.wasm is over the 770 KiB budget" >&2; exit 1; }
+# then a calibration's own bank products (issue 42 part 3) added 24 KB (10 KB gzip), and 770 KiB
+# until Cofinavit (issue 42 part 2: a sixth kind of product, its rules in both arithmetics, its
+# reason and its entry in the embedded document) added 14.8 KB (6 KB gzip).
+# Budget: 784 KiB, the measured 799,533 bytes (311,204 gzip) and 3 KB to spare (see score-wasm/README.md).
+[ "$size" -lt 802816 ] || { echo "score_wasm_bg.wasm is over the 784 KiB budget" >&2; exit 1; }

@@ -31,8 +31,8 @@ const START = { ingreso_mensual: 30000, tipo_ingreso: 'asalariado', antiguedad_m
 
 /** The profiles the result is checked with: fields to type over START (null: emptied). */
 const PROFILES = {
-  // Eligible for every product a single applicant can be (INFONAVIT, its pairing with a bank,
-  // the bank), and Unamos Créditos through the co-borrower.
+  // Eligible for every product a salaried applicant can be (INFONAVIT, Cofinavit, the bank),
+  // and Unamos Créditos through the co-borrower.
   todos: { ingreso_mensual: 90000, antiguedad_meses: 60, edad: 35, ahorro: 900000, deudas_mensuales: 2000,
     'coacreditado.ingreso_mensual': 40000, 'coacreditado.tipo_ingreso': 'asalariado', 'coacreditado.antiguedad_meses': 48 },
   ninguno: { ingreso_mensual: 4000, tipo_ingreso: 'independiente', antiguedad_meses: 2, edad: 79, ahorro: 0, deudas_mensuales: 3900 },
@@ -108,10 +108,11 @@ for (const [name, fields] of Object.entries(PROFILES)) {
     await page.getByTestId('report').waitFor();
     const cards = page.getByTestId('product-cards');
     if (name === 'todos') {
-      // The most a salaried worker can get: INFONAVIT, the bank and Unamos Créditos (the 70/30
-      // scheme is for people without an employer, FOVISSSTE for the State's workers).
+      // The most a salaried worker can get: INFONAVIT, the bank, Unamos Créditos and Cofinavit
+      // (INFONAVIT's credit joined to a bank's, for active workers; the 70/30 scheme is for
+      // people without an employer, FOVISSSTE for the State's workers).
       const eligible = await page.locator('.product-card .eligible').count();
-      assert.equal(eligible, 3, `${eligible} products eligible`);
+      assert.equal(eligible, 4, `${eligible} products eligible`);
     }
     if (name === 'ninguno') assert.equal(await page.locator('.product-card .eligible').count(), 0);
     for (const width of WIDTHS) {

@@ -168,16 +168,19 @@ pub(crate) enum TipoProducto {
     InfonavitMasBanco,
     /// Unamos Créditos (2.5).
     UnamosCreditos,
+    /// Cofinavit (2.6): optional, at most one.
+    Cofinavit,
 }
 
 impl TipoProducto {
     /// Every kind, in the order of PRODUCTS.md section 2.
-    pub(crate) const TODOS: [TipoProducto; 5] = [
+    pub(crate) const TODOS: [TipoProducto; 6] = [
         TipoProducto::Infonavit,
         TipoProducto::Fovissste,
         TipoProducto::Bancario,
         TipoProducto::InfonavitMasBanco,
         TipoProducto::UnamosCreditos,
+        TipoProducto::Cofinavit,
     ];
 
     /// As written in the document.
@@ -188,6 +191,7 @@ impl TipoProducto {
             TipoProducto::Bancario => "bancario",
             TipoProducto::InfonavitMasBanco => "infonavit_mas_banco",
             TipoProducto::UnamosCreditos => "unamos_creditos",
+            TipoProducto::Cofinavit => "cofinavit",
         }
     }
 }
@@ -235,7 +239,7 @@ pub(crate) struct ProductoCalibrado {
     pub ingreso_min: Option<Cifra>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub parte_infonavit: Option<Cifra>,
-    /// The bank product (its `clave`) that lends the bank's part of a 70/30 credit.
+    /// The bank product (its `clave`) that lends the bank's part of a 70/30 or Cofinavit credit.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub banco: Option<String>,
 }

@@ -269,6 +269,7 @@ pub(super) fn campos_de(tipo: TipoProducto) -> (&'static [&'static str], &'stati
         ),
         TipoProducto::InfonavitMasBanco => (&["banco", "parte_infonavit", "tasa_anual", "credito_max"], &[]),
         TipoProducto::UnamosCreditos => (&["credito_max"], &[]),
+        TipoProducto::Cofinavit => (&["banco", "tasa_anual", "credito_max"], &[]),
     }
 }
 
@@ -337,8 +338,8 @@ fn productos(d: &Documento) -> R {
             }
         }
     }
-    // One product of each housing-fund kind (PRODUCTS.md); a bank may add any number of its
-    // own mortgages beside the 70/30 scheme's.
+    // One product of each housing-fund kind (PRODUCTS.md), Cofinavit optional; a bank may add
+    // any number of its own mortgages beside the 70/30 scheme's.
     for tipo in [TipoProducto::Infonavit, TipoProducto::Fovissste, TipoProducto::Bancario, TipoProducto::InfonavitMasBanco, TipoProducto::UnamosCreditos] {
         let n = d.productos.iter().filter(|p| p.tipo == tipo).count();
         if tipo == TipoProducto::Bancario && n == 0 {
@@ -351,7 +352,25 @@ fn productos(d: &Documento) -> R {
             ));
         }
     }
-    Ok(())
+    cofinavit(d)
+}
+
+/// Cofinavit, if the calibration has it: once, and lending its bank part with the bank mortgage
+/// (the bank product the 70/30 scheme names), whose figures the model reads for both.
+fn cofinavit(d: &Documento) -> R {
+    let mut cofinavit = d.productos.iter().enumerate().filter(|(_, p)| p.tipo == TipoProducto::Cofinavit);
+    let Some((i, p)) = cofinavit.next() else { return Ok(()) };
+    if let Some((j, _)) = cofinavit.next() {
+        return Err(falla(&format!("productos[{j}].tipo"), "La calibración puede tener a lo más un producto `cofinavit`.".to_owned()));
+    }
+    let setenta_treinta = d.productos.iter().find(|p| p.tipo == TipoProducto::InfonavitMasBanco).and_then(|p| p.banco.as_ref());
+    match (&p.banco, setenta_treinta) {
+        (Some(banco), Some(principal)) if banco != principal => Err(falla(
+            &format!("productos[{i}].banco"),
+            format!("`productos[{i}].banco` dice «{banco}»: Cofinavit presta su parte bancaria con la hipoteca del esquema 70/30, «{principal}»."),
+        )),
+        _ => Ok(()),
+    }
 }
 
 fn estados(d: &Documento) -> R {

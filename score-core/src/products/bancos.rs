@@ -21,6 +21,8 @@ pub(super) struct Hogar {
     pub edad: Option<u32>,
     /// The household's monthly income, which a bank's minimum income is compared with.
     pub ingreso: Decimal,
+    /// The payment the total-debt limit leaves the household (`persona::tope`).
+    pub tope: Decimal,
     pub pago: Capacidad,
 }
 
@@ -39,13 +41,14 @@ pub(super) fn hogar(cifras: &Cifras, p: &Persona, co: Option<&Persona>) -> Hogar
     Hogar {
         edad,
         ingreso,
+        tope,
         pago: capacidad(por(cifras.productos.banco_pti, ingreso), tope),
     }
 }
 
 /// The bank's own rules on the applicant: seniority by income type, and the household's
 /// income against the product's minimum, if it has one.
-fn motivos_banco(c: &Cifras, p: &Persona, h: &Hogar) -> Motivos {
+pub(super) fn motivos_banco(c: &Cifras, p: &Persona, h: &Hogar) -> Motivos {
     let mut motivos = Motivos::default();
     if p.antiguedad < c.productos.banco_antiguedad_min.de(p.tipo) {
         motivos.push(Motivo::AntiguedadInsuficiente);
@@ -58,7 +61,8 @@ fn motivos_banco(c: &Cifras, p: &Persona, h: &Hogar) -> Motivos {
 
 /// Who Cuenta Infonavit + Crédito Bancario is for: someone without an active employer
 /// relation (not a payroll worker) whose INFONAVIT sub-account has a balance to pay the down
-/// payment with; active workers join INFONAVIT's credit to a bank's with Cofinavit. The reason
+/// payment with; active workers join INFONAVIT's credit to a bank's with Cofinavit
+/// ([`super::cofinavit`]). The reason
 /// it is refused, if it is. It reads no figure a what-if re-ranks for: a balance that is not
 /// declared is estimated from payroll contributions, none without a payroll.
 pub(super) fn sin_patron_con_subcuenta(p: &Persona) -> Option<Motivo> {
@@ -71,16 +75,16 @@ pub(super) fn sin_patron_con_subcuenta(p: &Persona) -> Option<Motivo> {
     }
 }
 
-fn ltv<N: Numero>(c: &Cifras, p: &Persona) -> N {
+pub(super) fn ltv<N: Numero>(c: &Cifras, p: &Persona) -> N {
     N::reglas(c).ltv.de(p.tipo)
 }
 
-fn plazo_banco(c: &Cifras, edad: Option<u32>, limite: u32) -> u32 {
+pub(super) fn plazo_banco(c: &Cifras, edad: Option<u32>, limite: u32) -> u32 {
     plazo(c.productos.banco_plazo_max, limite, edad)
 }
 
 /// The bank's smallest mortgage, applied to the bank's part of the credit.
-fn menor_al_minimo<N: Numero>(
+pub(super) fn menor_al_minimo<N: Numero>(
     c: &Cifras,
     motivos: &mut Motivos,
     plazo: u32,

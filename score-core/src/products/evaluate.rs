@@ -20,6 +20,9 @@ use std::cmp::Ordering;
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub(super) struct Motivos(u16);
 
+// Every reason has its bit below [`Motivos::AUSENTE`]'s.
+const _: () = assert!(Motivo::ALL.len() < 15);
+
 impl Motivos {
     /// The set of one reason.
     pub fn de(motivo: Motivo) -> Motivos {
@@ -41,6 +44,10 @@ impl Motivos {
     pub fn contiene(self, motivo: Motivo) -> bool {
         self.0 & Motivos::bit(motivo) != 0
     }
+
+    /// The mark of a kind the calibration leaves out: a bit beyond every reason, so that the
+    /// product is never available and lists no reason.
+    pub const AUSENTE: Motivos = Motivos(1 << 15);
 
     /// The reasons in the order `motivos` lists them (a slice of [`Motivo::ALL`], whose order
     /// is the enum's, where they are consecutive in it: [`crate::report::seleccion`]).
@@ -201,7 +208,7 @@ impl<N: Numero> Evaluada<N> {
     /// report's offers are evaluated, in place. Their figures mean nothing until written.
     // Inlined natively (a few stores); one copy in WebAssembly (its size budget).
     #[cfg_attr(target_arch = "wasm32", inline(never))]
-    pub fn vacias() -> [Evaluada<N>; 5] {
+    pub fn vacias() -> [Evaluada<N>; super::TIPOS] {
         std::array::from_fn(|_| Evaluada::vacia())
     }
 
@@ -235,6 +242,16 @@ impl<N: Numero> Evaluada<N> {
 
     pub fn producto(&self) -> Producto {
         self.producto
+    }
+
+    /// A kind the calibration leaves out, never available nor listed.
+    pub fn ausente(producto: Producto) -> Evaluada<N> {
+        Evaluada { producto, motivos: Motivos::AUSENTE, ..Evaluada::vacia() }
+    }
+
+    /// Whether the calibration has this offer's product (see [`Evaluada::ausente`]).
+    pub fn presente(&self) -> bool {
+        self.motivos != Motivos::AUSENTE
     }
 
     pub fn clave(&self) -> Clave {
@@ -542,7 +559,8 @@ impl Fijo {
 }
 
 /// What [`Numero::fijo`] keeps, computed: the payment per peso of `fijo`'s credit for a term
-/// and the CAT of its shape (for [`Fijo::Cofi`], 70% bank and 30% INFONAVIT).
+/// and the CAT of its shape (for [`Fijo::Cofi`], 70% bank and 30% INFONAVIT; none for
+/// [`Fijo::Cofinavit`], whose mix is each applicant's).
 pub(super) fn fijo_calculado<N: Numero>(
     c: &Cifras,
     fijo: Fijo,
@@ -555,6 +573,8 @@ pub(super) fn fijo_calculado<N: Numero>(
     let tramo = calculado(fijo)?;
     let cat = match fijo {
         Fijo::Cofi => cat_de(&forma_cofi(c, calculado(Fijo::Banco)?, tramo))?,
+        // Each applicant's mix of parts has its own CAT: none is kept.
+        Fijo::Cofinavit => None,
         _ => cat_de(&[tramo])?,
     };
     Some((tramo.cuota, cat))

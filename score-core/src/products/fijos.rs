@@ -33,15 +33,18 @@ pub(super) enum Fijo {
     /// INFONAVIT's crédito tradicional for a salary above the rate table's last band, whose
     /// rate is the top one whatever the salary.
     InfonavitTope,
+    /// Cofinavit's INFONAVIT part: its payment per peso (the CAT is of each applicant's mix).
+    Cofinavit,
 }
 
 impl Fijo {
-    const ALL: [Fijo; 5] = [
+    pub(super) const ALL: [Fijo; 6] = [
         Fijo::Fovissste,
         Fijo::Banco,
         Fijo::Cofi,
         Fijo::InfonavitPiso,
         Fijo::InfonavitTope,
+        Fijo::Cofinavit,
     ];
 
     /// The longest term the product grants, in years.
@@ -49,7 +52,7 @@ impl Fijo {
         let r = &c.productos;
         match self {
             Fijo::Fovissste => r.fovissste_plazo_max,
-            Fijo::Banco | Fijo::Cofi => r.banco_plazo_max,
+            Fijo::Banco | Fijo::Cofi | Fijo::Cofinavit => r.banco_plazo_max,
             Fijo::InfonavitPiso | Fijo::InfonavitTope => r.infonavit_plazo_max,
         }
     }
@@ -59,7 +62,7 @@ impl Fijo {
 /// arithmetic; a term whose terms filtered arithmetic cannot decide ends its table there (the
 /// products then compute them). INFONAVIT's are empty where they are not kept
 /// ([`INFONAVIT_EN_TABLA`]).
-pub(crate) fn tablas(c: &Cifras) -> [Vec<(Approx, Option<Approx>)>; 5] {
+pub(crate) fn tablas(c: &Cifras) -> [Vec<(Approx, Option<Approx>)>; Fijo::ALL.len()] {
     Fijo::ALL.map(|fijo| {
         if matches!(fijo, Fijo::InfonavitPiso | Fijo::InfonavitTope) && !INFONAVIT_EN_TABLA {
             return Vec::new();

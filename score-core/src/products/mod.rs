@@ -2,8 +2,9 @@
 //! published rules, with Banxico's CAT, and which one to recommend.
 //!
 //! Every product of the calibration is evaluated for every applicant (issue 17, item 4; issue 42,
-//! part 3): the five kinds below, and any other bank mortgage the calibration defines (a bank's
-//! own, evaluated as `HIPOTECA_BANCARIA` under its own figures). An offer's `producto` is the
+//! part 3): the six kinds below (Cofinavit where the calibration has it), and any other bank
+//! mortgage the calibration defines (a bank's own, evaluated as `HIPOTECA_BANCARIA` under its
+//! own figures). An offer's `producto` is the
 //! product's `clave` in the calibration ([`Clave`]); the embedded one's are these:
 //!
 //! | `producto` | What it is |
@@ -13,6 +14,7 @@
 //! | `HIPOTECA_BANCARIA` | A bank mortgage at the market rate, with LTV, payment-to-income and age limits |
 //! | `INFONAVIT_MAS_BANCO` | "Cuenta Infonavit + Crédito Bancario": bank 70%, INFONAVIT 30%, sub-account as down payment; for buyers without an employer relation |
 //! | `UNAMOS_CREDITOS` | Two INFONAVIT workers (spouses or not) pooling their credits |
+//! | `COFINAVIT` | INFONAVIT's credit (capped in UMAs) and a bank's in one purchase, for active payroll workers; optional in a calibration |
 //!
 //! [`evaluar`] is pure and deterministic (no I/O, clock or globals) and total: any input gives
 //! a result, never a panic; validating the inputs is the caller's job, as for the profile.
@@ -22,6 +24,7 @@
 mod bancos;
 mod clave;
 mod closing;
+mod cofinavit;
 mod evaluate;
 mod fijos;
 mod finance;
@@ -117,6 +120,9 @@ pub enum Producto {
     InfonavitMasBanco,
     /// Unamos Créditos: two INFONAVIT workers pool their credits.
     UnamosCreditos,
+    /// Cofinavit: INFONAVIT's credit and a bank's together, for active payroll workers. The
+    /// one kind a calibration may leave out (then it is not listed).
+    Cofinavit,
 }
 
 impl Producto {
@@ -132,13 +138,14 @@ impl Producto {
         match self {
             Producto::Infonavit | Producto::UnamosCreditos => r.infonavit_plazo_max,
             Producto::Fovissste => r.fovissste_plazo_max,
-            Producto::HipotecaBancaria | Producto::InfonavitMasBanco => r.banco_plazo_max,
+            Producto::HipotecaBancaria | Producto::InfonavitMasBanco | Producto::Cofinavit => r.banco_plazo_max,
         }
     }
 
     /// The housing-fund sub-accounts the product applies to the home's price, given the
     /// applicant's and both borrowers' balances: INFONAVIT's and FOVISSSTE's own credits add
-    /// the applicant's to the credit, the 70/30 scheme takes it as down payment, Unamos Créditos
+    /// the applicant's to the credit, the 70/30 scheme and Cofinavit take it as down payment,
+    /// Unamos Créditos
     /// both borrowers'; a bank alone cannot take them (PRODUCTS.md section 2).
     pub fn subcuenta_aplicada(self, titular: Decimal, ambos: Decimal) -> Decimal {
         self.subcuenta_de(titular, ambos, Decimal::ZERO)
@@ -147,19 +154,20 @@ impl Producto {
     /// [`Producto::subcuenta_aplicada`] in any arithmetic (`cero`: its zero).
     pub(crate) fn subcuenta_de<N>(self, titular: N, ambos: N, cero: N) -> N {
         match self {
-            Producto::Infonavit | Producto::Fovissste | Producto::InfonavitMasBanco => titular,
+            Producto::Infonavit | Producto::Fovissste | Producto::InfonavitMasBanco | Producto::Cofinavit => titular,
             Producto::UnamosCreditos => ambos,
             Producto::HipotecaBancaria => cero,
         }
     }
 
-    /// Every product, in the order of [`Productos::productos`].
-    pub const ALL: [Producto; 5] = [
+    /// Every kind, in the order of [`Productos::productos`].
+    pub const ALL: [Producto; 6] = [
         Producto::Infonavit,
         Producto::Fovissste,
         Producto::HipotecaBancaria,
         Producto::InfonavitMasBanco,
         Producto::UnamosCreditos,
+        Producto::Cofinavit,
     ];
 
     /// The built-in product whose code is `clave`, if any: its wire text is then static.
@@ -170,6 +178,7 @@ impl Producto {
             "HIPOTECA_BANCARIA" => Producto::HipotecaBancaria,
             "INFONAVIT_MAS_BANCO" => Producto::InfonavitMasBanco,
             "UNAMOS_CREDITOS" => Producto::UnamosCreditos,
+            "COFINAVIT" => Producto::Cofinavit,
             _ => return None,
         })
     }
@@ -190,6 +199,7 @@ impl Producto {
             Producto::HipotecaBancaria => "HIPOTECA_BANCARIA",
             Producto::InfonavitMasBanco => "INFONAVIT_MAS_BANCO",
             Producto::UnamosCreditos => "UNAMOS_CREDITOS",
+            Producto::Cofinavit => "COFINAVIT",
         }
     }
 }
@@ -235,6 +245,9 @@ pub struct OfertaProducto {
     pub motivos: crate::report::Lista<Motivo>,
 }
 
+/// How many kinds of product there are: the slots of one evaluation.
+pub(crate) const TIPOS: usize = Producto::ALL.len();
+
 /// Every product's offer and the recommended one.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Productos {
@@ -272,7 +285,7 @@ pub fn evaluar_calibrado(solicitud: &Solicitud, calibration: &crate::Calibration
 /// [`evaluar`], keeping in `guardadas` the unrounded offers for the what-ifs that re-rank them
 /// (those of filtered arithmetic: where it fails, or where the calibration has bank products
 /// beyond its bank mortgage, a what-if evaluates its products again). The caller owns where
-/// they rest: five offers are over a kilobyte, and returning them through the layers of
+/// they rest: six offers are over a kilobyte, and returning them through the layers of
 /// `Option` and tuples copied them three times more per report.
 pub(crate) fn evaluar_guardando(
     c: &Cifras,
@@ -332,11 +345,12 @@ fn en_decimal<T>(answer: Option<T>) -> T {
 /// The offers in the order they are listed: the built-in kinds up to the bank mortgage, the
 /// calibration's other bank products (`otros`), then the rest of the kinds.
 fn en_orden<'a, N: numero::Numero>(
-    evaluadas: &'a [evaluate::Evaluada<N>; 5],
+    evaluadas: &'a [evaluate::Evaluada<N>; TIPOS],
     otros: &'a [evaluate::Evaluada<N>],
 ) -> impl Iterator<Item = &'a evaluate::Evaluada<N>> {
     let (hasta_banco, resto) = evaluadas.split_at(Producto::HipotecaBancaria as usize + 1);
-    hasta_banco.iter().chain(otros).chain(resto)
+    // A kind the calibration leaves out (Cofinavit) is not listed.
+    hasta_banco.iter().chain(otros).chain(resto).filter(|e| e.presente())
 }
 
 /// Every product of `solicitud` written over `evaluadas` (storage the caller owns), and the
@@ -344,7 +358,7 @@ fn en_orden<'a, N: numero::Numero>(
 fn evaluar_en<N: numero::Numero>(
     c: &Cifras,
     solicitud: &Solicitud,
-    evaluadas: &mut [evaluate::Evaluada<N>; 5],
+    evaluadas: &mut [evaluate::Evaluada<N>; TIPOS],
 ) -> Option<Productos> {
     ofertas::todas(c, solicitud, evaluadas)?;
     // Nothing is allocated for a calibration with one bank product.
@@ -442,7 +456,7 @@ pub(crate) fn unamos_podria_superar(c: &Cifras, solicitud: &Solicitud, credito: 
 /// The unrounded offers of one evaluation in filtered arithmetic ([`evaluar_guardando`]);
 /// `None` when it was decided in `Decimal`.
 #[derive(Debug, Clone, Default)]
-pub(crate) struct Evaluadas(Option<[evaluate::Evaluada<Approx>; 5]>);
+pub(crate) struct Evaluadas(Option<[evaluate::Evaluada<Approx>; TIPOS]>);
 
 impl Evaluadas {
     /// [`credito_recomendado`] of `solicitud`, which differs from the one evaluated only in

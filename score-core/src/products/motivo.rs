@@ -14,6 +14,9 @@ pub enum Motivo {
     /// An active payroll worker: the scheme is for people without an employer relation
     /// (Cuenta Infonavit + Crédito Bancario).
     ConRelacionLaboral,
+    /// No active employer relation: Cofinavit is for payroll workers (without one, the scheme
+    /// is Cuenta Infonavit + Crédito Bancario).
+    SinRelacionLaboral,
     /// No INFONAVIT sub-account balance to pay the down payment with (Cuenta Infonavit +
     /// Crédito Bancario).
     SinSubcuentaInfonavit,
@@ -37,10 +40,11 @@ pub enum Motivo {
 
 impl Motivo {
     /// Every reason, in the order `motivos` lists them.
-    pub const ALL: [Motivo; 12] = [
+    pub const ALL: [Motivo; 13] = [
         Motivo::NoDerechohabienteInfonavit,
         Motivo::NoDerechohabienteFovissste,
         Motivo::ConRelacionLaboral,
+        Motivo::SinRelacionLaboral,
         Motivo::SinSubcuentaInfonavit,
         Motivo::AntiguedadInsuficiente,
         Motivo::IngresoMenorAlSalarioMinimo,
@@ -58,6 +62,7 @@ impl Motivo {
             Motivo::NoDerechohabienteInfonavit => "NO_DERECHOHABIENTE_INFONAVIT",
             Motivo::NoDerechohabienteFovissste => "NO_DERECHOHABIENTE_FOVISSSTE",
             Motivo::ConRelacionLaboral => "CON_RELACION_LABORAL",
+            Motivo::SinRelacionLaboral => "SIN_RELACION_LABORAL",
             Motivo::SinSubcuentaInfonavit => "SIN_SUBCUENTA_INFONAVIT",
             Motivo::AntiguedadInsuficiente => "ANTIGUEDAD_INSUFICIENTE",
             Motivo::IngresoMenorAlSalarioMinimo => "INGRESO_MENOR_AL_SALARIO_MINIMO",
@@ -79,6 +84,9 @@ impl Motivo {
             }
             Motivo::ConRelacionLaboral => {
                 "Este esquema es para quien no tiene hoy un patrón; con empleo formal, el crédito que une al INFONAVIT y al banco es Cofinavit."
+            }
+            Motivo::SinRelacionLaboral => {
+                "Cofinavit es para quien trabaja hoy con un patrón y cotiza al INFONAVIT; sin patrón, el esquema que une al INFONAVIT y al banco es Cuenta Infonavit + Crédito Bancario."
             }
             Motivo::SinSubcuentaInfonavit => {
                 "Este esquema usa como enganche el saldo de tu subcuenta de vivienda del INFONAVIT, y no registras saldo."

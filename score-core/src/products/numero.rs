@@ -8,7 +8,7 @@
 use super::fijos::{self, Fijo};
 use super::finance::{self, Flujo};
 use crate::approx::{self, Approx};
-use super::{Clave, Producto};
+use super::{Clave, Producto, TIPOS};
 use crate::calibration::documento::{Cifra, Documento, ProductoCalibrado, TipoProducto};
 use crate::cifras::{Cifras, PorTipo, curva, entero, por_tipo};
 use crate::curve::Curve;
@@ -32,10 +32,12 @@ pub(crate) struct Reglas<N> {
     pub parte_cofi: N,
     pub cofi_max: N,
     pub unamos_max: N,
+    /// Cap on Cofinavit's INFONAVIT part (its UMAs converted).
+    pub cofinavit_max: N,
     /// The bank's loan-to-value by income type.
     pub ltv: PorTipo<N>,
     /// Rate, monthly charge and fee at signing of each [`Fijo`]'s credit, by `Fijo as usize`.
-    pub fijos: [(N, N, N); 5],
+    pub fijos: [(N, N, N); Fijo::ALL.len()],
     /// Closing costs over the home value, by state (INEGI code − 1).
     pub gastos_cierre: Vec<N>,
 }
@@ -74,16 +76,18 @@ pub(crate) struct ReglasProductos {
     pub banco_ingreso_min: Option<Decimal>,
     /// Each built-in kind's `clave` in the calibration, by `Producto as usize` (the bank
     /// mortgage's: the one these rules lend with).
-    pub claves: [Clave; 5],
+    pub claves: [Clave; TIPOS],
     /// Where each kind's offer is listed, by `Producto as usize`.
-    pub orden: [u8; 5],
+    pub orden: [u8; TIPOS],
+    /// Whether the calibration has a Cofinavit product (the one kind it may leave out).
+    pub con_cofinavit: bool,
     /// The calibration's other bank products, in its order: each as these figures with it as
     /// the bank mortgage (its `claves` and `orden` name it). Empty in the embedded calibration.
     pub otros_bancos: Vec<Cifras>,
     pub decimal: Reglas<Decimal>,
     pub filtradas: Reglas<Approx>,
     /// Payment per peso and CAT of each [`Fijo`] by term in years, in filtered arithmetic.
-    pub tablas: [Vec<(Approx, Option<Approx>)>; 5],
+    pub tablas: [Vec<(Approx, Option<Approx>)>; Fijo::ALL.len()],
 }
 
 impl ReglasProductos {
@@ -99,13 +103,14 @@ impl ReglasProductos {
                 parte_cofi: cero,
                 cofi_max: cero,
                 unamos_max: cero,
+                cofinavit_max: cero,
                 ltv: PorTipo {
                     asalariado: cero,
                     mixto: cero,
                     pensionado: cero,
                     independiente: cero,
                 },
-                fijos: [(cero, cero, cero); 5],
+                fijos: [(cero, cero, cero); Fijo::ALL.len()],
                 gastos_cierre: Vec::new(),
             }
         }
@@ -137,7 +142,8 @@ impl ReglasProductos {
             },
             banco_ingreso_min: None,
             claves: Producto::ALL.map(Producto::clave),
-            orden: [0, 1, 2, 3, 4],
+            orden: [0, 1, 2, 3, 4, 5],
+            con_cofinavit: false,
             otros_bancos: Vec::new(),
             decimal: reglas(Decimal::ZERO),
             filtradas: reglas(Approx::exact(0.0)),
@@ -159,7 +165,7 @@ impl ReglasProductos {
         let mut reglas = ReglasProductos::con_banco(d, c, bancos.get(principal).copied());
         let n = bancos.len().saturating_sub(1);
         let despues = u8::try_from(n).unwrap_or(u8::MAX);
-        reglas.orden = [0, 1, 2, 3 + despues, 4 + despues];
+        reglas.orden = [0, 1, 2, 3 + despues, 4 + despues, 5 + despues];
         for (i, banco) in bancos.iter().enumerate().filter(|(i, _)| *i != principal) {
             let mut otro = ReglasProductos::con_banco(d, c, Some(banco));
             let posicion = if i < principal { i + 1 } else { i };
@@ -188,13 +194,17 @@ impl ReglasProductos {
         let fovissste = producto(TipoProducto::Fovissste);
         let cofi = producto(TipoProducto::InfonavitMasBanco);
         let unamos = producto(TipoProducto::UnamosCreditos);
+        // Optional: without it, Cofinavit is not offered.
+        let cofinavit = producto(TipoProducto::Cofinavit);
+        let con_cofinavit = cofinavit.is_some();
         let sin = ProductoCalibrado::SIN_CIFRAS;
-        let (infonavit, fovissste, banco, cofi, unamos) = (
+        let (infonavit, fovissste, banco, cofi, unamos, cofinavit) = (
             infonavit.unwrap_or(&sin),
             fovissste.unwrap_or(&sin),
             banco.unwrap_or(&sin),
             cofi.unwrap_or(&sin),
             unamos.unwrap_or(&sin),
+            cofinavit.unwrap_or(&sin),
         );
         let tasas = infonavit.tasa_por_umas.as_ref().map_or_else(
             || Curve::de_puntos(vec![(Decimal::ZERO, Decimal::ZERO)]),
@@ -232,6 +242,7 @@ impl ReglasProductos {
             parte_cofi: v(&cofi.parte_infonavit),
             cofi_max: credito_max(cofi),
             unamos_max: credito_max(unamos),
+            cofinavit_max: credito_max(cofinavit),
             ltv,
             fijos: [
                 (
@@ -243,6 +254,7 @@ impl ReglasProductos {
                 (v(&cofi.tasa_anual), cargo_infonavit, Decimal::ZERO),
                 (primera.1, cargo_infonavit, Decimal::ZERO),
                 (ultima.1, cargo_infonavit, Decimal::ZERO),
+                (v(&cofinavit.tasa_anual), cargo_infonavit, Decimal::ZERO),
             ],
             gastos_cierre: c.estados.iter().map(|e| e.gastos_cierre).collect(),
         };
@@ -256,6 +268,7 @@ impl ReglasProductos {
             parte_cofi: a(decimal.parte_cofi),
             cofi_max: a(decimal.cofi_max),
             unamos_max: a(decimal.unamos_max),
+            cofinavit_max: a(decimal.cofinavit_max),
             ltv: decimal.ltv.map(a),
             fijos: decimal.fijos.map(|(t, c_, f)| (a(t), a(c_), a(f))),
             gastos_cierre: decimal.gastos_cierre.iter().copied().map(a).collect(),
@@ -282,8 +295,9 @@ impl ReglasProductos {
             banco_edad_max: n(&banco.edad_mas_plazo_max),
             banco_antiguedad_min: antiguedad,
             banco_ingreso_min: banco.ingreso_min.as_ref().map(|c| c.valor.0),
-            claves: [infonavit, fovissste, banco, cofi, unamos].map(|p| Clave::new(&p.clave).unwrap_or(Clave::VACIA)),
-            orden: [0, 1, 2, 3, 4],
+            claves: [infonavit, fovissste, banco, cofi, unamos, cofinavit].map(|p| Clave::new(&p.clave).unwrap_or(Clave::VACIA)),
+            orden: [0, 1, 2, 3, 4, 5],
+            con_cofinavit,
             otros_bancos: Vec::new(),
             decimal,
             filtradas,

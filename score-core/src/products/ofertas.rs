@@ -2,11 +2,12 @@
 //! the payment it allows, its term, caps and minimums, and how its credits make its offer.
 
 use super::bancos::{Hogar, hipoteca_bancaria, hogar, infonavit_mas_banco, sin_patron_con_subcuenta};
+use super::cofinavit::cofinavit;
 use super::evaluate::{Cat, CatPendiente, Credito, Evaluada, Motivos, Pago, Tramo, Valor, evaluada};
 use super::fijos::{self, Fijo};
 use super::numero::Numero;
 use super::persona::{Capacidad, Comprador, Persona, capacidad, no_negativo, plazo};
-use super::{Institucion, Motivo, Producto, Solicitud};
+use super::{Institucion, Motivo, Producto, Solicitud, TIPOS};
 use crate::cifras::Cifras;
 use crate::fast_decimal::{Orden, por};
 use rust_decimal::Decimal;
@@ -345,10 +346,16 @@ pub(super) fn prestatarios<'a, N: Numero>(c: &'a Cifras, s: &Solicitud) -> (Comp
 }
 
 /// Every product, in the order of [`Producto::ALL`], written over `evaluadas` (storage the
-/// caller owns, [`Evaluada::vacias`]); `None` when the arithmetic cannot tell.
-pub(super) fn todas<N: Numero>(c: &Cifras, s: &Solicitud, evaluadas: &mut [Evaluada<N>; 5]) -> Option<()> {
+/// caller owns, [`Evaluada::vacias`]; a kind the calibration leaves out, [`Evaluada::ausente`]);
+/// `None` when the arithmetic cannot tell.
+pub(super) fn todas<N: Numero>(c: &Cifras, s: &Solicitud, evaluadas: &mut [Evaluada<N>; TIPOS]) -> Option<()> {
     let (cx, p, co, h) = prestatarios(c, s);
-    let [e_infonavit, e_fovissste, e_banco, e_cofi, e_unamos] = evaluadas;
+    let [e_infonavit, e_fovissste, e_banco, e_cofi, e_unamos, e_cofinavit] = evaluadas;
+    if c.productos.con_cofinavit {
+        cofinavit(&cx, &p, &h, e_cofinavit)?;
+    } else {
+        *e_cofinavit = Evaluada::ausente(Producto::Cofinavit);
+    }
     // The applicant's INFONAVIT credit serves INFONAVIT and Unamos Créditos: computed once.
     let titular = infonavit_de(c, &p)?;
     infonavit(&cx, &p, titular, e_infonavit)?;
@@ -360,17 +367,21 @@ pub(super) fn todas<N: Numero>(c: &Cifras, s: &Solicitud, evaluadas: &mut [Evalu
 
 /// The products a what-if can recommend, written over `evaluadas` as [`todas`] writes them,
 /// and which slots hold one: [`todas`] without those a rule refuses before any figure (the
-/// housing funds' to a non-contributor, Unamos Créditos' without a co-borrower; each
-/// product's own rules below refuse them with the same test), which no recommendation takes
-/// and a what-if does not show; their slots are left as they were. `None` when the arithmetic
-/// cannot tell.
-pub(super) fn disponibles<N: Numero>(c: &Cifras, s: &Solicitud, evaluadas: &mut [Evaluada<N>; 5]) -> Option<[bool; 5]> {
+/// housing funds' and Cofinavit's to a non-contributor, Unamos Créditos' without a co-borrower;
+/// each product's own rules below refuse them with the same test), which no recommendation
+/// takes and a what-if does not show; their slots are left as they were. `None` when the
+/// arithmetic cannot tell.
+pub(super) fn disponibles<N: Numero>(c: &Cifras, s: &Solicitud, evaluadas: &mut [Evaluada<N>; TIPOS]) -> Option<[bool; TIPOS]> {
     let (cx, p, co, h) = prestatarios(c, s);
     let de_infonavit = p.cotiza_a(Institucion::Infonavit);
     let de_fovissste = p.cotiza_a(Institucion::Fovissste);
     let con_socio = de_infonavit && co.is_some();
     let setenta_treinta = sin_patron_con_subcuenta(&p).is_none();
-    let [e_infonavit, e_fovissste, e_banco, e_cofi, e_unamos] = evaluadas;
+    let con_cofinavit = de_infonavit && c.productos.con_cofinavit;
+    let [e_infonavit, e_fovissste, e_banco, e_cofi, e_unamos, e_cofinavit] = evaluadas;
+    if con_cofinavit {
+        cofinavit(&cx, &p, &h, e_cofinavit)?;
+    }
     if setenta_treinta {
         infonavit_mas_banco(&cx, &p, &h, e_cofi)?;
     }
@@ -385,7 +396,7 @@ pub(super) fn disponibles<N: Numero>(c: &Cifras, s: &Solicitud, evaluadas: &mut 
         fovissste(&cx, &p, e_fovissste)?;
     }
     hipoteca_bancaria(&cx, &p, &h, e_banco)?;
-    Some([de_infonavit, de_fovissste, true, setenta_treinta, con_socio])
+    Some([de_infonavit, de_fovissste, true, setenta_treinta, con_socio, con_cofinavit])
 }
 
 #[cfg(test)]

@@ -100,6 +100,14 @@ pub const COFI_TASA_INFONAVIT: Decimal = dec(1045, 4);
 /// Cap on INFONAVIT's share (vanguardia.com.mx 2025-10-13) [S].
 pub const COFI_INFONAVIT_MAX: Decimal = dec(950_654, 0);
 
+// ---- Cofinavit (INFONAVIT plus bank, for active workers) ---------------------------------
+
+/// INFONAVIT's fixed rate in co-financing, every salary level (UnoTV 2026-01-28) [S].
+pub const COFINAVIT_TASA_INFONAVIT: Decimal = dec(1045, 4);
+/// Cap on INFONAVIT's part in monthly UMAs: the published 1,117,823.20 is 325 UMAs of 2025
+/// (UnoTV 2026-01-28) [C]; 1,159,022.80 with the 2026 UMA.
+pub const COFINAVIT_INFONAVIT_MAX_UMAS: Decimal = dec(325, 0);
+
 // ---- Unamos Créditos (two INFONAVIT workers pool their credits) --------------------------
 
 /// Maximum joint credit 2025 (Proceso, 2025-09-10) [S].

@@ -161,7 +161,8 @@ class Simulacion(TypedDict):
 class OfertaProducto(TypedDict):
     producto: str
     """The product's ``clave`` in the calibration: INFONAVIT | FOVISSSTE | HIPOTECA_BANCARIA |
-    INFONAVIT_MAS_BANCO | UNAMOS_CREDITOS in the embedded one, and a bank's own products' codes."""
+    INFONAVIT_MAS_BANCO | UNAMOS_CREDITOS | COFINAVIT in the embedded one, and a bank's own
+    products' codes."""
     elegible: bool
     tasa_anual: float
     cat: Optional[float]

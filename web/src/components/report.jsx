@@ -11,6 +11,7 @@ const PRODUCTOS = {
   HIPOTECA_BANCARIA: 'Hipoteca bancaria',
   INFONAVIT_MAS_BANCO: 'Infonavit más banco',
   UNAMOS_CREDITOS: 'Unamos Créditos (ingresos combinados)',
+  COFINAVIT: 'Cofinavit (Infonavit y banco)',
 };
 
 // Why a product is not available (score-core's `motivos` codes of PRODUCTS.md, section 5).
@@ -18,6 +19,7 @@ const MOTIVOS_PRODUCTO = {
   NO_DERECHOHABIENTE_INFONAVIT: 'es para quien cotiza al INFONAVIT',
   NO_DERECHOHABIENTE_FOVISSSTE: 'es para quien cotiza al FOVISSSTE',
   CON_RELACION_LABORAL: 'es para quien no tiene hoy un patrón; con empleo formal, el crédito que une al INFONAVIT y al banco es Cofinavit',
+  SIN_RELACION_LABORAL: 'es para quien trabaja hoy con un patrón y cotiza al INFONAVIT; sin patrón, el esquema es Cuenta Infonavit + Crédito Bancario',
   SIN_SUBCUENTA_INFONAVIT: 'usa como enganche el saldo de tu subcuenta del INFONAVIT, y no registras saldo',
   ANTIGUEDAD_INSUFICIENTE: 'aún no cumples la antigüedad que pide',
   INGRESO_MENOR_AL_SALARIO_MINIMO: 'el salario es menor a un salario mínimo',

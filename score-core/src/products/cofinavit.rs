@@ -1,0 +1,120 @@
+//! Cofinavit (PRODUCTS.md section 2.6): an active payroll worker's INFONAVIT credit and a bank's
+//! in one purchase. INFONAVIT lends on the worker's salary, at its co-financing rate, up to its
+//! cap in UMAs; the bank lends the rest under its own rules (rate, loan-to-value, payment share,
+//! term, seniority, smallest credit) within the total-debt limit that INFONAVIT's payroll
+//! discount has already used in part; the sub-account pays part of the down payment.
+
+use super::bancos::{Hogar, ltv, motivos_banco, plazo_banco};
+use super::evaluate::{Cat, Credito, Evaluada, Motivos, Pago, Tramo, Valor, evaluada};
+use super::fijos::Fijo;
+use super::numero::Numero;
+use super::ofertas::sin_plazo_o_pago;
+use super::persona::{Capacidad, Comprador, Persona, capacidad};
+use super::{Institucion, Motivo, Producto};
+use crate::fast_decimal::por;
+use crate::profile::IncomeType;
+use rust_decimal::Decimal;
+
+/// Who Cofinavit is not for, and the reason: someone without an employer relation (the 70/30
+/// scheme is theirs), or a payroll worker of another fund. It reads no figure a what-if
+/// re-ranks for.
+fn quien_no(p: &Persona) -> Option<Motivo> {
+    if !matches!(p.tipo, IncomeType::Asalariado | IncomeType::Mixto) {
+        Some(Motivo::SinRelacionLaboral)
+    } else if !p.cotiza_a(Institucion::Infonavit) {
+        Some(Motivo::NoDerechohabienteInfonavit)
+    } else {
+        None
+    }
+}
+
+/// Cofinavit's offer, written over `e`; `None` when the arithmetic cannot tell.
+///
+/// Both credits run over the bank's term within both age limits (as the 70/30 scheme's). The
+/// INFONAVIT part is the credit the worker's payroll discount supports at the co-financing
+/// rate, capped: the last share of INFONAVIT's payment curve (30%, its payroll discount from 3
+/// UMAs) of the salary, within the worker's total-debt limit. One share at every salary, as
+/// the rate is one: a share rising faster than the total-debt limit would shrink the bank's
+/// part as the salary rises, and refuse a higher salary a credit a lower one gets. The bank's
+/// payment is its share of the household's income within what the household's total-debt
+/// limit leaves after INFONAVIT's. A refused worker is shown the bank part's terms.
+pub(super) fn cofinavit<N: Numero>(cx: &Comprador<'_, N>, p: &Persona, h: &Hogar, e: &mut Evaluada<N>) -> Option<()> {
+    let c = cx.cifras;
+    let r = &c.productos;
+    let plazo = plazo_banco(c, h.edad, r.banco_edad_max.min(r.infonavit_edad_max));
+    let banco = Fijo::Banco.tramo::<N>(c, plazo)?;
+    // Refused to whom it is not for, and for nothing else then.
+    let (motivos, partes, pago, por_deudas) = match quien_no(p) {
+        Some(motivo) => (Motivos::de(motivo), None, Pago::Exacto(Decimal::ZERO), false),
+        None => {
+            let (motivos, partes, pago, por_deudas) = partes(cx, p, h, banco, plazo)?;
+            (motivos, Some(partes), pago, por_deudas)
+        }
+    };
+    let credito = Credito {
+        producto: Producto::Cofinavit,
+        tramos: partes.as_ref().map_or(&[], |t| &t[..]),
+        pago,
+        forma: &[banco],
+        plazo,
+        valor: Valor::Ltv(ltv(c, p)),
+        subcuenta_en_enganche: N::de(p.subcuenta),
+        // Each applicant's mix has its own CAT; a refused one shows the bank part's.
+        cat: if motivos.is_empty() { Cat::Calcular } else { Cat::Fijo(Fijo::Banco) },
+        motivos,
+        por_deudas,
+    };
+    evaluada(credito, cx, e)
+}
+
+/// A worker Cofinavit is for: the reasons it is refused (the bank's, INFONAVIT's seniority, no
+/// term or payment, a bank part below the bank's smallest credit), its two credits (the bank's
+/// over `banco`'s terms, then INFONAVIT's), their payment, and whether the total-debt limit set
+/// one (fewer debts may then lift a refusal or lend more).
+#[allow(clippy::type_complexity)]
+fn partes<N: Numero>(
+    cx: &Comprador<'_, N>,
+    p: &Persona,
+    h: &Hogar,
+    banco: Tramo<N>,
+    plazo: u32,
+) -> Option<(Motivos, [Tramo<N>; 2], Pago<N>, bool)> {
+    let c = cx.cifras;
+    let r = &c.productos;
+    let fondo = Fijo::Cofinavit.tramo::<N>(c, plazo)?;
+    let Capacidad { pago: pago_fondo, por_deudas: fondo_por_deudas } =
+        capacidad(por(r.infonavit_pago_tope, p.salario()), p.tope);
+    let de_fondo = fondo.para_pago(Pago::Exacto(pago_fondo), Some(N::reglas(c).cofinavit_max))?;
+    // The bank's payment: its share of the household's income, within what the total-debt
+    // limit leaves after INFONAVIT's payment.
+    let base = por(r.banco_pti, h.ingreso);
+    let (pago_banco, banco_por_deudas) = match de_fondo.pago {
+        Pago::Exacto(del_fondo) => {
+            let Capacidad { pago, por_deudas } = capacidad(base, h.tope - del_fondo);
+            (Pago::Exacto(pago), por_deudas)
+        }
+        Pago::Calculado(del_fondo) => {
+            let resto = N::de(h.tope) - del_fondo;
+            if !resto.menor(N::de(base))? {
+                (Pago::Exacto(base), false)
+            } else if resto.menor(N::entero(0))? {
+                (Pago::Exacto(Decimal::ZERO), true)
+            } else {
+                (Pago::Calculado(resto), true)
+            }
+        }
+    };
+    let de_banco = banco.para_pago(pago_banco, None)?;
+    let pago = de_banco.pago.mas(de_fondo.pago);
+    let sin_pago = pago.es_cero()?;
+    let mut motivos = motivos_banco(c, p, h);
+    if p.antiguedad < r.infonavit_antiguedad_min {
+        motivos.push(Motivo::AntiguedadInsuficiente);
+    }
+    sin_plazo_o_pago(&mut motivos, plazo, sin_pago);
+    // The bank's part is a bank mortgage: at least the bank's smallest one.
+    if plazo > 0 && !sin_pago && de_banco.credito.menor(N::reglas(c).banco_min)? {
+        motivos.push(Motivo::CreditoMenorAlMinimo);
+    }
+    Some((motivos, [de_banco, de_fondo], pago, fondo_por_deudas || banco_por_deudas))
+}
