@@ -234,20 +234,14 @@ pub fn from_f64(value: f64) -> Option<Decimal> {
         return None;
     }
     if value == 0.0 {
-        return Some(Decimal::ZERO);
-    }
-    if value.abs() < 1e-20 {
-        // Far below a centavo, and below what a `Decimal` holds exactly: the smallest
-        // `Decimal` of its sign, so that validation refuses it as it refuses 0.001
-        // (`MONTO_MINIMO`) instead of reading it as 0.
-        return Some(Decimal::new(if value < 0.0 { -1 } else { 1 }, 28));
+        return Some(Decimal::ZERO); // -0.0 too
     }
     // serde_json's shortest round-trip writer (the one every report is written with) rather
     // than `Display` for f64: the same digits, and no second float formatter in the WebAssembly
-    // build. It writes integral doubles as `100.0` and large or small ones as `1e21`.
-    let text = serde_json::Number::from_f64(value)?.to_string();
-    let text = text.strip_suffix(".0").unwrap_or(&text);
-    Decimal::from_str(text).ok().or_else(|| Decimal::from_scientific(text).ok())
+    // build. Its text is a JSON literal, read by the one literal reader, so that a host double
+    // and the JSON text of the same number give the same decimal to the last digit and scale
+    // (zero, values below 1e-20, rounding past 28 places and trailing zeros alike).
+    from_json_literal(&serde_json::Number::from_f64(value)?.to_string())
 }
 
 /// Reads a JSON number literal as the decimal its digits write (`10379.1999999999999999` is
@@ -449,6 +443,14 @@ pub(crate) mod tests {
         for literal in ["0.1", "30000.005", "1e-20", "123456789012345", "0.000123", "7.5e2"] {
             let double: f64 = literal.parse().expect("a double");
             assert_eq!(from_json_literal(literal), from_f64(double), "{literal}");
+        }
+        // Doubles written with more places than a `Decimal` holds: the text and the double
+        // give the same digits and the same scale (the JSON text and value readers once wrote
+        // these two in their messages with and without a trailing zero).
+        for double in [-5.677505504018566e-20, 5.577728807910475e-16, 1.2345678901234567e-19] {
+            let literal = serde_json::Number::from_f64(double).expect("finite").to_string();
+            let (text, host) = (from_json_literal(&literal), from_f64(double));
+            assert_eq!(text.map(|d| d.to_string()), host.map(|d| d.to_string()), "{literal}");
         }
     }
 
