@@ -57,4 +57,5 @@ exports.scoreMany = native.scoreMany;
 exports.scoreManyAsync = scoreManyAsync;
 exports.scoreAsync = native.scoreAsync;
 exports.readCfdi = native.readCfdi; // payroll receipts (score-docs)
+exports.CertificadosSat = native.CertificadosSat; // the CA certificates receipts are chained to
 exports.profileFromCfdi = native.profileFromCfdi;

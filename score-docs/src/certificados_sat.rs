@@ -42,6 +42,8 @@ const SHA512_WITH_RSA: asn1::ObjectIdentifier = asn1::ObjectIdentifier::new_unwr
 /// One CA: its name, RSA key and validity (`AAAA-MM-DDTHH:MM:SS`, UTC).
 #[derive(Debug, Clone)]
 struct Ac {
+    /// The certificate as loaded (DER), handed back by [`CertificadosSat::der`].
+    der: Vec<u8>,
     subject: Name,
     modulus: Vec<u8>,
     exponent: Vec<u8>,
@@ -115,6 +117,12 @@ impl CertificadosSat {
         self.acs.len()
     }
 
+    /// Each CA certificate loaded (DER), in load order: what a server hands its pages so that
+    /// the receipts read in the browser are chained to the same CAs as on the server.
+    pub fn der(&self) -> impl Iterator<Item = &[u8]> {
+        self.acs.iter().map(|ac| ac.der.as_slice())
+    }
+
     /// Whether no CA is loaded: never for a set from [`CertificadosSat::from_files`] (which
     /// refuses none), nor for the carried one (the tests load every carried file).
     pub fn is_empty(&self) -> bool {
@@ -178,6 +186,7 @@ fn ac(der: &[u8]) -> Option<Ac> {
     let key = RsaPublicKey::from_der(spki.subject_public_key.as_bytes()?).ok()?;
     let validity = &cert.tbs_certificate.validity;
     Some(Ac {
+        der: der.to_vec(),
         subject: cert.tbs_certificate.subject.clone(),
         modulus: key.modulus.as_bytes().to_vec(),
         exponent: key.public_exponent.as_bytes().to_vec(),

@@ -62,7 +62,8 @@ pub struct CfdiFacts {
     pub tipo_regimen: String,
     /// Each deduction: SAT `c_TipoDeduccion` code and amount.
     pub deducciones: Vec<Deduccion>,
-    /// The seal's check: only a receipt with `sello.valido` proves anything. Facts stored
+    /// The seal's check: only a receipt with `sello.valido` and `sello.ca_sat_verificada`
+    /// proves anything ([`Sello::prueba`]). Facts stored
     /// before seals were checked read back without one (`SIN_SELLO`).
     #[serde(default)]
     pub sello: Sello,
@@ -160,7 +161,50 @@ impl MotivoCaSat {
     }
 }
 
+/// Why a receipt proves nothing (stable codes, as on the wire): the seal's own reason
+/// ([`MotivoSello`]) when the seal does not verify, otherwise why its certificate is not chained
+/// to a SAT CA ([`MotivoCaSat`]: a valid seal by a self-made certificate is `AC_DESCONOCIDA`).
+/// Serialised as the code alone; the two sets of codes do not overlap.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum MotivoNoVerificado {
+    /// The seal does not verify.
+    Sello(MotivoSello),
+    /// The seal verifies, but its certificate was not issued by a loaded SAT CA.
+    CaSat(MotivoCaSat),
+}
+
+impl MotivoNoVerificado {
+    /// The stable UPPER_SNAKE_CASE code.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            MotivoNoVerificado::Sello(m) => m.as_str(),
+            MotivoNoVerificado::CaSat(m) => m.as_str(),
+        }
+    }
+}
+
 impl Sello {
+    /// Whether the receipt proves its facts: its seal is valid AND its certificate was issued
+    /// by one of the SAT's CAs loaded (`valido && ca_sat_verificada`). A valid seal alone
+    /// proves only that someone holding the certificate's key sealed it, and anyone can make a
+    /// certificate with an employer's RFC.
+    pub fn prueba(&self) -> bool {
+        self.valido && self.ca_sat_verificada
+    }
+
+    /// Why the receipt proves nothing ([`Sello::prueba`] is false), `None` when it proves.
+    pub fn motivo_no_verificado(&self) -> Option<MotivoNoVerificado> {
+        if self.prueba() {
+            None
+        } else if !self.valido {
+            Some(MotivoNoVerificado::Sello(self.motivo.unwrap_or(MotivoSello::SinSello)))
+        } else {
+            // Facts stored before the chain was checked carry no reason: not known to be chained.
+            Some(MotivoNoVerificado::CaSat(self.ca_sat_motivo.unwrap_or(MotivoCaSat::AcDesconocida)))
+        }
+    }
+
     /// A check that failed for `motivo`, before any certificate could be chained.
     pub fn rechazado(motivo: MotivoSello, no_certificado: Option<String>, rfc_certificado: Option<String>) -> Self {
         Sello {

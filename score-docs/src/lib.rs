@@ -11,7 +11,12 @@
 //!
 //! ```
 //! let xml = std::fs::read("../fixtures/documents/quincenal-40-infonavit-1.xml").unwrap();
-//! let facts = score_docs::read_cfdi(&xml).unwrap();
+//! // Its certificate was issued by the repository's test CA: loaded in place of the SAT's CAs
+//! // (`read_cfdi` chains to the SAT's own, against which this receipt proves nothing).
+//! let ac = std::fs::read("../fixtures/documents/ca-prueba/ac/AC_PRUEBAS.cer").unwrap();
+//! let ca = score_docs::CertificadosSat::from_files([("AC_PRUEBAS.cer", ac)]).unwrap();
+//! let facts = score_docs::read_cfdi_con(&xml, &ca).unwrap();
+//! assert!(facts.sello.valido && facts.sello.ca_sat_verificada);
 //! assert_eq!(facts.periodicidad_pago, "04");
 //! let reference = score_docs::Date::parse("2025-03-01").unwrap();
 //! let profile = score_docs::profile_from_cfdi(&[facts], reference).unwrap();
@@ -42,7 +47,9 @@ pub use date::Date;
 pub use error::{DocError, DocErrorCode};
 pub use document::{DocumentKind, Documento, read_document_text, read_document_text_with_qr};
 pub use certificados_sat::CertificadosSat;
-pub use facts::{CfdiFacts, ComprobacionesImpreso, Deduccion, Fuente, MotivoCaSat, MotivoSello, ReciboImpreso, Sello};
+pub use facts::{
+    CfdiFacts, ComprobacionesImpreso, Deduccion, Fuente, MotivoCaSat, MotivoNoVerificado, MotivoSello, ReciboImpreso, Sello,
+};
 pub use independiente::{
     DEBT_WORDS, DEFAULT_EXPENSE_FACTOR, DepositoExcluido, IngresoIndependiente, MIN_MONTHS, Mes, NOT_INCOME, PagoRecurrente,
     ingreso_independiente,
@@ -76,8 +83,18 @@ pub fn cadena_original(data: &[u8]) -> Result<String, DocError> {
 
 /// Reads every receipt and builds their profile: what the bindings and the server call. A
 /// receipt that cannot be read fails the whole batch with its error attributed to it
-/// (`field` = `receipts[i]...`).
+/// (`field` = `receipts[i]...`). Certificates are chained to the carried SAT CAs.
 pub fn profile_from_cfdi_bytes<B: AsRef<[u8]>>(receipts: &[B], reference: Date) -> Result<VerifiedProfile, DocError> {
+    profile_from_cfdi_bytes_con(receipts, reference, CertificadosSat::incluidos())
+}
+
+/// [`profile_from_cfdi_bytes`], with every receipt's certificate chained to the CA
+/// certificates `ca` (a bank's own trust set, or the test CA) instead of the carried ones.
+pub fn profile_from_cfdi_bytes_con<B: AsRef<[u8]>>(
+    receipts: &[B],
+    reference: Date,
+    ca: &CertificadosSat,
+) -> Result<VerifiedProfile, DocError> {
     if receipts.len() > MAX_RECEIPTS {
         return Err(DocError {
             code: DocErrorCode::DocumentTooLarge,
@@ -88,7 +105,7 @@ pub fn profile_from_cfdi_bytes<B: AsRef<[u8]>>(receipts: &[B], reference: Date) 
     let facts = receipts
         .iter()
         .enumerate()
-        .map(|(i, r)| read_cfdi(r.as_ref()).map_err(|e| e.in_receipt(i)))
+        .map(|(i, r)| read_cfdi_con(r.as_ref(), ca).map_err(|e| e.in_receipt(i)))
         .collect::<Result<Vec<_>, _>>()?;
     profile_from_cfdi(&facts, reference)
 }

@@ -3,7 +3,7 @@
 
 use crate::date::Date;
 use crate::error::{DocError, DocErrorCode};
-use crate::facts::{CfdiFacts, MotivoSello};
+use crate::facts::{CfdiFacts, MotivoNoVerificado, MotivoSello};
 use rust_decimal::Decimal;
 use score_core::{IncomeType, State, money};
 use serde::Serialize;
@@ -117,20 +117,23 @@ pub struct Comprobaciones {
     pub totales_cuadran: bool,
     /// Receipts (UUID, or `recibo N`) whose deduction lines do not add up.
     pub totales_no_cuadran: Vec<String>,
-    /// Every XML receipt's seal is valid ([`crate::Sello`]; printed copies, which carry none,
-    /// are not counted here).
+    /// Every XML receipt proves its facts ([`crate::Sello::prueba`]): its seal is valid and
+    /// its certificate was issued by a SAT CA (printed copies, which carry no seal, are not
+    /// counted here).
     pub sellos_validos: bool,
-    /// The receipts whose seal is not, and why: the fields they prove are not verified.
+    /// The receipts that do not, and why: the fields they prove are not verified.
     pub sellos_invalidos: Vec<SelloInvalido>,
 }
 
-/// A receipt whose seal does not verify.
+/// A receipt whose seal does not verify it: a broken seal, or a valid seal by a certificate no
+/// SAT CA issued.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct SelloInvalido {
     /// The receipt's UUID, or `recibo N` (its place in the batch).
     pub recibo: String,
-    /// Why.
-    pub motivo: MotivoSello,
+    /// Why: the seal's code (`SELLO_INVALIDO`, `SIN_TIMBRE`, ...) when it does not verify,
+    /// otherwise the chain's (`AC_DESCONOCIDA`, `FIRMA_AC_INVALIDA`, ...).
+    pub motivo: MotivoNoVerificado,
 }
 
 /// A printed receipt (PDF, scan, photo, or its QR code) some profile fields were read from:
@@ -159,7 +162,7 @@ pub const SAT_VERIFICATION_SERVICE: &str = "https://verificacfdi.facturaelectron
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Verificacion {
     /// The profile fields the receipts prove, in score-core's field order: every receipt
-    /// proving them is an XML whose seal is valid.
+    /// proving them is an XML whose seal is valid and whose certificate a SAT CA issued.
     pub campos: Vec<&'static str>,
     /// The fields read from paper (in `perfil_impreso`, never in `perfil`): a printed receipt
     /// is among those proving them. Never verified; [`Verificacion::por_confirmar`] says how
@@ -326,22 +329,26 @@ pub fn profile_from_cfdi(receipts: &[CfdiFacts], reference: Date) -> Result<Veri
 
     let sellos_invalidos: Vec<SelloInvalido> = unique
         .iter()
-        .filter(|(_, r)| !r.sello.valido && !is_printed(r))
-        .filter_map(|(i, r)| r.sello.motivo.map(|motivo| SelloInvalido { recibo: receipt_label(r, *i), motivo }))
+        .filter(|(_, r)| !is_printed(r))
+        .filter_map(|(i, r)| r.sello.motivo_no_verificado().map(|motivo| SelloInvalido { recibo: receipt_label(r, *i), motivo }))
         .collect();
     let label_of = |r: &CfdiFacts| unique.iter().find(|(_, u)| std::ptr::eq(*u, r)).map(|(i, u)| receipt_label(u, *i)).unwrap_or_default();
-    // A field is verified only when every receipt proving it is an XML with a valid seal. A
-    // broken seal leaves it out, with a note naming the receipt and why; a printed receipt
-    // among the proof (paper has no seal) puts it in `perfil_impreso`, to be confirmed.
+    // A field is verified only when every receipt proving it is an XML with a valid seal by a
+    // certificate a SAT CA issued. A broken seal or an unchained certificate leaves it out,
+    // with a note naming the receipt and why; a printed receipt among the proof (paper has no
+    // seal) puts it in `perfil_impreso`, to be confirmed.
     let mut por_confirmar: Vec<PorConfirmar> = Vec::new();
     let mut judge = |proof: &[&CfdiFacts], fields: &[&'static str], names: &str, notas: &mut Vec<String>| -> Prueba {
         let failed: Vec<String> = proof
             .iter()
-            .filter(|r| !r.sello.valido && !is_printed(r))
-            .map(|r| format!("{} ({})", label_of(r), r.sello.motivo.map_or("SIN_SELLO", MotivoSello::as_str)))
+            .filter(|r| !is_printed(r))
+            .filter_map(|r| r.sello.motivo_no_verificado().map(|m| format!("{} ({})", label_of(r), m.as_str())))
             .collect();
         if !failed.is_empty() {
-            notas.push(format!("{names} no se verifican: el sello de {} no es válido.", failed.join(", ")));
+            notas.push(format!(
+                "{names} no se verifican: el sello de {} no es válido o su certificado no lo emitió el SAT.",
+                failed.join(", ")
+            ));
             return Prueba::Rechazada;
         }
         let paper: Vec<String> = proof.iter().filter(|r| is_printed(r)).map(|r| label_of(r)).collect();
@@ -522,11 +529,11 @@ fn confirm_note(r: &CfdiFacts) -> String {
 /// What proves a group of fields.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Prueba {
-    /// Sealed XML receipts only, every seal valid: verified.
+    /// Sealed XML receipts only, every seal valid and chained to a SAT CA: verified.
     Sellada,
     /// A printed receipt among them (the rest sealed): read from paper, to be confirmed.
     Papel,
-    /// A receipt whose seal does not verify: neither.
+    /// A receipt whose seal does not verify, or whose certificate no SAT CA issued: neither.
     Rechazada,
 }
 

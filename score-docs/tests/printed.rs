@@ -9,13 +9,17 @@ use proptest::prelude::*;
 use rust_decimal::Decimal;
 use score_docs::{
     BankLayout, CfdiFacts, Date, DocErrorCode, DocumentKind, Documento, Fuente, PerfilVerificado, SAT_VERIFICATION_SERVICE,
-    profile_from_cfdi, read_cfdi, read_document_text, read_printed_receipt, receipts_for_profile, rfc_check_digit_ok,
+    profile_from_cfdi, read_cfdi_con, read_document_text, read_printed_receipt, receipts_for_profile, rfc_check_digit_ok,
 };
 use std::path::PathBuf;
 
+/// A fixture receipt's facts, its certificate chained to the test CA (ca-prueba/ac) that
+/// issued the fixtures' certificates.
 fn fixture(name: &str) -> CfdiFacts {
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../fixtures/documents").join(name);
-    read_cfdi(&std::fs::read(path).expect("fixture")).expect("fixture reads")
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../fixtures/documents");
+    let ac = std::fs::read(dir.join("ca-prueba/ac/AC_PRUEBAS.cer")).expect("test CA");
+    let ca = score_docs::CertificadosSat::from_files([("AC_PRUEBAS.cer", ac)]).expect("a CA certificate");
+    read_cfdi_con(&std::fs::read(dir.join(name)).expect("fixture"), &ca).expect("fixture reads")
 }
 
 

@@ -6,12 +6,9 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { after, before, test } from 'node:test';
-import { BASE, apiJson, checkPage, launch, newPage } from './helpers.mjs';
+import { BASE, apiJson, checkPage, launch, newPage, profileFromCfdi } from './helpers.mjs';
 
-// score-docs' WebAssembly module as Node loads it: the reader the calculator runs in the page.
-const { profileFromCfdi } = createRequire(import.meta.url)('../../score-docs/wasm/pkg-node/score_docs_wasm.js');
 
 const DOCS = new URL('../../fixtures/documents/', import.meta.url).pathname;
 

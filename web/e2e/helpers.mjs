@@ -4,6 +4,7 @@
 // script error or CSP violation on the page).
 import assert from 'node:assert/strict';
 import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
 import { AxeBuilder } from '@axe-core/playwright';
@@ -139,3 +140,14 @@ export function today() {
 }
 
 export const unique = () => `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
+
+/**
+ * score-docs' WebAssembly module as Node loads it, reading against the CA certificates the
+ * server is started with (web/scripts/test.sh: SAT_CA_DIR = the test CA of
+ * fixtures/documents/ca-prueba/ac, which issued the fixtures' certificates): the reader the
+ * calculator runs in the page, with the set it fetches from GET /api/v1/ca-sat.
+ */
+const docsWasm = createRequire(import.meta.url)('../../score-docs/wasm/pkg-node/score_docs_wasm.js');
+const testCa = new docsWasm.CertificadosSat([readFileSync(new URL('../../fixtures/documents/ca-prueba/ac/AC_PRUEBAS.cer', import.meta.url))]);
+export const readCfdi = (data) => testCa.readCfdi(data);
+export const profileFromCfdi = (receipts, referenceDate) => testCa.profileFromCfdi(receipts, referenceDate);

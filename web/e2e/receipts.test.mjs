@@ -4,15 +4,13 @@
 // buyer ticks the box, and the saved profile shows its verification (from the server).
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { after, before, test } from 'node:test';
-import { apiJson, assertNoProblems, checkPage, launch, newPage, today } from './helpers.mjs';
+import { apiJson, assertNoProblems, checkPage, launch, newPage, profileFromCfdi, today } from './helpers.mjs';
 
 const DOCS = new URL('../../fixtures/documents/', import.meta.url).pathname;
 const INFONAVIT = [1, 2, 3, 4, 5, 6].map((i) => `quincenal-40-infonavit-${i}.xml`);
 // What score-docs says of the same receipts today (seniority depends on the date); the
 // fixture's income and debts, which do not, are checked against profiles.json below.
-const { profileFromCfdi } = createRequire(import.meta.url)('../../score-docs/wasm/pkg-node/score_docs_wasm.js');
 const CASES = JSON.parse(readFileSync(`${DOCS}profiles.json`, 'utf8'));
 
 let browser;

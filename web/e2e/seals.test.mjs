@@ -1,17 +1,16 @@
 // Seals in the pages (issue 43), at phone width: the calculator reading a receipt whose amount
 // was changed after sealing shows the seal failure and counts none of its fields as verified,
 // with the same `sello` as score-docs' WebAssembly reader and the server; a saved profile lists
-// each receipt with its seal, a printed one as `IMPRESO`: read from paper, never verified.
+// each receipt with its seal, a printed one as `IMPRESO`: read from paper, never verified. A
+// receipt sealed validly with a certificate no SAT CA issued (`AC_DESCONOCIDA`) proves nothing
+// either, in the page and on the server.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { after, before, test } from 'node:test';
-import { apiJson, checkPage, launch, newPage, today } from './helpers.mjs';
+import { apiJson, checkPage, launch, newPage, profileFromCfdi, readCfdi, today } from './helpers.mjs';
 
 const DOCS = new URL('../../fixtures/documents/', import.meta.url).pathname;
-// score-docs' WebAssembly module as Node loads it: the reader the calculator runs in the page.
-const { profileFromCfdi, readCfdi } = createRequire(import.meta.url)('../../score-docs/wasm/pkg-node/score_docs_wasm.js');
 // The tampered receipt first: its perceptions were raised by 1,000,000 after sealing.
 const NAMES = ['sello-alterado-40.xml', 'quincenal-40-infonavit-2.xml', 'quincenal-40-infonavit-3.xml'];
 const fixture = (name) => JSON.parse(readFileSync(`${DOCS}${name.replace(/\.xml$/, '.json')}`, 'utf8'));
@@ -81,6 +80,47 @@ test('the calculator reads a receipt changed after sealing: the seal failure sho
   const row = seals.filter({ hasText: 'Sello no válido' });
   assert.match(await row.innerText(), /No verifica nada: su sello digital no corresponde al recibo/);
   await checkPage(page, 'profile-tampered-seals');
+  await page.context().close();
+});
+
+test('a valid seal by a certificate the SAT did not issue verifies nothing, in the calculator and on the profile', async () => {
+  // ca-desconocida-40: sealed validly with a certificate its issuer made itself (its RFC, no CA).
+  const names = ['ca-desconocida-40.xml', 'quincenal-40-infonavit-2.xml'];
+  const forged = fixture(names[0]);
+  assert.deepEqual([forged.sello.valido, forged.sello.ca_sat_verificada, forged.sello.ca_sat_motivo], [true, false, 'AC_DESCONOCIDA']);
+  const wasm = profileFromCfdi(names.map((n) => readFileSync(DOCS + n)), today());
+  assert.deepEqual(wasm.verificacion.comprobaciones.sellos_invalidos, [{ recibo: forged.uuid, motivo: 'AC_DESCONOCIDA' }]);
+  assert.ok(!wasm.verificacion.campos.includes('ingreso_mensual'));
+
+  const page = await newPage(browser, 390);
+  await page.goto('/calculator');
+  await page.getByTestId('calc-status').getByText(/Puntaje \d+ de 1000/).waitFor();
+  await page.locator('#recibos').setInputFiles(names.map((n) => DOCS + n));
+  await page.getByTestId('receipts-status').getByText(/^2 recibos leídos/).waitFor();
+  const failed = page.getByTestId('receipts-seal-failed');
+  const text = await failed.innerText();
+  assert.ok(text.includes(forged.uuid), text);
+  assert.match(text, /su certificado no lo emitió el SAT[^(]*\(AC_DESCONOCIDA\)/);
+  assert.deepEqual(await failed.locator('li').evaluateAll((items) => items.map((i) => i.dataset.motivo)), ['AC_DESCONOCIDA']);
+  assert.equal(await page.locator('#ingreso_mensual').inputValue(), '30000');
+  assert.equal(await page.getByTestId('note-ingreso_mensual').count(), 0);
+  await checkPage(page, 'calculator-unknown-ca');
+
+  await page.getByLabel('Nombre').fill('Rosa Tamez');
+  await page.getByLabel(/Enviar también mis 2 recibos/).check();
+  await page.getByRole('button', { name: 'Guardar y ver propiedades' }).click();
+  await page.waitForURL(/\/profile\/[0-9a-f-]{36}$/);
+  const id = page.url().split('/').pop();
+  const saved = (await apiJson(`/api/v1/perfil/${id}`)).data.verificacion;
+  assert.deepEqual(saved.documentos.find((d) => d.uuid === forged.uuid).sello, forged.sello);
+  assert.deepEqual(saved.comprobacion.comprobaciones.sellos_invalidos, wasm.verificacion.comprobaciones.sellos_invalidos);
+  assert.deepEqual(saved.comprobacion.campos, wasm.verificacion.campos);
+  const row = page.getByTestId('receipt-seal').filter({ hasText: 'Certificado no del SAT' });
+  await row.waitFor();
+  assert.equal(await row.getAttribute('data-motivo'), 'AC_DESCONOCIDA');
+  assert.equal(await row.getAttribute('data-uuid'), forged.uuid);
+  assert.match(await row.innerText(), /No verifica nada: su sello es correcto, pero su certificado no lo emitió el SAT/);
+  await checkPage(page, 'profile-unknown-ca');
   await page.context().close();
 });
 

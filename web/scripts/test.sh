@@ -101,6 +101,10 @@ export OIDC_ISSUER_URL="$OP_URL" OIDC_CLIENT_ID=platform-web OIDC_CLIENT_SECRET=
 export DATA_DIR="$WORK/data" PORT=0 HOST=127.0.0.1 SMTP_URL="smtp://127.0.0.1:$SMTP_PORT" \
   AUTH_RATE_LIMIT_PER_MINUTE=1000 SCORE_RATE_LIMIT_PER_MINUTE=10000 MAIL_RETRY_BASE_MS=200 \
   WEB_DIST_DIR="$ROOT/web/dist" RUST_LOG=warn,server::cli=info LOG_FORMAT=json
+# The fixture receipts the journeys drop are chained to the repository's test CA, loaded as an
+# operator loads the SAT's current CAs (the page reads receipts against the same set, from
+# GET /api/v1/ca-sat); against the SAT's own CAs they would prove nothing.
+export SAT_CA_DIR="$ROOT/fixtures/documents/ca-prueba/ac"
 # Seeded accounts get no known password: this run's own, which the browser suite reads.
 export SEED_PASSWORD="e2e-$(python3 -c 'import secrets; print(secrets.token_urlsafe(18))')"
 SEED_OUT="$("$SERVER" seed --agents 60 --agencies 2 --properties-per-agent 4)"

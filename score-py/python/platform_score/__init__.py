@@ -27,7 +27,7 @@ from ._core import (
 )
 from ._batch import score_many
 from ._frame import arrow_schema, output_schema, score_frame
-from ._core import DOCUMENT_ERROR_CODES, profile_from_cfdi, read_cfdi, read_document  # documents (score-docs, score-ocr)
+from ._core import DOCUMENT_ERROR_CODES, CertificadosSat, profile_from_cfdi, read_cfdi, read_document  # documents (score-docs, score-ocr)
 from ._types import (
     Amount,
     CambioPerfil,
@@ -92,4 +92,4 @@ __all__ = [
     "score_json",
     "score_many",
 ]
-__all__ += ["DOCUMENT_ERROR_CODES", "profile_from_cfdi", "read_cfdi", "read_document"]
+__all__ += ["DOCUMENT_ERROR_CODES", "CertificadosSat", "profile_from_cfdi", "read_cfdi", "read_document"]

@@ -26,7 +26,7 @@ import os
 from ._types import ScoreReport
 
 __all__ = [
-    "DOCUMENT_ERROR_CODES", "profile_from_cfdi", "read_cfdi", "read_document",  # payroll receipts (score-docs)
+    "DOCUMENT_ERROR_CODES", "CertificadosSat", "profile_from_cfdi", "read_cfdi", "read_document",  # payroll receipts (score-docs)
     "score",
     "score_json",
     "Calibration",
@@ -137,6 +137,22 @@ from datetime import date as _date
 
 DOCUMENT_ERROR_CODES: Tuple[str, ...]
 
-def read_cfdi(data: bytes) -> Dict[str, Any]: ...
-def profile_from_cfdi(receipts: Sequence[bytes], *, reference_date: Union[str, _date]) -> Dict[str, Any]: ...
+@final
+class CertificadosSat:
+    """The CA certificates (DER as the SAT publishes them, or PEM) receipts' certificates are
+    chained to, in place of the SAT's carried ones: a bank's own trust set, or the tests' CA. A
+    receipt proves its facts only when its seal is valid and one of these issued its certificate.
+    A file that is not a CA certificate raises ScoreError DOCUMENT_UNREADABLE naming it."""
+
+    def __new__(cls, certificados: Sequence[bytes]) -> "CertificadosSat": ...
+    @staticmethod
+    def from_dir(path: Union[str, "os.PathLike[str]"]) -> "CertificadosSat": ...
+    @staticmethod
+    def incluidos() -> "CertificadosSat": ...
+    def __len__(self) -> int: ...
+
+def read_cfdi(data: bytes, *, ca_sat: Optional[CertificadosSat] = None) -> Dict[str, Any]: ...
+def profile_from_cfdi(
+    receipts: Sequence[bytes], *, reference_date: Union[str, _date], ca_sat: Optional[CertificadosSat] = None
+) -> Dict[str, Any]: ...
 def read_document(data: bytes, *, kind: Optional[Literal["recibo_nomina", "estado_cuenta"]] = None) -> Dict[str, Any]: ...

@@ -9,6 +9,7 @@ pub mod agent_changes;
 pub mod agents;
 pub mod api_keys;
 pub mod auth;
+pub mod ca_sat;
 pub mod calibration;
 pub mod documents;
 pub mod examples;
@@ -164,6 +165,7 @@ pub fn api_router() -> OpenApiRouter<AppState> {
         .merge(oidc::router())
         .merge(score::router())
         .merge(calibration::router())
+        .merge(ca_sat::router())
         .merge(documents::router())
         .merge(agents::router())
         .merge(agent_changes::router())

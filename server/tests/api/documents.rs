@@ -58,7 +58,7 @@ fn declared() -> Value {
 /// What score-docs itself says of these receipts today (the server's reference date).
 fn expected_profile(names: &[&str]) -> Value {
     let files: Vec<Vec<u8>> = names.iter().map(|n| receipt(n)).collect();
-    let profile = score_docs::profile_from_cfdi_bytes(&files, server::domain::documents::today_in_mexico()).unwrap();
+    let profile = score_docs::profile_from_cfdi_bytes_con(&files, server::domain::documents::today_in_mexico(), &crate::helpers::test_ca()).unwrap();
     serde_json::to_value(&profile).unwrap()
 }
 
@@ -189,7 +189,7 @@ async fn verified_values_take_precedence_and_differences_are_reported() {
     for ((uuid, sha, facts), name) in stored.iter().zip(first) {
         let bytes = receipt(name);
         assert_eq!(*sha, hex::encode(Sha256::digest(&bytes)));
-        let read = score_docs::read_cfdi(&bytes).unwrap();
+        let read = score_docs::read_cfdi_con(&bytes, &crate::helpers::test_ca()).unwrap();
         assert_eq!(uuid, &read.uuid);
         assert_eq!(serde_json::from_str::<Value>(facts).unwrap(), serde_json::to_value(&read).unwrap());
         assert!(!facts.contains("Sello") && !facts.contains("Certificado"), "only the facts");

@@ -156,6 +156,16 @@ pub async fn fresh_database(dir: &Path) -> String {
     }
 }
 
+/// fixtures/documents/ca-prueba/ac: the test CA that issued the fixture receipts' certificates.
+pub fn test_ca_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../fixtures/documents/ca-prueba/ac")
+}
+
+/// The test CA of [`test_ca_dir`], to read fixture receipts as the tests' server reads them.
+pub fn test_ca() -> score_docs::CertificadosSat {
+    Config::load_sat_ca(&test_ca_dir()).expect("the test CA")
+}
+
 impl TestApp {
     pub async fn spawn() -> TestApp {
         Self::spawn_with(TestOptions::default()).await
@@ -165,6 +175,11 @@ impl TestApp {
         let dir = tempfile::tempdir().unwrap();
         let database_url = fresh_database(dir.path()).await;
         let mut config = Config::for_tests(database_url, dir.path().join("data"));
+        // The fixtures' receipts are chained to the test CA (fixtures/documents/ca-prueba/ac),
+        // loaded as an operator's SAT_CA_DIR: with the SAT's own CAs they would prove nothing.
+        let ca = test_ca_dir();
+        config.sat_ca = std::sync::Arc::new(Config::load_sat_ca(&ca).expect("the test CA"));
+        config.sat_ca_dir = Some(ca);
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
         let port = listener.local_addr().unwrap().port();
         let address = format!("http://127.0.0.1:{port}");

@@ -26,6 +26,7 @@ const EXPECTED: &[(&str, &str)] = &[
     ("post", "/api/v1/fase1/perfil"),
     ("post", "/api/v1/fase2/validar/{id}"),
     ("post", "/api/v1/fase2/documentos/{id}"),
+    ("get", "/api/v1/ca-sat"),
     ("post", "/api/v1/onboarding/perfil"),
     ("get", "/api/v1/perfil/{id}"),
     ("get", "/api/v1/matching/{id}"),

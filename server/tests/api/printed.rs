@@ -21,7 +21,7 @@ use crate::helpers::{TestApp, TestOptions, assert_error};
 
 fn fixture(name: &str) -> (CfdiFacts, Vec<u8>) {
     let xml = std::fs::read(Path::new(env!("CARGO_MANIFEST_DIR")).join("../fixtures/documents").join(name)).unwrap();
-    (score_docs::read_cfdi(&xml).unwrap(), xml)
+    (score_docs::read_cfdi_con(&xml, &crate::helpers::test_ca()).unwrap(), xml)
 }
 
 /// A receipt's print as payroll software writes it: a PDF with a text layer.

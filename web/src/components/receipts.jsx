@@ -11,11 +11,21 @@ export const MAX_RECEIPT_BYTES = 1024 * 1024;
 export const FILES_PER_UPLOAD = 12;
 
 let docsModule = null;
-/** score-docs' WebAssembly module, loaded the first time a buyer drops a receipt. */
+/**
+ * score-docs' WebAssembly module, loaded the first time a buyer drops a receipt, with the CA
+ * certificates the server chains receipts to (GET /api/v1/ca-sat): a receipt the page counts as
+ * verified is one the server verifies. Resolves to what reads receipts: a `CertificadosSat` of
+ * the server's set, or the module itself (the SAT's CAs it carries) when the server cannot say.
+ */
 function loadDocs() {
   docsModule ??= import('score-docs-wasm').then(async (m) => {
     await m.default();
-    return m;
+    try {
+      const { certificados } = (await api('/api/v1/ca-sat')).data;
+      return new m.CertificadosSat(certificados);
+    } catch {
+      return m;
+    }
   });
   return docsModule;
 }
@@ -42,10 +52,10 @@ function receiptMessage(error, files) {
 export async function readReceipts(files) {
   const big = files.find((f) => f.size > MAX_RECEIPT_BYTES);
   if (big) throw new Error(`${big.name}: pesa más de 1 MiB; un recibo de nómina pesa unos pocos KB.`);
-  const docs = await loadDocs();
+  const reader = await loadDocs();
   const data = await Promise.all(files.map((f) => f.arrayBuffer().then((b) => new Uint8Array(b))));
   try {
-    return docs.profileFromCfdi(data, today());
+    return reader.profileFromCfdi(data, today());
   } catch (e) {
     throw new Error(receiptMessage(e, files));
   }
@@ -82,9 +92,18 @@ export const SEAL_FAILURES = {
   CERTIFICADO_VENCIDO: 'su certificado no estaba vigente en la fecha del recibo',
   SIN_TIMBRE: 'no trae el timbre fiscal del SAT',
   IMPRESO: 'es un recibo impreso: el papel no trae sello digital',
+  // The seal verifies, but its certificate is not chained to a SAT CA (score-docs' `sello.ca_sat_motivo`).
+  AC_DESCONOCIDA: 'su sello es correcto, pero su certificado no lo emitió el SAT: cualquiera puede hacer uno con el RFC de una empresa',
+  FIRMA_AC_INVALIDA: 'su certificado imita el nombre del SAT, pero el SAT no lo firmó',
+  AC_VENCIDA: 'la autoridad certificadora del SAT que emitió su certificado no estaba vigente en la fecha del recibo',
+  ALGORITMO_NO_ADMITIDO: 'su certificado está firmado con un algoritmo que no se acepta',
 };
 
-/** Receipts whose seal failed (`[{recibo, motivo}]`): what they prove does not count as verified. */
+/**
+ * Receipts that prove nothing (`[{recibo, motivo}]`): a broken seal (its code) or a valid seal by a
+ * certificate no SAT CA issued (the chain's code, e.g. AC_DESCONOCIDA). What they prove does not
+ * count as verified.
+ */
 function SealFailures({ failed }) {
   if (!failed?.length) return null;
   return (
@@ -240,14 +259,19 @@ function ReadFromPaper({ verificacion }) {
 /** Where a receipt on file was read from (`fuente`). */
 const SOURCES = { xml: 'XML', pdf: 'PDF impreso', ocr: 'foto o escaneo', qr: 'impreso, por su código QR' };
 
-/** A receipt's seal as the server checked it (`documentos[i].sello`), in the buyer's words. */
+/**
+ * A receipt's seal as the server checked it (`documentos[i].sello`), in the buyer's words: valid
+ * only with a valid seal AND a certificate a SAT CA issued (`valido && ca_sat_verificada`).
+ */
 function sealStatus(sello) {
   if (!sello) return { motivo: 'SIN_DATO', badge: 'Sin revisar', text: '' };
+  if (sello.valido && sello.ca_sat_verificada) {
+    return { motivo: 'VALIDO', badge: 'Sello válido', text: 'Verificado con el XML sellado; su certificado lo emitió una autoridad certificadora del SAT.' };
+  }
   if (sello.valido) {
-    const ca = sello.ca_sat_verificada
-      ? 'su certificado lo emitió una autoridad certificadora del SAT.'
-      : 'su certificado no es de una autoridad certificadora del SAT que tengamos registrada.';
-    return { motivo: 'VALIDO', badge: 'Sello válido', text: `Verificado con el XML sellado; ${ca}` };
+    // A valid seal by a certificate the SAT did not issue proves nothing.
+    const motivo = sello.ca_sat_motivo ?? 'AC_DESCONOCIDA';
+    return { motivo, badge: 'Certificado no del SAT', text: `No verifica nada: ${SEAL_FAILURES[motivo] ?? motivo}.` };
   }
   if (sello.motivo === 'IMPRESO') {
     return { motivo: 'IMPRESO', badge: 'Impreso, sin verificar', text: 'Leído de papel: no trae sello digital; confírmalo con su XML o con el servicio del SAT.' };
