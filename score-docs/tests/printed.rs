@@ -279,3 +279,28 @@ fn a_print_without_version_issue_date_or_curp_label_still_reads() {
     let e = read_printed_receipt(&two, Fuente::Pdf, Decimal::ONE).expect_err("ambiguous");
     assert_eq!(e.field.as_deref(), Some("receptor_curp"));
 }
+
+#[test]
+fn dates_and_period_under_abbreviated_or_reworded_labels() {
+    let facts = fixture("quincenal-40-infonavit-1.xml");
+    let unsealed = CfdiFacts { sello: score_docs::Sello::impreso(), ..facts.clone() };
+    let full = print(&facts);
+    assert_eq!(read_printed_receipt(&full, Fuente::Pdf, Decimal::ONE).expect("full labels").hechos, unsealed);
+    // As desktop payroll programs abbreviate them: the same facts as the full labels give.
+    for short in [
+        [("Fecha de pago:", "F. Pago |"), ("Fecha inicial de pago:", "Fec. ini. pago:"), ("Fecha final de pago:", "F. Final:")],
+        [("Fecha de pago:", "Fec. de pago"), ("Fecha inicial de pago:", "F. Inicial"), ("Fecha final de pago:", "Fecha fin. pago")],
+        [("Fecha de pago:", "Fecha pago:"), ("Entidad federativa:", "Ent. Fed.:"), ("Fecha inicio relación laboral:", "F. Ingreso:")],
+    ]
+    .into_iter()
+    .map(|pairs| pairs.iter().fold(full.clone(), |text, (from, to)| text.replace(from, to)))
+    {
+        assert_ne!(short, full);
+        let read = read_printed_receipt(&short, Fuente::Pdf, Decimal::ONE).unwrap_or_else(|e| panic!("{e}\n{short}"));
+        assert_eq!(read.hechos, unsealed, "{short}");
+    }
+    // A pay date whose label is cut to nothing a reader could tell ("F. P.") is not guessed.
+    let cut = full.replace("Fecha de pago:", "F. P.");
+    let e = read_printed_receipt(&cut, Fuente::Pdf, Decimal::ONE).expect_err("no pay date label");
+    assert_eq!(e.field.as_deref(), Some("fecha_pago"));
+}
