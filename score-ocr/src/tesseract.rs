@@ -23,10 +23,14 @@ pub(crate) struct Page {
 /// part of the page that holds anything dark, with a margin ([`content`]), handed to Tesseract
 /// as an uncompressed greyscale PGM beside it. A receipt fills a third of its page or so, and
 /// Tesseract's time grows with the pixels it lays out: the blank rest cost a fifth of its time
-/// on the benches' scans. An image the `image` crate cannot decode goes to Tesseract whole.
+/// on the benches' scans. Only a PNG (a scanner's, or a PDF page Poppler rendered) is cut: a
+/// JPEG photo goes to Tesseract whole, as it came (cut and decoded by the `image` crate, the
+/// rotated JPEGs of benches/ocr/accuracy.py lost receipts: 91.3% to 69.6%), and so does an
+/// image the `image` crate cannot decode.
 pub(crate) fn read(image: &Path, deadline: Deadline) -> Result<Page, DocError> {
     let dir = image.parent().unwrap_or(Path::new("."));
-    let cropped = ::image::open(image).ok().map(|i| content(&i.into_luma8())).and_then(|page| {
+    let png = image.extension().is_some_and(|e| e == "png");
+    let cropped = png.then(|| ::image::open(image).ok()).flatten().map(|i| content(&i.into_luma8())).and_then(|page| {
         let path = image.with_extension("recorte.pgm");
         std::fs::write(&path, pgm(&page)).ok().map(|()| path)
     });
