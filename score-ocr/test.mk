@@ -8,7 +8,7 @@ test-ocr:
 # OCR accuracy over generated documents (figures in benches/RESULTS.md): the fixture receipts
 # and generated bank statements in five image forms (benches/ocr/accuracy.py), then statements
 # and receipts in the layouts the reader was written for, in layouts held out of its tuning and
-# in two new held-out layouts (each group reported apart), as text PDFs and 300 dpi scans, with
+# in newer held-out layouts (each group reported apart), as text PDFs and 300 dpi scans, with
 # the QR code pages (benches/ocr/layouts.py). Needs the tools of
 # test-ocr, Pillow and qrcode (installed into .venv).
 .PHONY: bench-ocr

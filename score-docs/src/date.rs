@@ -32,6 +32,11 @@ impl Date {
         Some(Date { year, month, day })
     }
 
+    /// Year, month (1–12) and day of the month.
+    pub(crate) fn parts(self) -> (i32, u32, u32) {
+        (self.year, self.month, self.day)
+    }
+
     /// The date at the start of a `YYYY-MM-DDThh:mm:ss` timestamp.
     pub fn parse_prefix(text: &str) -> Option<Date> {
         text.get(..10).and_then(Date::parse)

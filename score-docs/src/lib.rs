@@ -23,6 +23,7 @@
 //! assert!(profile.verificacion.campos.contains(&"ingreso_mensual"));
 //! ```
 
+mod antiguedad;
 mod balances;
 mod cadena;
 mod catalogo;

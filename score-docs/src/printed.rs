@@ -11,6 +11,7 @@
 //! then its facts are read from paper, never verified (paper has no seal: the profile puts them
 //! in `perfil_impreso`, to be confirmed by the XML or by the SAT's service with the UUID).
 
+use crate::antiguedad;
 use crate::catalogo;
 use crate::date::Date;
 use crate::error::{DocError, DocErrorCode};
@@ -181,27 +182,6 @@ fn version(token: &str) -> Option<String> {
     matches!(t.as_str(), "3.3" | "4.0").then_some(t)
 }
 
-/// An ISO 8601 duration as the Nómina writes seniority (`P284W`, `P5Y3M12D`): groups of digits
-/// each closed by a unit, the units in order and each once; anything else (OCR's `P284Ww`)
-/// reads as nothing rather than as a seniority no check covers.
-fn iso_duration(token: &str) -> Option<String> {
-    let t = token.to_ascii_uppercase();
-    let rest = t.strip_prefix('P')?;
-    let (mut digits, mut last_unit) = (0, None::<usize>);
-    for c in rest.chars() {
-        if c.is_ascii_digit() {
-            digits += 1;
-            continue;
-        }
-        let unit = "YMWD".find(c)?;
-        if digits == 0 || last_unit.is_some_and(|u| u >= unit) {
-            return None;
-        }
-        (digits, last_unit) = (0, Some(unit));
-    }
-    (digits == 0 && last_unit.is_some()).then_some(t)
-}
-
 /// The issue timestamp as written when it is `YYYY-MM-DDThh:mm:ss`, else the date in ISO form.
 fn issue_stamp(token: &str) -> Option<String> {
     let date = text::parse_date(token)?;
@@ -288,7 +268,10 @@ pub fn read_printed_receipt_with_qr(
     let tipo_regimen = find_value(&lines, REGIMEN, catalogo::tipo_regimen).ok_or_else(|| unreadable("tipo_regimen", "el tipo de régimen"))?;
     let clave_ent_fed = find(&lines, ENTIDAD, catalogo::estado).ok_or_else(|| unreadable("clave_ent_fed", "la entidad federativa"))?;
     let fecha_inicio = find(&lines, INICIO_REL, text::parse_date);
-    let antiguedad = find(&lines, ANTIGUEDAD, iso_duration);
+    // Kept only when the printed start date and period's end give exactly it (the SAT's rule);
+    // a seniority printed without a start date has nothing to be checked against and is kept.
+    let antiguedad = find(&lines, ANTIGUEDAD, antiguedad::iso_duration)
+        .filter(|a| fecha_inicio.is_none_or(|start| antiguedad::agrees(a, start, fecha_final)));
     let money = |labels: &[&str]| values(&lines, labels).find_map(|v| text::money_in(&v).first().copied());
     let total_percepciones =
         money(TOTAL_PERCEPCIONES).ok_or_else(|| unreadable("total_percepciones", "el total de percepciones"))?;
@@ -365,17 +348,4 @@ pub fn receipts_for_profile(xml: &[CfdiFacts], printed: &[ReciboImpreso]) -> Vec
         }
     }
     out
-}
-
-#[cfg(test)]
-mod tests {
-    #[test]
-    fn seniority_only_as_an_iso_duration() {
-        for good in ["P284W", "P5Y3M12D", "p1y"] {
-            assert!(super::iso_duration(good).is_some(), "{good}");
-        }
-        for bad in ["P284WW", "P", "PW", "P12", "P3M5Y", "X284W"] {
-            assert_eq!(super::iso_duration(bad), None, "{bad}");
-        }
-    }
 }

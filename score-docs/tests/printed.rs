@@ -55,8 +55,9 @@ fn the_print_of_each_fixture_reads_back_to_the_xml_facts() {
         let facts = fixture(name);
         for (fuente, text) in [(Fuente::Pdf, print(&facts)), (Fuente::Ocr, as_ocr_reads(&print(&facts)))] {
             let read = read_printed_receipt(&text, fuente, Decimal::new(91, 2)).unwrap_or_else(|e| panic!("{name} {fuente:?}: {e}\n{text}"));
-            // The same facts, but paper carries no seal.
-            let unsealed = CfdiFacts { sello: score_docs::Sello::impreso(), ..facts.clone() };
+            // The same facts, but paper carries no seal, and a seniority the print's own dates do
+            // not give reads as nothing: no fixture's is (see `seniority_on_paper_...`).
+            let unsealed = CfdiFacts { sello: score_docs::Sello::impreso(), antiguedad: None, ..facts.clone() };
             assert_eq!(read.hechos, unsealed, "{name} {fuente:?}\n{text}");
             assert_eq!(read.fuente, fuente);
             assert_eq!(read.confianza, Decimal::new(91, 2));
@@ -282,4 +283,53 @@ fn a_print_without_version_issue_date_or_curp_label_still_reads() {
     let two = text.replace("C.U.R.P ", "Otra: GAML850101MJCRPR09 ");
     let e = read_printed_receipt(&two, Fuente::Pdf, Decimal::ONE).expect_err("ambiguous");
     assert_eq!(e.field.as_deref(), Some("receptor_curp"));
+}
+
+#[test]
+fn dates_and_period_under_abbreviated_or_reworded_labels() {
+    let facts = fixture("quincenal-40-infonavit-1.xml");
+    let unsealed = CfdiFacts { sello: score_docs::Sello::impreso(), antiguedad: None, ..facts.clone() };
+    let full = print(&facts);
+    assert_eq!(read_printed_receipt(&full, Fuente::Pdf, Decimal::ONE).expect("full labels").hechos, unsealed);
+    // As desktop payroll programs abbreviate them: the same facts as the full labels give.
+    for short in [
+        [("Fecha de pago:", "F. Pago |"), ("Fecha inicial de pago:", "Fec. ini. pago:"), ("Fecha final de pago:", "F. Final:")],
+        [("Fecha de pago:", "Fec. de pago"), ("Fecha inicial de pago:", "F. Inicial"), ("Fecha final de pago:", "Fecha fin. pago")],
+        [("Fecha de pago:", "Fecha pago:"), ("Entidad federativa:", "Ent. Fed.:"), ("Fecha inicio relación laboral:", "F. Ingreso:")],
+    ]
+    .into_iter()
+    .map(|pairs| pairs.iter().fold(full.clone(), |text, (from, to)| text.replace(from, to)))
+    {
+        assert_ne!(short, full);
+        let read = read_printed_receipt(&short, Fuente::Pdf, Decimal::ONE).unwrap_or_else(|e| panic!("{e}\n{short}"));
+        assert_eq!(read.hechos, unsealed, "{short}");
+    }
+    // A pay date whose label is cut to nothing a reader could tell ("F. P.") is not guessed.
+    let cut = full.replace("Fecha de pago:", "F. P.");
+    let e = read_printed_receipt(&cut, Fuente::Pdf, Decimal::ONE).expect_err("no pay date label");
+    assert_eq!(e.field.as_deref(), Some("fecha_pago"));
+}
+
+#[test]
+fn seniority_on_paper_only_when_its_start_date_and_the_periods_end_give_it() {
+    // 2019-08-16 to 2025-01-15: 1,980 days counting both ends, 282 whole weeks; the XML says
+    // P284W, which the SAT's rule (NOM174) does not allow.
+    let facts = fixture("quincenal-40-infonavit-1.xml");
+    assert_eq!(facts.antiguedad.as_deref(), Some("P284W"));
+    let seniority = |text: &str| read_printed_receipt(text, Fuente::Pdf, Decimal::ONE).unwrap_or_else(|e| panic!("{e}\n{text}")).hechos.antiguedad;
+    let text = print(&facts);
+    assert_eq!(seniority(&text), None, "disagrees with the dates: nothing, never P284W");
+    assert_eq!(seniority(&text.replace("P284W", "P282W")).as_deref(), Some("P282W"));
+    assert_eq!(seniority(&text.replace("P284W", "P5Y4M30D")).as_deref(), Some("P5Y4M30D"), "years, months and days");
+    assert_eq!(seniority(&text.replace("P284W", "P5Y4M")), None, "no days");
+    // An OCR slip in one digit (282 read as 232) reads as nothing.
+    assert_eq!(seniority(&text.replace("P284W", "P232W")), None);
+    // Another period's end moves the weeks: the same P282W is wrong a month later.
+    let later = fixture("quincenal-40-infonavit-3.xml");
+    assert_eq!(seniority(&print(&later).replace("P284W", "P282W")), None);
+    assert_eq!(seniority(&print(&later).replace("P284W", "P287W")).as_deref(), Some("P287W"));
+    // Without a start date there is nothing to check against: kept as printed.
+    let undated: String = text.lines().map(|l| if l.contains("Antigüedad") { "Antigüedad: P284W" } else { l }).collect::<Vec<_>>().join("\n");
+    let read = read_printed_receipt(&undated, Fuente::Pdf, Decimal::ONE).expect("reads");
+    assert_eq!((read.hechos.fecha_inicio_rel_laboral, read.hechos.antiguedad.as_deref()), (None, Some("P284W")));
 }

@@ -8,6 +8,7 @@ use rust_decimal::Decimal;
 use std::str::FromStr;
 
 mod ids;
+mod labels;
 pub(crate) use ids::*;
 pub use ids::rfc_check_digit_ok;
 
@@ -83,9 +84,15 @@ impl Line {
         None
     }
 
+    /// Where the first of `labels` written as it is stands on this line, else the first of them
+    /// abbreviated or reworded ("F. Pago" for "fecha de pago": [`labels`]).
+    fn find_any(&self, labels: &[&str]) -> Option<(usize, usize)> {
+        labels.iter().find_map(|l| self.find(l)).or_else(|| labels.iter().find_map(|l| labels::find_abbreviated(&self.folded, l)))
+    }
+
     /// The text after the first of `labels` on this line (trimmed of blanks and a colon).
     pub(crate) fn after(&self, labels: &[&str]) -> Option<String> {
-        labels.iter().find_map(|l| self.find(l)).map(|(_, end)| {
+        self.find_any(labels).map(|(_, end)| {
             let rest: String = self.chars[end..].iter().collect();
             rest.trim_start_matches(|c: char| c.is_whitespace() || c == ':' || c == '.' || c == '|').trim_end().to_owned()
         })
@@ -98,7 +105,7 @@ impl Line {
     /// column up to where the next label of the row starts, when no label of its own
     /// (`word:`) stands there.
     pub(crate) fn below(&self, labels: &[&str], next: &Line) -> Option<String> {
-        let (start, end) = labels.iter().find_map(|l| self.find(l))?;
+        let (start, end) = self.find_any(labels)?;
         let rest = &self.chars[end..];
         let gap = rest.iter().take_while(|c| **c == ' ').count();
         if !(rest.len() == gap || (gap >= 2 && rest[gap].is_alphanumeric())) {
@@ -140,11 +147,11 @@ impl Line {
 
     /// The column (character position) where the first of `labels` starts on this line.
     pub(crate) fn column_of(&self, labels: &[&str]) -> Option<usize> {
-        labels.iter().find_map(|l| self.find(l)).map(|(start, _)| start)
+        self.find_any(labels).map(|(start, _)| start)
     }
 
     pub(crate) fn contains(&self, label: &str) -> bool {
-        self.find(label).is_some()
+        self.find_any(&[label]).is_some()
     }
 }
 
