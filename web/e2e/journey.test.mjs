@@ -82,9 +82,10 @@ test('register, verify by e-mail, log in, score, save, record interest; the agen
   await page.locator('#ingreso_mensual').fill('150000');
   await page.waitForFunction((s) => Number(document.querySelector('[data-testid=score]')?.textContent) === s, scoreBefore);
   assert.equal(await page.locator('.bars li').count(), 6);
-  // Credit products: all five under their own rules, one recommended; a refused one says why.
+  // Credit products: all six under their own rules (Cofinavit the sixth), one recommended; a
+  // refused one says why.
   const products = page.getByRole('region', { name: 'Productos de crédito' });
-  assert.equal(await products.locator('tbody tr').count(), 5);
+  assert.equal(await products.locator('tbody tr').count(), 6);
   assert.equal(await products.locator('tr.recommended').count(), 1);
   const unamos = await products.locator('tbody tr').nth(4).innerText();
   assert.match(unamos, /Unamos Créditos[\s\S]*No[\s\S]*registrar a otra persona/, unamos);

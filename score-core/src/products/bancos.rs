@@ -138,43 +138,44 @@ pub(super) fn infonavit_mas_banco<N: Numero>(cx: &Comprador<'_, N>, p: &Persona,
     let (banco, fondo): (Tramo<N>, Tramo<N>) =
         (Fijo::Banco.tramo(c, plazo)?, Fijo::Cofi.tramo(c, plazo)?);
     let forma = forma_cofi(c, banco, fondo);
-    let (parte_banco, parte_fondo) = (forma[0].credito, forma[1].credito);
     let pago = h.pago.pago;
-    let por_peso = parte_banco * banco.cuota + parte_fondo * fondo.cuota;
-    let total = if por_peso.es_cero()? {
-        N::entero(0)
-    } else {
-        N::de(pago) / por_peso
-    };
-    let tope = N::reglas(c).cofi_max;
-    // Uncapped, the credit keeps the scheme's proportions, and so the CAT of its shape.
-    let (de_banco, de_fondo, cat) = if (parte_fondo * total).hasta(tope)? {
-        (parte_banco * total, parte_fondo * total, Cat::Fijo(Fijo::Cofi))
-    } else {
-        (banco.credito_para(N::de(pago) - tope * fondo.cuota)?, tope, Cat::Calcular)
-    };
-    // Refused to whom it is not for, and for nothing else then.
-    let motivos = match sin_patron_con_subcuenta(p) {
-        Some(motivo) => Motivos::de(motivo),
+    // Refused to whom it is not for, and for nothing else then: no credit is worked out (most
+    // buyers are payroll workers), and its terms are its shape's, whose CAT is kept by term.
+    let (motivos, partes, cat, por_deudas) = match sin_patron_con_subcuenta(p) {
+        Some(motivo) => (Motivos::de(motivo), None, Cat::Fijo(Fijo::Cofi), false),
         None => {
+            let (parte_banco, parte_fondo) = (forma[0].credito, forma[1].credito);
+            let por_peso = parte_banco * banco.cuota + parte_fondo * fondo.cuota;
+            let total = if por_peso.es_cero()? {
+                N::entero(0)
+            } else {
+                N::de(pago) / por_peso
+            };
+            let tope = N::reglas(c).cofi_max;
+            // Uncapped, the credit keeps the scheme's proportions, and so the CAT of its shape.
+            let (de_banco, de_fondo, cat) = if (parte_fondo * total).hasta(tope)? {
+                (parte_banco * total, parte_fondo * total, Cat::Fijo(Fijo::Cofi))
+            } else {
+                (banco.credito_para(N::de(pago) - tope * fondo.cuota)?, tope, Cat::Calcular)
+            };
             let mut motivos = motivos_banco(c, p, h);
             sin_plazo_o_pago(&mut motivos, plazo, pago.is_zero());
             menor_al_minimo(c, &mut motivos, plazo, pago, de_banco)?;
-            motivos
+            (motivos, Some([banco.por(de_banco), fondo.por(de_fondo)]), cat, h.pago.por_deudas)
         }
     };
     // Both parts are sized so that their payments add up to the whole capacity.
     let credito = Credito {
         producto: Producto::InfonavitMasBanco,
         motivos,
-        tramos: &[banco.por(de_banco), fondo.por(de_fondo)],
+        tramos: partes.as_ref().map_or(&[], |t| &t[..]),
         pago: Pago::Exacto(pago),
         forma: &forma,
         plazo,
         valor: Valor::Ltv(ltv(c, p)),
         subcuenta_en_enganche: N::de(p.subcuenta),
         cat,
-        por_deudas: h.pago.por_deudas,
+        por_deudas,
     };
     evaluada(credito, cx, e)
 }

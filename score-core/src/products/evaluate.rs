@@ -582,10 +582,7 @@ pub(super) fn fijo_calculado<N: Numero>(
 
 /// One peso of Cuenta Infonavit + Crédito Bancario: 70% bank, 30% INFONAVIT.
 pub(super) fn forma_cofi<N: Numero>(c: &Cifras, banco: Tramo<N>, fondo: Tramo<N>) -> [Tramo<N>; 2] {
-    let parte_fondo = N::reglas(c).parte_cofi;
-    [
-        banco.por(N::entero(1) - parte_fondo),
-        fondo.por(parte_fondo),
-    ]
+    let reglas = N::reglas(c);
+    [banco.por(reglas.parte_banco_cofi), fondo.por(reglas.parte_cofi)]
 }
 

@@ -63,8 +63,15 @@ impl Fijo {
 /// products then compute them). INFONAVIT's are empty where they are not kept
 /// ([`INFONAVIT_EN_TABLA`]).
 pub(crate) fn tablas(c: &Cifras) -> [Vec<(Approx, Option<Approx>)>; Fijo::ALL.len()] {
+    tablas_de(c, &Fijo::ALL)
+}
+
+/// [`tablas`] of `fijos` alone (the others empty): another bank product's figures need only
+/// [`Fijo::Banco`]'s.
+pub(super) fn tablas_de(c: &Cifras, fijos: &[Fijo]) -> [Vec<(Approx, Option<Approx>)>; Fijo::ALL.len()] {
     Fijo::ALL.map(|fijo| {
-        if matches!(fijo, Fijo::InfonavitPiso | Fijo::InfonavitTope) && !INFONAVIT_EN_TABLA {
+        let guardada = fijos.contains(&fijo) && (INFONAVIT_EN_TABLA || !matches!(fijo, Fijo::InfonavitPiso | Fijo::InfonavitTope));
+        if !guardada {
             return Vec::new();
         }
         (0..=fijo.plazo_max(c))

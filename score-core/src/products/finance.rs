@@ -159,6 +159,13 @@ const HOLGURA: f64 = 1e-9;
 /// (falling in `j`) is certified positive below and negative above; the CAT lies between
 /// theirs. At most two payment streams (the products have no more).
 pub(super) fn cat_filtrado(neto: Approx, flujos: &[Flujo<Approx>]) -> Option<Option<Approx>> {
+    // Two credits over one term (Cofinavit, a capped 70/30 credit, Unamos Créditos at one age)
+    // pay as one: the same root, solved and certified once per step instead of twice.
+    if let [a, b] = flujos {
+        if a.meses == b.meses {
+            return cat_filtrado(neto, &[Flujo { pago: a.pago + b.pago, meses: a.meses }]);
+        }
+    }
     let cero = Approx::exact(0.0);
     let total = flujos.iter().fold(cero, |t, f| t + f.pago * Approx::exact(f64::from(f.meses)));
     if !less(cero, neto)? || !less(neto, total)? {

@@ -30,6 +30,8 @@ pub(crate) struct Reglas<N> {
     pub fovissste_max: N,
     pub banco_min: N,
     pub parte_cofi: N,
+    /// The bank's share of a 70/30 credit, `1 − parte_cofi`, computed once.
+    pub parte_banco_cofi: N,
     pub cofi_max: N,
     pub unamos_max: N,
     /// Cap on Cofinavit's INFONAVIT part (its UMAs converted).
@@ -101,6 +103,7 @@ impl ReglasProductos {
                 fovissste_max: cero,
                 banco_min: cero,
                 parte_cofi: cero,
+                parte_banco_cofi: cero,
                 cofi_max: cero,
                 unamos_max: cero,
                 cofinavit_max: cero,
@@ -172,8 +175,9 @@ impl ReglasProductos {
             otro.orden[Producto::HipotecaBancaria as usize] = 2 + u8::try_from(posicion).unwrap_or(u8::MAX);
             let mut cifras = c.clone();
             cifras.productos = otro;
-            // The bank's payment per peso and CAT by term, as for the bank mortgage.
-            cifras.productos.tablas = super::tablas_fijas(&cifras);
+            // The bank's payment per peso and CAT by term, as for the bank mortgage: its only
+            // table (no other product is evaluated under these figures).
+            cifras.productos.tablas = super::fijos::tablas_de(&cifras, &[Fijo::Banco]);
             reglas.otros_bancos.push(cifras);
         }
         reglas
@@ -240,6 +244,7 @@ impl ReglasProductos {
             fovissste_max: credito_max(fovissste),
             banco_min: v(&banco.credito_min),
             parte_cofi: v(&cofi.parte_infonavit),
+            parte_banco_cofi: Decimal::from(1) - v(&cofi.parte_infonavit),
             cofi_max: credito_max(cofi),
             unamos_max: credito_max(unamos),
             cofinavit_max: credito_max(cofinavit),
@@ -266,6 +271,7 @@ impl ReglasProductos {
             fovissste_max: a(decimal.fovissste_max),
             banco_min: a(decimal.banco_min),
             parte_cofi: a(decimal.parte_cofi),
+            parte_banco_cofi: Approx::exact(1.0) - a(decimal.parte_cofi),
             cofi_max: a(decimal.cofi_max),
             unamos_max: a(decimal.unamos_max),
             cofinavit_max: a(decimal.cofinavit_max),
