@@ -14,7 +14,6 @@ use rust_decimal::prelude::ToPrimitive;
 use rust_decimal::{Decimal, RoundingStrategy};
 use serde::{Deserializer, Serializer};
 use std::fmt::Write as _;
-use std::str::FromStr;
 
 use crate::pow10::{EXACT_POW10, POW10, POW10_U64, div_pow10};
 
@@ -404,6 +403,7 @@ pub mod option_number {
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
+    use std::str::FromStr;
 
     /// A decimal from its text (the unit tests of the crate share it).
     pub(crate) fn d(text: &str) -> Decimal {
