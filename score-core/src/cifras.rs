@@ -1,14 +1,19 @@
 //! The figures a report is computed with, read once from a checked calibration document
 //! ([`crate::Calibration`]): every decimal the model and the products read, the curves with their
-//! breakpoints as filtered doubles, each state's figures, and the tables of the products whose
-//! terms depend only on the term (`products::fijos`), solved when the calibration is loaded.
+//! breakpoints as filtered doubles, each state's figures, and every credit product's rules
+//! (`calibration::reglas`), with the tables of the products whose terms depend only on the term,
+//! which the products solve when the calibration is loaded (`products::carga`).
 //!
 //! The model receives a `&Cifras` and reads nothing else that a calibration can change; the
 //! score's weights and formula (model 2.1) and the input's plausibility limits stay in
 //! [`crate::params`].
 
 use crate::approx::Approx;
-use crate::calibration::documento::{Cifra, Curva, Documento};
+use crate::calibration::documento::{Cifra, Documento};
+use crate::calibration::lectura::{PorTipo, curva, entero};
+use crate::calibration::producto::Producto;
+use crate::calibration::reglas::{Base, ReglasProductos};
+use crate::calibration::clave::Clave;
 use crate::curve::Curve;
 use crate::profile::IncomeType;
 use rust_decimal::Decimal;
@@ -26,35 +31,6 @@ pub(crate) struct EstadoCifras {
     pub gastos_cierre: Decimal,
 }
 
-/// A figure that may differ by income type (`ltv_max`, `antiguedad_min_meses`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) struct PorTipo<T> {
-    pub asalariado: T,
-    pub mixto: T,
-    pub pensionado: T,
-    pub independiente: T,
-}
-
-impl<T: Copy> PorTipo<T> {
-    pub fn de(&self, tipo: IncomeType) -> T {
-        match tipo {
-            IncomeType::Asalariado => self.asalariado,
-            IncomeType::Mixto => self.mixto,
-            IncomeType::Pensionado => self.pensionado,
-            IncomeType::Independiente => self.independiente,
-        }
-    }
-
-    pub fn map<U: Copy>(&self, f: impl Fn(T) -> U) -> PorTipo<U> {
-        PorTipo {
-            asalariado: f(self.asalariado),
-            mixto: f(self.mixto),
-            pensionado: f(self.pensionado),
-            independiente: f(self.independiente),
-        }
-    }
-}
-
 /// Every figure of one calibration, as the model reads it.
 #[derive(Debug, Clone)]
 pub(crate) struct Cifras {
@@ -62,8 +38,6 @@ pub(crate) struct Cifras {
     pub id: String,
     /// One monthly general minimum wage, MXN: `salario_minimo_diario × 365 / 12` to the centavo.
     pub salario_minimo_mensual: Decimal,
-    /// One monthly UMA, MXN (`uma_diaria × dias_por_mes`).
-    pub uma_mensual: Decimal,
     /// Monthly contribution-salary ceiling: `tope_sbc_umas × uma_mensual`.
     pub tope_salario_mensual: Decimal,
     pub linea_pobreza_urbana: Decimal,
@@ -100,12 +74,18 @@ pub(crate) struct Cifras {
     /// The 32 states, by INEGI code − 1.
     pub estados: Vec<EstadoCifras>,
     /// Every credit product's rules and the tables solved from them.
-    pub productos: crate::products::ReglasProductos,
+    pub productos: ReglasProductos,
+    /// The calibration's other bank products, in its order: each as these figures with it as
+    /// the bank mortgage (its rules' `claves` and `orden` name it). Empty in the embedded
+    /// calibration.
+    pub otros_bancos: Vec<Cifras>,
 }
 
 impl Cifras {
     /// The figures of a checked document (`validar::documento` accepted it: every key a
-    /// product's `tipo` needs is there, curves rise, the 32 states are in order).
+    /// product's `tipo` needs is there, curves rise, the 32 states are in order), the fixed
+    /// products' tables still empty: the loader has the products solve them
+    /// (`products::carga`).
     pub(crate) fn de(d: &Documento) -> Cifras {
         let g = &d.general;
         let v = |c: &Cifra| c.valor.0;
@@ -126,7 +106,6 @@ impl Cifras {
         let mut cifras = Cifras {
             id: d.id.clone(),
             salario_minimo_mensual: salario_minimo_mensual(v(&g.salario_minimo_diario)),
-            uma_mensual,
             tope_salario_mensual: v(&g.tope_sbc_umas) * uma_mensual,
             linea_pobreza_urbana: v(&g.linea_pobreza_urbana),
             personas_hogar_default: v(&g.personas_hogar_default),
@@ -163,18 +142,43 @@ impl Cifras {
             curva_salud_financiera: curva(&d.curvas.salud_financiera),
             puntos_deudas_no_declaradas_approx: Approx::of(v(&g.puntos_deudas_no_declaradas)),
             estados,
-            productos: crate::products::ReglasProductos::vacias(),
+            productos: ReglasProductos::vacias(),
+            otros_bancos: Vec::new(),
         };
-        cifras.productos = crate::products::ReglasProductos::de(d, &cifras);
-        // The fixed products' terms for every term they grant (`products::fijos`).
-        cifras.productos.tablas = crate::products::tablas_fijas(&cifras);
+        let gastos_cierre: Vec<Decimal> = cifras.estados.iter().map(|e| e.gastos_cierre).collect();
+        let base = Base {
+            uma_mensual,
+            salario_minimo_mensual: cifras.salario_minimo_mensual,
+            gastos_cierre: &gastos_cierre,
+        };
+        let (productos, otros) = ReglasProductos::de(d, &base);
+        let otros_bancos = otros
+            .into_iter()
+            .map(|productos| Cifras { productos, ..cifras.clone() })
+            .collect();
+        cifras.productos = productos;
+        cifras.otros_bancos = otros_bancos;
         cifras
     }
 
-    /// The embedded calibration's figures (`calibration/mx-2026.toml`, read on first use and
-    /// kept for the life of the process, see `calibration::incluida`).
-    pub(crate) fn incluidas() -> &'static Cifras {
-        crate::calibration::incluida().cifras_modelo()
+    /// The kind of the product whose `clave` is `clave` (the other bank products' is the bank
+    /// mortgage's), if the calibration has it.
+    pub(crate) fn tipo_de(&self, clave: Clave) -> Option<Producto> {
+        let propio = self.productos.tipo_propio(clave);
+        propio.or_else(|| self.otro_banco(clave).map(|_| Producto::HipotecaBancaria))
+    }
+
+    /// The figures of another bank product, by its `clave`.
+    fn otro_banco(&self, clave: Clave) -> Option<&Cifras> {
+        self.otros_bancos.iter().find(|c| c.productos.clave(Producto::HipotecaBancaria) == clave)
+    }
+
+    /// The longest term in years of the product `clave` (0 when the calibration has none).
+    pub(crate) fn plazo_max_de(&self, clave: Clave) -> u32 {
+        match self.otro_banco(clave) {
+            Some(otro) => otro.productos.banco_plazo_max,
+            None => self.tipo_de(clave).map_or(0, |p| self.productos.plazo_max(p)),
+        }
     }
 
     /// One state's figures.
@@ -195,25 +199,4 @@ impl Cifras {
 /// convention: 315.04 a day is 9,582.47 a month; `dias_por_mes`, 30.4, is the UMA's).
 pub(crate) fn salario_minimo_mensual(diario: Decimal) -> Decimal {
     crate::money::money(diario * Decimal::from(365) / Decimal::from(12))
-}
-
-/// A curve of the document.
-pub(crate) fn curva(c: &Curva) -> Curve {
-    Curve::de_puntos(c.puntos.iter().map(|(x, y)| (x.0, y.0)).collect())
-}
-
-/// A whole figure (years, months, a count) as `u32`; the document checked it is one.
-pub(crate) fn entero(d: Decimal) -> u32 {
-    u32::try_from(d.trunc().mantissa()).unwrap_or(u32::MAX)
-}
-
-/// A figure that may differ by income type: `valor` for the types it does not name.
-pub(crate) fn por_tipo(c: &Cifra) -> PorTipo<Decimal> {
-    let base = c.valor.0;
-    PorTipo {
-        asalariado: base,
-        mixto: c.mixto.map_or(base, |v| v.0),
-        pensionado: c.pensionado.map_or(base, |v| v.0),
-        independiente: c.independiente.map_or(base, |v| v.0),
-    }
 }

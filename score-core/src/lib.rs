@@ -23,8 +23,8 @@
 #![forbid(unsafe_code)]
 
 // Layers, bottom up (ARCHITECTURE.md; tests/module_graph.rs keeps them acyclic): the
-// arithmetic and the fixed tables, the profile, the report's types, the calibrated products,
-// the model, and the writers and entry points.
+// arithmetic and the fixed tables, the profile, the calibration, the report's types, the
+// credit products, the model, and the writers and entry points.
 mod approx;
 pub mod curve;
 mod error;
@@ -37,11 +37,12 @@ pub mod states;
 
 mod profile;
 
-mod report;
-
 pub mod calibration;
 mod cifras;
 mod fondo;
+
+mod report;
+
 pub mod products;
 
 mod model;

@@ -25,13 +25,11 @@ use std::path::Path;
 /// its modules is one of an entry's modules or inside it (`products` covers `products::numero`),
 /// so a cycle kept inside a folder stays that folder's internal affair.
 const ALLOWED: &[(&[&str], &str)] = &[(
-    &["calibration", "cifras", "fondo", "products"],
-    "the calibrated products: a calibration's figures (cifras::Cifras) carry every product's rules and \
-     tables (products::ReglasProductos, solved when the calibration is loaded) and every product reads \
-     its figures from them (fondo: the housing funds' salary and sub-account, on those figures); \
-     Calibration holds the figures, products::evaluar_calibrado takes a Calibration and \
-     calibration::validar bounds a clave by products::CLAVE_MAX. Inside, products::evaluate and \
-     products::{fijos, numero, persona, bancos, ofertas} are one algorithm split across files",
+    &["products"],
+    "the products' evaluation: products::evaluate (a product's credits and offer) and the arithmetic \
+     it runs in (products::{numero, fijos, persona, bancos, ofertas, cofinavit}) call each other, one \
+     algorithm split across files behind products::evaluar; the calibration and its figures sit \
+     below it and reach none of it",
 )];
 
 /// The layers of the crate, bottom up, each with its modules (a name covers the modules inside
@@ -40,8 +38,9 @@ const ALLOWED: &[(&[&str], &str)] = &[(
 const LAYERS: &[(&str, &[&str])] = &[
     ("arithmetic and fixed tables", &["approx", "curve", "error", "fast_decimal", "json_text", "money", "params", "pow10", "states"]),
     ("profile", &["profile"]),
+    ("calibration", &["calibration", "cifras", "fondo"]),
     ("report types", &["report", "report::simulacion"]),
-    ("calibrated products", &["calibration", "cifras", "fondo", "products"]),
+    ("credit products", &["products"]),
     ("model", &["model", "report::score_report"]),
     ("writers and entry points", &["crate", "batch", "host", "read", "report::json", "report::schema", "tree", "walk"]),
 ];

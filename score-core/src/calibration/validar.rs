@@ -280,8 +280,8 @@ fn productos(d: &Documento) -> R {
         if !es_clave(&p.clave) {
             return Err(falla(&format!("{path}.clave"), format!("La clave «{}» debe ir en MAYUSCULAS_CON_GUIONES_BAJOS.", p.clave)));
         }
-        if p.clave.len() > crate::products::CLAVE_MAX {
-            return Err(falla(&format!("{path}.clave"), format!("La clave «{}» es larga: a lo más {} caracteres.", p.clave, crate::products::CLAVE_MAX)));
+        if p.clave.len() > super::clave::CLAVE_MAX {
+            return Err(falla(&format!("{path}.clave"), format!("La clave «{}» es larga: a lo más {} caracteres.", p.clave, super::clave::CLAVE_MAX)));
         }
         if !claves.insert(p.clave.as_str()) {
             return Err(falla(&format!("{path}.clave"), format!("La clave «{}» se repite: cada producto tiene la suya.", p.clave)));

@@ -184,7 +184,7 @@ pub(super) fn infonavit_mas_banco<N: Numero>(cx: &Comprador<'_, N>, p: &Persona,
 /// each under its own rules, in the calibration's order, appended to `otros`; `None` when the
 /// arithmetic cannot tell.
 pub(super) fn otros_bancos<N: Numero>(c: &Cifras, s: &Solicitud, otros: &mut Vec<Evaluada<N>>) -> Option<()> {
-    for banco in &c.productos.otros_bancos {
+    for banco in &c.otros_bancos {
         let (cx, p, _, h) = prestatarios(banco, s);
         let mut e = Evaluada::vacia();
         hipoteca_bancaria(&cx, &p, &h, &mut e)?;

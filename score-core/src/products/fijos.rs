@@ -10,53 +10,13 @@
 //! arithmetic, the definition, never reads them.
 
 use crate::approx::Approx;
+pub(super) use crate::calibration::producto::Fijo;
 use crate::cifras::Cifras;
 
 /// Whether INFONAVIT's terms at a fixed rate ([`Fijo::InfonavitPiso`], [`Fijo::InfonavitTope`])
 /// are kept: natively only. WebAssembly computes them (the same figures), and does not test a
 /// salary for them either (`ofertas::tasa_fija`): that test would cost part of its size budget.
 pub(super) const INFONAVIT_EN_TABLA: bool = !cfg!(target_arch = "wasm32");
-
-/// A product whose credit's terms depend only on the term.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) enum Fijo {
-    /// FOVISSSTE's crédito tradicional.
-    Fovissste,
-    /// The bank mortgage (and the bank's part of Cuenta Infonavit + Crédito Bancario).
-    Banco,
-    /// Cuenta Infonavit + Crédito Bancario: the payment per peso of INFONAVIT's part, and the
-    /// CAT of the 70/30 credit.
-    Cofi,
-    /// INFONAVIT's crédito tradicional for a salary up to the rate table's first band, whose
-    /// rate is the lowest whatever the salary.
-    InfonavitPiso,
-    /// INFONAVIT's crédito tradicional for a salary above the rate table's last band, whose
-    /// rate is the top one whatever the salary.
-    InfonavitTope,
-    /// Cofinavit's INFONAVIT part: its payment per peso (the CAT is of each applicant's mix).
-    Cofinavit,
-}
-
-impl Fijo {
-    pub(super) const ALL: [Fijo; 6] = [
-        Fijo::Fovissste,
-        Fijo::Banco,
-        Fijo::Cofi,
-        Fijo::InfonavitPiso,
-        Fijo::InfonavitTope,
-        Fijo::Cofinavit,
-    ];
-
-    /// The longest term the product grants, in years.
-    fn plazo_max(self, c: &Cifras) -> u32 {
-        let r = &c.productos;
-        match self {
-            Fijo::Fovissste => r.fovissste_plazo_max,
-            Fijo::Banco | Fijo::Cofi | Fijo::Cofinavit => r.banco_plazo_max,
-            Fijo::InfonavitPiso | Fijo::InfonavitTope => r.infonavit_plazo_max,
-        }
-    }
-}
 
 /// Every fixed product's payment per peso and CAT by term (0 to its longest), in filtered
 /// arithmetic; a term whose terms filtered arithmetic cannot decide ends its table there (the
@@ -74,7 +34,7 @@ pub(super) fn tablas_de(c: &Cifras, fijos: &[Fijo]) -> [Vec<(Approx, Option<Appr
         if !guardada {
             return Vec::new();
         }
-        (0..=fijo.plazo_max(c))
+        (0..=c.productos.plazo_max_fijo(fijo))
             .map_while(|plazo| super::evaluate::fijo_calculado::<Approx>(c, fijo, plazo))
             .collect()
     })
@@ -99,9 +59,9 @@ mod tests {
     fn tables_cover_every_product_term() {
         let c = Cifras::incluidas();
         for fijo in Fijo::ALL {
-            assert!(fila(c, fijo, fijo.plazo_max(c)).is_some(), "{fijo:?}");
-            assert_eq!(fila(c, fijo, fijo.plazo_max(c) + 1), None);
-            for plazo in 0..=fijo.plazo_max(c) {
+            assert!(fila(c, fijo, c.productos.plazo_max_fijo(fijo)).is_some(), "{fijo:?}");
+            assert_eq!(fila(c, fijo, c.productos.plazo_max_fijo(fijo) + 1), None);
+            for plazo in 0..=c.productos.plazo_max_fijo(fijo) {
                 assert_eq!(
                     fila(c, fijo, plazo),
                     fijo_calculado::<Approx>(c, fijo, plazo),

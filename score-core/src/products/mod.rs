@@ -22,7 +22,7 @@
 //! rates and CAT 4). Every rule, figure and source is in `PRODUCTS.md`.
 
 mod bancos;
-mod clave;
+mod carga;
 mod closing;
 mod cofinavit;
 mod evaluate;
@@ -34,11 +34,11 @@ mod ofertas;
 mod persona;
 pub mod rules;
 
-pub(crate) use fijos::tablas as tablas_fijas;
-pub(crate) use numero::ReglasProductos;
 pub(crate) use persona::cotiza_a;
 
-pub use clave::{CLAVE_MAX, Clave};
+pub use crate::calibration::clave::{CLAVE_MAX, Clave};
+pub use crate::calibration::producto::Producto;
+pub(crate) use crate::calibration::producto::TIPOS;
 pub use closing::{GASTOS_CIERRE, ISAI, Origen as OrigenIsai, isai, tasa_gastos_cierre};
 pub use finance::{Flujo, cat, factor_anualidad_mensual};
 pub use motivo::Motivo;
@@ -106,101 +106,11 @@ impl Solicitud {
     }
 }
 
-/// A credit product.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
-#[serde(rename_all = "SCREAMING_SNAKE_CASE")]
-pub enum Producto {
-    /// INFONAVIT crédito tradicional en pesos.
-    Infonavit,
-    /// FOVISSSTE crédito tradicional en pesos.
-    Fovissste,
-    /// Bank mortgage.
-    HipotecaBancaria,
-    /// Cuenta Infonavit + Crédito Bancario (70% bank, 30% INFONAVIT).
-    InfonavitMasBanco,
-    /// Unamos Créditos: two INFONAVIT workers pool their credits.
-    UnamosCreditos,
-    /// Cofinavit: INFONAVIT's credit and a bank's together, for active payroll workers. The
-    /// one kind a calibration may leave out (then it is not listed).
-    Cofinavit,
-}
-
 impl Producto {
     /// The product's longest term in years under the embedded calibration: its term when age
     /// does not shorten it.
     pub fn plazo_max(self) -> u32 {
-        self.plazo_max_en(Cifras::incluidas())
-    }
-
-    /// [`Producto::plazo_max`] under the figures `c`.
-    pub(crate) fn plazo_max_en(self, c: &Cifras) -> u32 {
-        let r = &c.productos;
-        match self {
-            Producto::Infonavit | Producto::UnamosCreditos => r.infonavit_plazo_max,
-            Producto::Fovissste => r.fovissste_plazo_max,
-            Producto::HipotecaBancaria | Producto::InfonavitMasBanco | Producto::Cofinavit => r.banco_plazo_max,
-        }
-    }
-
-    /// The housing-fund sub-accounts the product applies to the home's price, given the
-    /// applicant's and both borrowers' balances: INFONAVIT's and FOVISSSTE's own credits add
-    /// the applicant's to the credit, the 70/30 scheme and Cofinavit take it as down payment,
-    /// Unamos Créditos
-    /// both borrowers'; a bank alone cannot take them (PRODUCTS.md section 2).
-    pub fn subcuenta_aplicada(self, titular: Decimal, ambos: Decimal) -> Decimal {
-        self.subcuenta_de(titular, ambos, Decimal::ZERO)
-    }
-
-    /// [`Producto::subcuenta_aplicada`] in any arithmetic (`cero`: its zero).
-    pub(crate) fn subcuenta_de<N>(self, titular: N, ambos: N, cero: N) -> N {
-        match self {
-            Producto::Infonavit | Producto::Fovissste | Producto::InfonavitMasBanco | Producto::Cofinavit => titular,
-            Producto::UnamosCreditos => ambos,
-            Producto::HipotecaBancaria => cero,
-        }
-    }
-
-    /// Every kind, in the order of [`Productos::productos`].
-    pub const ALL: [Producto; 6] = [
-        Producto::Infonavit,
-        Producto::Fovissste,
-        Producto::HipotecaBancaria,
-        Producto::InfonavitMasBanco,
-        Producto::UnamosCreditos,
-        Producto::Cofinavit,
-    ];
-
-    /// The built-in product whose code is `clave`, if any: its wire text is then static.
-    pub fn de_clave(clave: &str) -> Option<Producto> {
-        Some(match clave {
-            "INFONAVIT" => Producto::Infonavit,
-            "FOVISSSTE" => Producto::Fovissste,
-            "HIPOTECA_BANCARIA" => Producto::HipotecaBancaria,
-            "INFONAVIT_MAS_BANCO" => Producto::InfonavitMasBanco,
-            "UNAMOS_CREDITOS" => Producto::UnamosCreditos,
-            "COFINAVIT" => Producto::Cofinavit,
-            _ => return None,
-        })
-    }
-
-    /// The code as a [`Clave`]: the default calibration's `clave` of the product.
-    pub const fn clave(self) -> Clave {
-        match Clave::new(self.as_str()) {
-            Some(c) => c,
-            None => panic!("the built-in codes are short"),
-        }
-    }
-
-    /// The wire code (`"INFONAVIT"`, ...).
-    pub const fn as_str(self) -> &'static str {
-        match self {
-            Producto::Infonavit => "INFONAVIT",
-            Producto::Fovissste => "FOVISSSTE",
-            Producto::HipotecaBancaria => "HIPOTECA_BANCARIA",
-            Producto::InfonavitMasBanco => "INFONAVIT_MAS_BANCO",
-            Producto::UnamosCreditos => "UNAMOS_CREDITOS",
-            Producto::Cofinavit => "COFINAVIT",
-        }
+        Cifras::incluidas().productos.plazo_max(self)
     }
 }
 
@@ -245,8 +155,6 @@ pub struct OfertaProducto {
     pub motivos: crate::report::Lista<Motivo>,
 }
 
-/// How many kinds of product there are: the slots of one evaluation.
-pub(crate) const TIPOS: usize = Producto::ALL.len();
 
 /// Every product's offer and the recommended one.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -294,7 +202,7 @@ pub(crate) fn evaluar_guardando(
 ) -> Productos {
     let evaluadas = guardadas.0.insert(evaluate::Evaluada::vacias());
     let filtrada = evaluar_en(c, solicitud, evaluadas);
-    if filtrada.is_none() || !c.productos.otros_bancos.is_empty() {
+    if filtrada.is_none() || !c.otros_bancos.is_empty() {
         guardadas.0 = None;
     }
     filtrada.unwrap_or_else(|| {

@@ -419,7 +419,7 @@ mod tests {
     #[test]
     fn the_payment_limit_is_the_formula_in_both_arithmetics() {
         let r = &cifras().productos;
-        let uma = cifras().uma_mensual;
+        let uma = cifras().productos.decimal.uma;
         let formula = |salario: Decimal| r.infonavit_pago_por_umas.eval(salario / uma) * salario;
         let centavo = Decimal::new(1, 2);
         let mut salarios = vec![Decimal::ZERO, Decimal::from(1_000_000)];
