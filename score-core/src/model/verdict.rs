@@ -12,18 +12,20 @@ use crate::report::{
 };
 use rust_decimal::Decimal;
 use std::borrow::Cow;
+use std::sync::OnceLock;
 
-/// The Spanish sentence of each reason.
-pub const fn texto(codigo: D) -> &'static str {
+/// Each reason's Spanish sentence, with `{…}` where it states a figure of the calibration in use
+/// ([`texto_en`] fills them): a bank's calibration with other limits reads its own.
+const fn plantilla(codigo: D) -> &'static str {
     match codigo {
         D::IngresoMenorAlMinimo => "Tu ingreso es menor a un salario mínimo mensual y ningún crédito te aplica: los bancos y el FOVISSSTE piden al menos ese ingreso.",
-        D::DeudaMayorAlLimite => "Tus deudas pasan del 40% de tu ingreso, el límite de endeudamiento para un crédito.",
-        D::SinPlazoPorEdad => "Por tu edad no queda plazo: al terminar de pagar no puedes pasar de 75 años.",
+        D::DeudaMayorAlLimite => "Tus deudas pasan del {dti_total_max} de tu ingreso, el límite de endeudamiento para un crédito.",
+        D::SinPlazoPorEdad => "Por tu edad no queda plazo: al terminar de pagar no puedes pasar de {edad_mas_plazo_max} años.",
         D::SinCapacidadDePago => "Con tu ingreso y tus deudas no queda pago mensual para un crédito.",
         D::SinProductoDisponible => {
             "Hoy ningún crédito de vivienda te aplica: en los productos verás el motivo de cada uno (antigüedad, monto mínimo, fondo de vivienda)."
         }
-        D::DeudasNoDeclaradas => "No declaraste tus deudas: se supuso el 17% de tu ingreso, el promedio de los hogares con deudas.",
+        D::DeudasNoDeclaradas => "No declaraste tus deudas: se supuso el {proporcion_deudas_no_declaradas} de tu ingreso, el promedio de los hogares con deudas.",
         D::EngancheYGastosNoCubiertos => "Tu ahorro y tu subcuenta no cubren el enganche más los gastos de escrituración.",
         D::PagoComprometeCostoDeVida => {
             "El pago mensual del crédito es mayor que lo que te queda tras el costo de vida digno de tu hogar y tus deudas: pagarlo comprometería tu gasto básico."
@@ -31,13 +33,53 @@ pub const fn texto(codigo: D) -> &'static str {
     }
 }
 
-/// Every reason with its sentence, in [`D::ALL`] order: a verdict's reasons are a slice of it.
-static MOTIVOS: [MotivoDictamen; D::ALL.len()] = {
-    const fn motivo(i: usize) -> MotivoDictamen {
-        MotivoDictamen { codigo: D::ALL[i], texto: Cow::Borrowed(texto(D::ALL[i])) }
-    }
-    [motivo(0), motivo(1), motivo(2), motivo(3), motivo(4), motivo(5), motivo(6), motivo(7)]
-};
+/// The figures the sentences state, as they read: the household's total-debt limit and the
+/// share of income assumed for undeclared debts as percentages, and the bank mortgage's age
+/// limit at the end of the term (the verdict's knock-out for age is the bank's, whose limit is
+/// the highest) in years.
+fn figuras(c: &Cifras) -> [(&'static str, String); 3] {
+    let porcentaje = |d: Decimal| format!("{}%", (d * Decimal::ONE_HUNDRED).normalize());
+    [
+        ("{dti_total_max}", porcentaje(c.dti_total_max)),
+        ("{edad_mas_plazo_max}", c.productos.banco_edad_max.to_string()),
+        ("{proporcion_deudas_no_declaradas}", porcentaje(c.proporcion_deudas_no_declaradas)),
+    ]
+}
+
+/// The sentence of `codigo` under the figures `c`.
+pub(crate) fn texto_en(c: &Cifras, codigo: D) -> String {
+    figuras(c).iter().fold(plantilla(codigo).to_owned(), |texto, (marca, valor)| texto.replace(marca, valor))
+}
+
+/// The figures [`figuras`] writes, compared as numbers: two calibrations that agree on them
+/// read the same sentences.
+fn limites(c: &Cifras) -> (Decimal, u32, Decimal) {
+    (c.dti_total_max, c.productos.banco_edad_max, c.proporcion_deudas_no_declaradas)
+}
+
+/// The sentence of each reason under the embedded calibration, in [`D::ALL`] order. Written
+/// once, on first use, like the embedded calibration itself.
+fn textos_incluidos() -> &'static [String; D::ALL.len()] {
+    static TEXTOS: OnceLock<[String; D::ALL.len()]> = OnceLock::new();
+    TEXTOS.get_or_init(|| D::ALL.map(|codigo| texto_en(Cifras::incluidas(), codigo)))
+}
+
+/// Every reason with its sentence under the embedded calibration, in [`D::ALL`] order: a
+/// verdict's reasons under figures that state the same are a slice of it, and allocate nothing.
+fn incluidos() -> &'static [MotivoDictamen; D::ALL.len()] {
+    static MOTIVOS: OnceLock<[MotivoDictamen; D::ALL.len()]> = OnceLock::new();
+    MOTIVOS.get_or_init(|| {
+        let textos = textos_incluidos();
+        std::array::from_fn(|i| MotivoDictamen { codigo: D::ALL[i], texto: Cow::Borrowed(textos[i].as_str()) })
+    })
+}
+
+/// The Spanish sentence of each reason under the embedded calibration (a report under another
+/// calibration states that one's figures).
+pub fn texto(codigo: D) -> &'static str {
+    let i = D::ALL.iter().position(|&d| d == codigo).unwrap_or(0);
+    &textos_incluidos()[i]
+}
 
 /// The verdict of a profile whose capacity block (the recommended product's terms) is
 /// `capacidad` (shown figures: a credit that rounds to 0.00 is no credit) and whose bank
@@ -75,7 +117,13 @@ pub(crate) fn dictamen(
         }
     };
     let aplican = D::ALL.iter().enumerate().fold(0, |bits, (i, c)| if applies(*c) { bits | 1 << i } else { bits });
-    let motivos = seleccion(&MOTIVOS, aplican);
+    let motivos = if limites(c) == limites(Cifras::incluidas()) {
+        seleccion(incluidos(), aplican)
+    } else {
+        // Another calibration's limits: its own sentences, for the reasons that apply.
+        let propios = D::ALL.iter().enumerate().filter(|(i, _)| aplican >> i & 1 != 0);
+        Cow::Owned(propios.map(|(_, &codigo)| MotivoDictamen { codigo, texto: Cow::Owned(texto_en(c, codigo)) }).collect())
+    };
     let condicion = match motivos.first() {
         None => Condicion::Precalifica,
         Some(_) if motivos.iter().any(|m| m.codigo.excluye()) => Condicion::NoPrecalifica,

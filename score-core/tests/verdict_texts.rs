@@ -1,0 +1,83 @@
+//! The verdict's sentences state the limits of the calibration in use: a bank's calibration with
+//! another total-debt limit, another share of income assumed for undeclared debts or another
+//! age limit reads its own figures, and the embedded one reads its own.
+
+use score_core::calibration::{Calibration, EMBEDDED_TOML};
+use score_core::{CodigoDictamen, verdict_text};
+
+/// The embedded document with one figure changed.
+fn cambiada(cambios: &[(&str, &str)]) -> Calibration {
+    let texto = cambios.iter().fold(EMBEDDED_TOML.to_owned(), |t, (de, a)| {
+        assert!(t.contains(de), "{de}");
+        t.replacen(de, a, 1)
+    });
+    Calibration::from_toml(&texto).expect("a valid calibration")
+}
+
+/// A bank that lends up to 35% of income in debts, assumes 20% for undeclared ones and lends
+/// until 80 years of age.
+fn banco() -> Calibration {
+    cambiada(&[
+        ("dti_total_max = { valor = 0.40,", "dti_total_max = { valor = 0.35,"),
+        ("proporcion_deudas_no_declaradas = { valor = 0.17,", "proporcion_deudas_no_declaradas = { valor = 0.2,"),
+        (
+            "edad_mas_plazo_max = { valor = 75, fuente = \"club_hipotecario_2025\" }",
+            "edad_mas_plazo_max = { valor = 80, fuente = \"club_hipotecario_2025\" }",
+        ),
+    ])
+}
+
+/// The sentence of the verdict's reason `codigo` in the report of `perfil` under `cal`.
+fn motivo(perfil: &str, cal: &Calibration, codigo: &str) -> Option<String> {
+    let informe: serde_json::Value =
+        serde_json::from_str(&score_core::score_json_calibrated(perfil, cal).expect("valid")).expect("json");
+    informe["dictamen"]["motivos"]
+        .as_array()
+        .expect("motivos")
+        .iter()
+        .find(|m| m["codigo"] == codigo)
+        .map(|m| m["texto"].as_str().expect("texto").to_owned())
+}
+
+const CON_DEUDAS: &str = r#"{"estado": "JAL", "ingreso_mensual": 20000, "tipo_ingreso": "asalariado",
+    "antiguedad_meses": 36, "ahorro": 50000, "edad": 35, "deudas_mensuales": 7500}"#;
+const SIN_DEUDAS: &str = r#"{"estado": "JAL", "ingreso_mensual": 20000, "tipo_ingreso": "asalariado",
+    "antiguedad_meses": 36, "ahorro": 50000, "edad": 35}"#;
+const MAYOR: &str = r#"{"estado": "JAL", "ingreso_mensual": 20000, "tipo_ingreso": "asalariado",
+    "antiguedad_meses": 36, "ahorro": 50000, "edad": 78, "deudas_mensuales": 0}"#;
+
+#[test]
+fn the_total_debt_limit_is_the_calibrations() {
+    // 7,500 of 20,000 is 37.5%: within the embedded 40%, above the bank's 35%.
+    assert_eq!(motivo(CON_DEUDAS, &Calibration::default(), "DEUDA_MAYOR_AL_LIMITE"), None);
+    let texto = motivo(CON_DEUDAS, &banco(), "DEUDA_MAYOR_AL_LIMITE").expect("refused by the bank's limit");
+    assert_eq!(texto, "Tus deudas pasan del 35% de tu ingreso, el límite de endeudamiento para un crédito.");
+}
+
+#[test]
+fn the_share_assumed_for_undeclared_debts_is_the_calibrations() {
+    let incluida = motivo(SIN_DEUDAS, &Calibration::default(), "DEUDAS_NO_DECLARADAS").expect("assumed");
+    assert!(incluida.contains("se supuso el 17% de tu ingreso"), "{incluida}");
+    assert_eq!(incluida, verdict_text(CodigoDictamen::DeudasNoDeclaradas));
+    let del_banco = motivo(SIN_DEUDAS, &banco(), "DEUDAS_NO_DECLARADAS").expect("assumed");
+    assert!(del_banco.contains("se supuso el 20% de tu ingreso"), "{del_banco}");
+}
+
+#[test]
+fn the_age_limit_is_the_calibrations() {
+    // At 78 the embedded bank (75) has no term left; the bank's (80) lends over two years.
+    let incluida = motivo(MAYOR, &Calibration::default(), "SIN_PLAZO_POR_EDAD").expect("no term left");
+    assert!(incluida.ends_with("no puedes pasar de 75 años."), "{incluida}");
+    assert_eq!(motivo(MAYOR, &banco(), "SIN_PLAZO_POR_EDAD"), None);
+    let viejo = MAYOR.replace("\"edad\": 78", "\"edad\": 80");
+    let del_banco = motivo(&viejo, &banco(), "SIN_PLAZO_POR_EDAD").expect("no term left");
+    assert!(del_banco.ends_with("no puedes pasar de 80 años."), "{del_banco}");
+}
+
+/// A figure written with more places reads as written, without trailing zeros.
+#[test]
+fn a_limit_with_decimals_reads_as_a_percentage() {
+    let cal = cambiada(&[("dti_total_max = { valor = 0.40,", "dti_total_max = { valor = 0.325,")]);
+    let texto = motivo(CON_DEUDAS, &cal, "DEUDA_MAYOR_AL_LIMITE").expect("above 32.5%");
+    assert!(texto.contains("del 32.5% de tu ingreso"), "{texto}");
+}
