@@ -200,3 +200,27 @@ impl Cifras {
 pub(crate) fn salario_minimo_mensual(diario: Decimal) -> Decimal {
     crate::money::money(diario * Decimal::from(365) / Decimal::from(12))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::State;
+
+    /// Each state's closing costs are its transfer tax plus the notary, registry and appraisal
+    /// of the document, and stay inside the published 4–7% band (6–7% in CDMX; NeoJaus
+    /// 2025-11-12).
+    #[test]
+    fn closing_costs_fall_in_the_published_band() {
+        let c = Cifras::incluidas();
+        let cal = crate::Calibration::default();
+        let d = &cal.documento;
+        let comunes = d.gastos_cierre.notario.valor.0 + d.gastos_cierre.registro.valor.0 + d.gastos_cierre.avaluo.valor.0;
+        for estado in State::all() {
+            let e = c.estado(estado);
+            assert_eq!(e.gastos_cierre, e.isai + comunes, "{estado:?}");
+            assert!(e.gastos_cierre >= Decimal::new(4, 2) && e.gastos_cierre <= Decimal::new(7, 2), "{estado:?}: {}", e.gastos_cierre);
+        }
+        let cdmx = c.estado(State::parse("CMX").expect("CMX")).gastos_cierre;
+        assert!(cdmx >= Decimal::new(6, 2), "CDMX {cdmx}");
+    }
+}

@@ -7,8 +7,7 @@ use std::borrow::Cow;
 /// Breakpoints `(x, y)` with strictly increasing `x`; values between two breakpoints are
 /// interpolated linearly and values outside the range take the nearest end's `y`.
 ///
-/// Its breakpoints are borrowed from a constant (the `curve!` macro) or owned, read from a
-/// calibration ([`Curve::de_puntos`]).
+/// Its breakpoints are a calibration's, read when it is loaded ([`Curve::de_puntos`]).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Curve {
     points: Cow<'static, [(Decimal, Decimal)]>,
@@ -62,42 +61,7 @@ const fn pendiente((x_0, y_0): (Approx, Approx), (x_1, y_1): (Approx, Approx)) -
     y_1.sub(y_0).div(x_1.sub(x_0))
 }
 
-/// The breakpoints `(x, y)` as [`Punto`]s (what the `curve!` macro stores).
-pub(crate) const fn puntos<const N: usize>(xy: [(Approx, Approx); N]) -> [Punto; N] {
-    let mut puntos = [Punto::nuevo(Approx::exact(0.0), Approx::exact(0.0), None); N];
-    let mut k = 0;
-    while k < N {
-        let anterior = if k == 0 { None } else { Some(xy[k - 1]) };
-        puntos[k] = Punto::nuevo(xy[k].0, xy[k].1, anterior);
-        k += 1;
-    }
-    puntos
-}
-
-/// A [`Curve`] from its `(x, y)` breakpoints, written once.
-macro_rules! curve {
-    ($(($x:expr, $y:expr)),+ $(,)?) => {
-        $crate::curve::Curve::new(
-            &[$(($x, $y)),+],
-            &$crate::curve::puntos([$(($crate::approx::Approx::of($x), $crate::approx::Approx::of($y))),+]),
-        )
-    };
-}
-pub(crate) use curve;
-
 impl Curve {
-    /// A curve over `points` (at least one; `x` strictly increasing, checked by tests) and the
-    /// same points as doubles; use the `curve!` macro, which writes them once.
-    pub(crate) const fn new(
-        points: &'static [(Decimal, Decimal)],
-        approx: &'static [Punto],
-    ) -> Self {
-        Curve {
-            points: Cow::Borrowed(points),
-            approx: Cow::Borrowed(approx),
-        }
-    }
-
     /// A curve over breakpoints read at run time (a calibration's): at least one, `x` strictly
     /// increasing (the calibration checks both), with their doubles and slopes worked out once.
     pub(crate) fn de_puntos(points: Vec<(Decimal, Decimal)>) -> Self {
@@ -256,11 +220,24 @@ fn near_breakpoint(points: &[Punto], k: usize, x: Approx) -> Option<Approx> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::params::CURVES;
+
+    /// Every curve of the embedded calibration, by its name there.
+    fn curvas() -> Vec<(&'static str, &'static Curve)> {
+        let c = crate::cifras::Cifras::incluidas();
+        vec![
+            ("ingreso", &c.curva_ingreso),
+            ("antiguedad_asalariado", &c.curva_antiguedad_asalariado),
+            ("antiguedad_independiente", &c.curva_antiguedad_independiente),
+            ("deudas", &c.curva_deudas),
+            ("ahorro", &c.curva_ahorro),
+            ("ahorro_cobertura", &c.curva_ahorro_cobertura),
+            ("salud_financiera", &c.curva_salud_financiera),
+        ]
+    }
 
     #[test]
     fn every_curve_has_increasing_x_and_monotone_y_within_0_100() {
-        for (name, curve) in CURVES {
+        for (name, curve) in curvas() {
             let pts = curve.points();
             assert!(!pts.is_empty(), "{name}");
             for w in pts.windows(2) {
@@ -281,7 +258,7 @@ mod tests {
     #[test]
     fn filtered_evaluation_brackets_the_decimal_one() {
         use crate::approx::round_dp;
-        for (name, curve) in CURVES {
+        for (name, curve) in curvas() {
             for &(x_k, _) in curve.points() {
                 for offset in ["0", "0.0000000001", "-0.0000000001", "0.5", "-0.5", "7"] {
                     let x = x_k + Decimal::from_str_exact(offset).expect("offset");
@@ -303,14 +280,11 @@ mod tests {
     #[test]
     fn months_are_the_decimal_evaluation_to_the_centavo() {
         use crate::params::dec;
-        static TIES: [(Decimal, Decimal); 4] = [(dec(2, 0), dec(0, 0)), (dec(10, 0), dec(1, 0)), (dec(13, 0), dec(8, 0)), (dec(53, 0), dec(5, 0))];
-        // Never read: every breakpoint is whole, so the integer path answers.
-        static TIES_APPROX: [Punto; 0] = [];
-        let ties = Curve::new(&TIES, &TIES_APPROX);
+        let ties = Curve::de_puntos(vec![(dec(2, 0), dec(0, 0)), (dec(10, 0), dec(1, 0)), (dec(13, 0), dec(8, 0)), (dec(53, 0), dec(5, 0))]);
         // (2, 0) to (10, 1) is 1/8 a month: 0.125, 0.375, ... are ties, rounded away from zero.
         assert_eq!(ties.eval_money_meses(3), Decimal::new(13, 2));
         assert_eq!(ties.eval_money_meses(5), Decimal::new(38, 2));
-        for (name, curve) in CURVES.iter().copied().chain([("TIES", &ties)]) {
+        for (name, curve) in curvas().into_iter().chain([("TIES", &ties)]) {
             for meses in (0..=800).chain([u32::MAX]) {
                 let expected = crate::money::money(curve.eval(Decimal::from(meses)));
                 assert_eq!(curve.eval_money_meses(meses).serialize(), expected.serialize(), "{name} at {meses}");
@@ -320,7 +294,7 @@ mod tests {
 
     #[test]
     fn interpolates_and_clamps() {
-        let c = crate::params::CURVA_INGRESO;
+        let c = &crate::cifras::Cifras::incluidas().curva_ingreso;
         assert_eq!(c.eval(Decimal::from(0)), Decimal::ZERO);
         assert_eq!(c.eval(Decimal::new(5, 1)), Decimal::ZERO);
         assert_eq!(c.eval(Decimal::new(75, 2)), Decimal::from(6));

@@ -1,24 +1,14 @@
-//! The 32 federal entities of Mexico with the model's per-state figures.
+//! The 32 federal entities of Mexico: who they are, not what they cost.
 //!
 //! Each row holds the INEGI key, the ISO 3166-2:MX code (without `MX-`), the official short
-//! name, the names people commonly type, the cost-of-living factor `factor_platform_v2` and the
-//! housing price per square metre. Sources and dates of every figure are in `MODEL.md`
-//! (section "States"); a test keeps that table and this one identical.
+//! name and the names people commonly type. The model's per-state figures (the cost-of-living
+//! factor `factor_platform_v2`, the housing price per m², the transfer tax) are the
+//! calibration's (`estados` of `calibration/mx-2026.toml`, by INEGI order); `MODEL.md` (section
+//! "States") documents both, and a test keeps that table, this one and the calibration identical.
 
-use crate::params::dec;
-use rust_decimal::Decimal;
 use serde::{Deserialize, Serialize};
 
-/// Where a per-state figure comes from (see MODEL.md for the full citation of each tag).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum SourceTag {
-    /// Sourced from a published figure.
-    Sourced,
-    /// Estimated; the reasoning is in MODEL.md.
-    Estimated,
-}
-
-/// One federal entity and its model figures.
+/// One federal entity.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct StateInfo {
     /// INEGI two-digit key, "01".."32".
@@ -29,72 +19,52 @@ pub struct StateInfo {
     pub nombre: &'static str,
     /// Other accepted spellings, already normalised (lowercase ASCII, single spaces).
     pub aliases: &'static [&'static str],
-    /// `factor_platform_v2`: household spending of the state over the national mean, clamped
-    /// to 0.70..1.30.
-    pub factor: Decimal,
-    /// Origin of `factor`.
-    pub factor_source: SourceTag,
-    /// Housing price per square metre in MXN.
-    pub precio_m2: Decimal,
-    /// Origin of `precio_m2`.
-    pub precio_m2_source: SourceTag,
 }
 
 /// A federal entity, identified by its INEGI key (1..=32).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct State(u8);
 
-use SourceTag::{Estimated as E, Sourced as S};
-
 macro_rules! state {
-    ($clave:literal, $iso:literal, $nombre:literal, [$($alias:literal),*], $f:expr, $fs:expr, $p:expr, $ps:expr) => {
-        StateInfo {
-            clave: $clave,
-            iso: $iso,
-            nombre: $nombre,
-            aliases: &[$($alias),*],
-            factor: $f,
-            factor_source: $fs,
-            precio_m2: $p,
-            precio_m2_source: $ps,
-        }
+    ($clave:literal, $iso:literal, $nombre:literal, [$($alias:literal),*]) => {
+        StateInfo { clave: $clave, iso: $iso, nombre: $nombre, aliases: &[$($alias),*] }
     };
 }
 
 /// The state table, in INEGI order (index = clave - 1).
 pub const STATES: [StateInfo; 32] = [
-    state!("01", "AGU", "Aguascalientes", ["aguascalientes"], dec(105, 2), E, dec(24000, 0), E),
-    state!("02", "BCN", "Baja California", ["baja california"], dec(120, 2), E, dec(39669, 0), S),
-    state!("03", "BCS", "Baja California Sur", ["baja california sur"], dec(120, 2), E, dec(40700, 0), E),
-    state!("04", "CAM", "Campeche", ["campeche"], dec(90, 2), E, dec(20000, 0), E),
-    state!("05", "COA", "Coahuila", ["coahuila", "coahuila de zaragoza"], dec(105, 2), E, dec(20000, 0), E),
-    state!("06", "COL", "Colima", ["colima"], dec(100, 2), E, dec(22000, 0), E),
-    state!("07", "CHP", "Chiapas", ["chiapas"], dec(70, 2), S, dec(17000, 0), E),
-    state!("08", "CHH", "Chihuahua", ["chihuahua"], dec(105, 2), E, dec(21000, 0), E),
-    state!("09", "CMX", "Ciudad de México", ["ciudad de mexico", "cdmx", "distrito federal", "mexico city"], dec(130, 2), S, dec(57672, 0), S),
-    state!("10", "DUR", "Durango", ["durango"], dec(90, 2), E, dec(17300, 0), E),
-    state!("11", "GUA", "Guanajuato", ["guanajuato"], dec(95, 2), E, dec(21000, 0), S),
-    state!("12", "GRO", "Guerrero", ["guerrero"], dec(75, 2), E, dec(24000, 0), E),
-    state!("13", "HID", "Hidalgo", ["hidalgo"], dec(85, 2), E, dec(20671, 0), S),
-    state!("14", "JAL", "Jalisco", ["jalisco"], dec(110, 2), E, dec(47359, 0), S),
-    state!("15", "MEX", "México", ["mexico", "estado de mexico", "edomex"], dec(100, 2), E, dec(38469, 0), S),
-    state!("16", "MIC", "Michoacán", ["michoacan", "michoacan de ocampo"], dec(85, 2), E, dec(20000, 0), E),
-    state!("17", "MOR", "Morelos", ["morelos"], dec(95, 2), E, dec(20828, 0), S),
-    state!("18", "NAY", "Nayarit", ["nayarit"], dec(95, 2), E, dec(35000, 0), E),
-    state!("19", "NLE", "Nuevo León", ["nuevo leon"], dec(125, 2), E, dec(53848, 0), S),
-    state!("20", "OAX", "Oaxaca", ["oaxaca"], dec(72, 2), S, dec(20000, 0), E),
-    state!("21", "PUE", "Puebla", ["puebla"], dec(85, 2), E, dec(25782, 0), S),
-    state!("22", "QUE", "Querétaro", ["queretaro", "queretaro de arteaga"], dec(129, 2), S, dec(24500, 0), E),
-    state!("23", "ROO", "Quintana Roo", ["quintana roo"], dec(110, 2), E, dec(40000, 0), E),
-    state!("24", "SLP", "San Luis Potosí", ["san luis potosi"], dec(92, 2), E, dec(26887, 0), S),
-    state!("25", "SIN", "Sinaloa", ["sinaloa"], dec(105, 2), E, dec(42712, 0), S),
-    state!("26", "SON", "Sonora", ["sonora"], dec(110, 2), E, dec(21548, 0), S),
-    state!("27", "TAB", "Tabasco", ["tabasco"], dec(85, 2), E, dec(19000, 0), E),
-    state!("28", "TAM", "Tamaulipas", ["tamaulipas"], dec(95, 2), E, dec(18439, 0), S),
-    state!("29", "TLA", "Tlaxcala", ["tlaxcala"], dec(85, 2), S, dec(18300, 0), E),
-    state!("30", "VER", "Veracruz", ["veracruz", "veracruz de ignacio de la llave"], dec(78, 2), E, dec(20000, 0), E),
-    state!("31", "YUC", "Yucatán", ["yucatan"], dec(100, 2), E, dec(28828, 0), S),
-    state!("32", "ZAC", "Zacatecas", ["zacatecas"], dec(82, 2), E, dec(17000, 0), E),
+    state!("01", "AGU", "Aguascalientes", ["aguascalientes"]),
+    state!("02", "BCN", "Baja California", ["baja california"]),
+    state!("03", "BCS", "Baja California Sur", ["baja california sur"]),
+    state!("04", "CAM", "Campeche", ["campeche"]),
+    state!("05", "COA", "Coahuila", ["coahuila", "coahuila de zaragoza"]),
+    state!("06", "COL", "Colima", ["colima"]),
+    state!("07", "CHP", "Chiapas", ["chiapas"]),
+    state!("08", "CHH", "Chihuahua", ["chihuahua"]),
+    state!("09", "CMX", "Ciudad de México", ["ciudad de mexico", "cdmx", "distrito federal", "mexico city"]),
+    state!("10", "DUR", "Durango", ["durango"]),
+    state!("11", "GUA", "Guanajuato", ["guanajuato"]),
+    state!("12", "GRO", "Guerrero", ["guerrero"]),
+    state!("13", "HID", "Hidalgo", ["hidalgo"]),
+    state!("14", "JAL", "Jalisco", ["jalisco"]),
+    state!("15", "MEX", "México", ["mexico", "estado de mexico", "edomex"]),
+    state!("16", "MIC", "Michoacán", ["michoacan", "michoacan de ocampo"]),
+    state!("17", "MOR", "Morelos", ["morelos"]),
+    state!("18", "NAY", "Nayarit", ["nayarit"]),
+    state!("19", "NLE", "Nuevo León", ["nuevo leon"]),
+    state!("20", "OAX", "Oaxaca", ["oaxaca"]),
+    state!("21", "PUE", "Puebla", ["puebla"]),
+    state!("22", "QUE", "Querétaro", ["queretaro", "queretaro de arteaga"]),
+    state!("23", "ROO", "Quintana Roo", ["quintana roo"]),
+    state!("24", "SLP", "San Luis Potosí", ["san luis potosi"]),
+    state!("25", "SIN", "Sinaloa", ["sinaloa"]),
+    state!("26", "SON", "Sonora", ["sonora"]),
+    state!("27", "TAB", "Tabasco", ["tabasco"]),
+    state!("28", "TAM", "Tamaulipas", ["tamaulipas"]),
+    state!("29", "TLA", "Tlaxcala", ["tlaxcala"]),
+    state!("30", "VER", "Veracruz", ["veracruz", "veracruz de ignacio de la llave"]),
+    state!("31", "YUC", "Yucatán", ["yucatan"]),
+    state!("32", "ZAC", "Zacatecas", ["zacatecas"]),
 ];
 
 impl State {

@@ -3,131 +3,15 @@
 
 use rust_decimal::Decimal;
 use score_core::calibration::{Calibration, EMBEDDED_TOML};
-use score_core::params::*;
-use score_core::products::rules::*;
-use score_core::products::ISAI;
-use score_core::states::STATES;
 use score_core::{CALIBRATION, ErrorCode};
 
-/// The compiled figure each path of the embedded document must equal.
-fn compiladas() -> Vec<(String, Decimal)> {
-    let mut v: Vec<(String, Decimal)> = [
-        ("general.salario_minimo_diario", SALARIO_MINIMO_DIARIO),
-        ("general.dias_por_mes", DIAS_POR_MES),
-        ("general.uma_diaria", UMA_DIARIA),
-        ("general.linea_pobreza_urbana", LINEA_POBREZA_URBANA),
-        ("general.personas_hogar_default", PERSONAS_HOGAR_DEFAULT),
-        ("general.factor_min", FACTOR_MIN),
-        ("general.factor_max", FACTOR_MAX),
-        ("general.puntos_deudas_no_declaradas", PUNTOS_DEUDAS_NO_DECLARADAS),
-        ("general.proporcion_deudas_no_declaradas", PROPORCION_DEUDAS_NO_DECLARADAS),
-        ("general.puntos_tipo_asalariado", PUNTOS_TIPO_ASALARIADO),
-        ("general.puntos_tipo_mixto", PUNTOS_TIPO_MIXTO),
-        ("general.puntos_tipo_pensionado", PUNTOS_TIPO_PENSIONADO),
-        ("general.puntos_tipo_independiente", PUNTOS_TIPO_INDEPENDIENTE),
-        ("general.pti_max", PTI_MAX),
-        ("general.dti_total_max", DTI_TOTAL_MAX),
-        ("general.rendimiento_renta_anual", RENDIMIENTO_RENTA_ANUAL),
-        ("general.aportacion_fondo", APORTACION_FONDO),
-        ("general.tope_sbc_umas", TOPE_SBC_UMAS),
-        ("general.meses_fondo_max", MESES_FONDO_MAX),
-        ("general.proporcion_salario_mixto", PROPORCION_SALARIO_MIXTO),
-        ("general.m2_nucleo_base", M2_NUCLEO_BASE),
-        ("general.m2_por_dormitorio_extra", M2_POR_DORMITORIO_EXTRA),
-        ("general.factor_muros_circulacion", FACTOR_MUROS_CIRCULACION),
-        ("general.personas_por_dormitorio", PERSONAS_POR_DORMITORIO),
-        ("general.umbral_m2_adecuado", UMBRAL_M2_ADECUADO),
-        ("general.umbral_m2_holgado", UMBRAL_M2_HOLGADO),
-        ("general.umbral_enganche_parcial", UMBRAL_ENGANCHE_PARCIAL),
-        ("general.umbral_recomendacion", UMBRAL_RECOMENDACION),
-        ("general.max_recomendaciones_componente", MAX_RECOMENDACIONES_COMPONENTE),
-    ]
-    .into_iter()
-    .map(|(p, d)| (p.to_owned(), d))
-    .collect();
-    fn curva_en(v: &mut Vec<(String, Decimal)>, path: &str, c: &score_core::curve::Curve) {
-        for (i, (x, y)) in c.points().iter().enumerate() {
-            v.push((format!("{path}.puntos[{i}][0]"), *x));
-            v.push((format!("{path}.puntos[{i}][1]"), *y));
-        }
-    }
-    for (n, c) in [
-        ("ingreso", &CURVA_INGRESO),
-        ("antiguedad_asalariado", &CURVA_ANTIGUEDAD_ASALARIADO),
-        ("antiguedad_independiente", &CURVA_ANTIGUEDAD_INDEPENDIENTE),
-        ("deudas", &CURVA_DEUDAS),
-        ("ahorro", &CURVA_AHORRO),
-        ("ahorro_cobertura", &CURVA_AHORRO_COBERTURA),
-        ("salud_financiera", &CURVA_SALUD_FINANCIERA),
-    ] {
-        curva_en(&mut v, &format!("curvas.{n}"), c);
-    }
-    for (n, d) in [("notario", NOTARIO), ("registro", REGISTRO), ("avaluo", AVALUO)] {
-        v.push((format!("gastos_cierre.{n}"), d));
-    }
-    curva_en(&mut v, "productos[0].tasa_por_umas", &INFONAVIT_TASA_POR_UMAS);
-    curva_en(&mut v, "productos[0].pago_por_umas", &INFONAVIT_PAGO_POR_UMAS);
-    let entero = |n: u32| Decimal::from(n);
-    for (p, d) in [
-        ("productos[0].cargo_mensual", INFONAVIT_CARGO_MENSUAL),
-        ("productos[0].plazo_max_anios", entero(INFONAVIT_PLAZO_MAX)),
-        ("productos[0].edad_mas_plazo_max", entero(INFONAVIT_EDAD_MAX_FIN_PLAZO)),
-        ("productos[0].antiguedad_min_meses", entero(INFONAVIT_ANTIGUEDAD_MIN)),
-        ("productos[0].credito_max_umas", INFONAVIT_CREDITO_MAX_UMAS),
-        ("productos[1].tasa_anual", FOVISSSTE_TASA),
-        ("productos[1].cargo_mensual", FOVISSSTE_CARGO_MENSUAL),
-        ("productos[1].pago_max_sobre_ingreso", FOVISSSTE_PTI),
-        ("productos[1].plazo_max_anios", entero(FOVISSSTE_PLAZO_MAX)),
-        ("productos[1].edad_mas_plazo_max", entero(FOVISSSTE_EDAD_MAX_FIN_PLAZO)),
-        ("productos[1].antiguedad_min_meses", entero(FOVISSSTE_ANTIGUEDAD_MIN)),
-        ("productos[1].credito_max", FOVISSSTE_CREDITO_MAX),
-        ("productos[2].tasa_anual", TASA_ANUAL),
-        ("productos[2].comision_apertura", BANCO_COMISION_APERTURA),
-        // The two insurances together are the calibrated monthly load.
-        ("productos[2].seguro_vida_mensual", BANCO_SEGUROS_MENSUAL - Decimal::new(39, 5)),
-        ("productos[2].seguro_danos_mensual", Decimal::new(39, 5)),
-        ("productos[2].ltv_max", LTV_ASALARIADO),
-        ("productos[2].ltv_max.independiente", LTV_INDEPENDIENTE),
-        ("productos[2].pago_max_sobre_ingreso", PTI_MAX),
-        ("productos[2].plazo_max_anios", PLAZO_MAX_ANIOS),
-        ("productos[2].edad_mas_plazo_max", EDAD_MAX_FIN_PLAZO),
-        ("productos[2].antiguedad_min_meses", entero(BANCO_ANTIGUEDAD_MIN_ASALARIADO)),
-        ("productos[2].antiguedad_min_meses.independiente", entero(BANCO_ANTIGUEDAD_MIN_INDEPENDIENTE)),
-        ("productos[2].credito_min", BANCO_CREDITO_MIN),
-        ("productos[3].tasa_anual", COFI_TASA_INFONAVIT),
-        ("productos[3].credito_max", COFI_INFONAVIT_MAX),
-        ("productos[3].parte_infonavit", COFI_PARTE_INFONAVIT),
-        ("productos[4].credito_max", UNAMOS_CREDITO_MAX),
-        ("productos[5].tasa_anual", COFINAVIT_TASA_INFONAVIT),
-        ("productos[5].credito_max_umas", COFINAVIT_INFONAVIT_MAX_UMAS),
-    ] {
-        v.push((p.to_owned(), d));
-    }
-    for (i, (s, (isai, _))) in STATES.iter().zip(ISAI).enumerate() {
-        v.push((format!("estados[{i}].factor"), s.factor));
-        v.push((format!("estados[{i}].precio_m2"), s.precio_m2));
-        v.push((format!("estados[{i}].isai"), isai));
-    }
-    v
-}
-
 #[test]
-fn the_embedded_calibration_holds_the_compiled_figures() {
+fn the_embedded_calibration_is_the_default_and_names_the_reports() {
     let cal = Calibration::default();
     assert_eq!(cal.id(), CALIBRATION);
-    let mut documento = cal.cifras();
-    let mut compiladas = compiladas();
-    documento.sort_by(|a, b| a.0.cmp(&b.0));
-    compiladas.sort_by(|a, b| a.0.cmp(&b.0));
-    let paths = |v: &[(String, Decimal)]| v.iter().map(|(p, _)| p.clone()).collect::<Vec<_>>();
-    assert_eq!(paths(&documento), paths(&compiladas), "the document and the compiled model name the same figures");
-    for ((path, a), (_, b)) in documento.iter().zip(&compiladas) {
-        assert_eq!(a, b, "{path}");
-    }
-    // Derived figures: the monthly minimum wage is the daily one × 365 / 12, the UMA the
-    // daily one by `dias_por_mes`.
-    assert_eq!(SALARIO_MINIMO_MENSUAL, score_core::money::money(SALARIO_MINIMO_DIARIO * Decimal::from(365) / Decimal::from(12)));
-    assert_eq!(UMA_MENSUAL, UMA_DIARIA * DIAS_POR_MES);
+    assert_eq!(cal, Calibration::from_toml(EMBEDDED_TOML).expect("valid"));
+    assert_eq!(cal.cifra("productos[2].tasa_anual"), Some(Decimal::new(1154, 4)));
+    assert_eq!(cal.cifra("productos[2].no_existe"), None);
 }
 
 #[test]

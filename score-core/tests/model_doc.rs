@@ -1,9 +1,14 @@
-//! MODEL.md and the code's tables must agree: every parameter, every curve breakpoint and every
-//! state row is parsed from the document and compared with `params.rs` / `states.rs`, both ways.
+//! MODEL.md, the compiled constants and the embedded calibration must agree: every parameter,
+//! every curve breakpoint and every state row is parsed from the document and compared, both
+//! ways, with `params.rs` (the fixed weights and input limits), `states.rs` (the states' names)
+//! and `calibration/mx-2026.toml` (every figure a calibration can change).
 
+mod incluida;
+
+use incluida::{cifra, del_estado, producto, puntos, salario_minimo_mensual};
 use rust_decimal::Decimal;
-use score_core::params::{CURVES, PARAMETERS};
-use score_core::states::{STATES, SourceTag};
+use score_core::params::PARAMETERS;
+use score_core::states::STATES;
 use std::collections::BTreeMap;
 use std::str::FromStr;
 
@@ -27,6 +32,44 @@ fn backticked(cell: &str) -> Option<&str> {
     cell.strip_prefix('`')?.strip_suffix('`')
 }
 
+/// The curves MODEL.md documents, by its names (`CURVA_INGRESO` is `curvas.ingreso`).
+const CURVAS: [&str; 7] = [
+    "CURVA_INGRESO",
+    "CURVA_ANTIGUEDAD_ASALARIADO",
+    "CURVA_ANTIGUEDAD_INDEPENDIENTE",
+    "CURVA_DEUDAS",
+    "CURVA_AHORRO",
+    "CURVA_AHORRO_COBERTURA",
+    "CURVA_SALUD_FINANCIERA",
+];
+
+/// The parameters of MODEL.md section 11 that are the calibration's, by the name the document
+/// gives them, with their value in the embedded calibration: most are `general.<name>`, the bank
+/// mortgage's are its product's keys, and the minimum income is the monthly minimum wage.
+fn de_la_calibracion() -> Vec<(String, Decimal)> {
+    let general = [
+        "PUNTOS_DEUDAS_NO_DECLARADAS", "PROPORCION_DEUDAS_NO_DECLARADAS", "PUNTOS_TIPO_ASALARIADO", "PUNTOS_TIPO_MIXTO",
+        "PUNTOS_TIPO_PENSIONADO", "PUNTOS_TIPO_INDEPENDIENTE", "LINEA_POBREZA_URBANA", "PERSONAS_HOGAR_DEFAULT",
+        "FACTOR_MIN", "FACTOR_MAX", "PTI_MAX", "DTI_TOTAL_MAX", "RENDIMIENTO_RENTA_ANUAL", "APORTACION_FONDO",
+        "UMA_DIARIA", "TOPE_SBC_UMAS", "DIAS_POR_MES", "MESES_FONDO_MAX", "PROPORCION_SALARIO_MIXTO", "M2_NUCLEO_BASE",
+        "M2_POR_DORMITORIO_EXTRA", "FACTOR_MUROS_CIRCULACION", "PERSONAS_POR_DORMITORIO", "UMBRAL_M2_ADECUADO",
+        "UMBRAL_M2_HOLGADO", "UMBRAL_ENGANCHE_PARCIAL", "UMBRAL_RECOMENDACION", "MAX_RECOMENDACIONES_COMPONENTE",
+    ];
+    let banco = producto("bancario");
+    let del_banco = [
+        ("TASA_ANUAL", "tasa_anual"),
+        ("PLAZO_MAX_ANIOS", "plazo_max_anios"),
+        ("EDAD_MAX_FIN_PLAZO", "edad_mas_plazo_max"),
+        ("LTV_ASALARIADO", "ltv_max"),
+        ("LTV_INDEPENDIENTE", "ltv_max.independiente"),
+    ];
+    let mut v: Vec<(String, Decimal)> =
+        general.iter().map(|name| (name.to_string(), cifra(&format!("general.{}", name.to_lowercase())))).collect();
+    v.extend(del_banco.iter().map(|(name, key)| (name.to_string(), cifra(&format!("productos[{banco}].{key}")))));
+    v.push(("INGRESO_MINIMO".to_owned(), salario_minimo_mensual()));
+    v
+}
+
 #[test]
 fn every_parameter_is_documented_with_its_value() {
     let doc = model_md();
@@ -39,9 +82,11 @@ fn every_parameter_is_documented_with_its_value() {
             assert!(documented.insert(name.to_owned(), value).is_none(), "{name} documented twice");
         }
     }
-    for (name, value) in PARAMETERS {
-        let doc_value = documented.remove(*name).unwrap_or_else(|| panic!("{name} is not in MODEL.md section 11"));
-        assert_eq!(doc_value, *value, "{name}: MODEL.md says {doc_value}, the code {value}");
+    let compiled = PARAMETERS.iter().map(|&(name, value)| (name.to_owned(), value, "the code"));
+    let calibrated = de_la_calibracion().into_iter().map(|(name, value)| (name, value, "the calibration"));
+    for (name, value, origin) in compiled.chain(calibrated) {
+        let doc_value = documented.remove(&name).unwrap_or_else(|| panic!("{name} is not in MODEL.md section 11"));
+        assert_eq!(doc_value, value, "{name}: MODEL.md says {doc_value}, {origin} {value}");
     }
     assert!(documented.is_empty(), "MODEL.md documents parameters the code lacks: {:?}", documented.keys());
 }
@@ -49,7 +94,8 @@ fn every_parameter_is_documented_with_its_value() {
 #[test]
 fn every_curve_is_documented_breakpoint_by_breakpoint() {
     let doc = model_md();
-    for (name, curve) in CURVES {
+    for name in CURVAS {
+        let curve = puntos(&format!("curvas.{}", name.trim_start_matches("CURVA_").to_lowercase()));
         let heading = format!("#### `{name}`");
         let after = doc.split(&heading).nth(1).unwrap_or_else(|| panic!("MODEL.md has no heading {heading}"));
         let table: Vec<(Decimal, Decimal)> = after
@@ -59,7 +105,7 @@ fn every_curve_is_documented_breakpoint_by_breakpoint() {
             .filter_map(cells)
             .filter_map(|row| Some((number(row.first()?)?, number(row.get(1)?)?)))
             .collect();
-        assert_eq!(table.as_slice(), curve.points(), "{name}: MODEL.md and params.rs differ");
+        assert_eq!(table, curve, "{name}: MODEL.md and the calibration differ");
     }
 }
 
@@ -73,19 +119,20 @@ fn every_state_row_is_documented() {
         .filter(|row| row.first().is_some_and(|c| c.len() == 2 && c.bytes().all(|b| b.is_ascii_digit())))
         .collect();
     assert_eq!(rows.len(), 32, "MODEL.md lists 32 states");
-    let tag = |t: SourceTag| match t {
-        SourceTag::Sourced => "S",
-        SourceTag::Estimated => "E",
-    };
-    for (row, state) in rows.iter().zip(STATES.iter()) {
+    let estados = score_core::Calibration::default().to_json_value()["estados"].clone();
+    // A figure of the calibration is an estimate when it says why instead of citing a source.
+    let tag = |i: usize, figura: &str| if estados[i][figura].get("estimacion").is_some() { "E" } else { "S" };
+    for (i, (row, state)) in rows.iter().zip(STATES.iter()).enumerate() {
+        let inegi = u8::try_from(i + 1).expect("32 states");
         let name = state.nombre;
         assert_eq!(row[0], state.clave, "{name}: clave");
         assert_eq!(row[1], state.iso, "{name}: ISO code");
         assert_eq!(row[2], state.nombre, "{name}: name");
-        assert_eq!(number(row[3]), Some(state.factor), "{name}: factor_platform_v2");
-        assert_eq!(row[4], tag(state.factor_source), "{name}: factor tag");
-        assert_eq!(number(row[5]), Some(state.precio_m2), "{name}: price per m2");
-        assert_eq!(row[6], tag(state.precio_m2_source), "{name}: price tag");
+        assert_eq!(estados[i]["clave"], state.clave, "{name}: the calibration's row");
+        assert_eq!(number(row[3]), Some(del_estado(inegi, "factor")), "{name}: factor_platform_v2");
+        assert_eq!(row[4], tag(i, "factor"), "{name}: factor tag");
+        assert_eq!(number(row[5]), Some(del_estado(inegi, "precio_m2")), "{name}: price per m2");
+        assert_eq!(row[6], tag(i, "precio_m2"), "{name}: price tag");
         assert!(row.get(7).is_some_and(|basis| !basis.is_empty()), "{name}: basis");
     }
 }

@@ -6,6 +6,9 @@
 //! `python3 score-core/tests/products_check.py` rewrites the file. Two of them are derived by
 //! hand below.
 
+mod incluida;
+
+use incluida::{cifra, producto, puntos, salario_minimo_mensual, uma_mensual};
 use proptest::prelude::*;
 use rust_decimal::Decimal;
 use score_core::products::{
@@ -149,13 +152,16 @@ fn hand_checked_cdmx_example() {
 /// monthly insurance).
 #[test]
 fn cat_reproduces_its_published_anchors() {
-    use score_core::products::rules::{BANCO_COMISION_APERTURA, BANCO_SEGUROS_MENSUAL, INFONAVIT_CARGO_MENSUAL};
+    let (infonavit, banco) = (producto("infonavit"), producto("bancario"));
+    let infonavit_cargo = cifra(&format!("productos[{infonavit}].cargo_mensual"));
+    let seguros = cifra(&format!("productos[{banco}].seguro_vida_mensual")) + cifra(&format!("productos[{banco}].seguro_danos_mensual"));
+    let comision = cifra(&format!("productos[{banco}].comision_apertura"));
     let percent = |c: Decimal| score_core::money::round(c * Decimal::ONE_HUNDRED, 1);
     let credito = d("364582.34");
-    let pago = credito * cuota_por_peso(d("0.035"), 360, INFONAVIT_CARGO_MENSUAL);
+    let pago = credito * cuota_por_peso(d("0.035"), 360, infonavit_cargo);
     assert_eq!(percent(cat(credito, &[Flujo { pago, meses: 360 }]).expect("CAT")), d("3.7"));
-    let pago = cuota_por_peso(d("0.1154"), 240, BANCO_SEGUROS_MENSUAL);
-    let c = cat(Decimal::ONE - BANCO_COMISION_APERTURA, &[Flujo { pago, meses: 240 }]).expect("CAT");
+    let pago = cuota_por_peso(d("0.1154"), 240, seguros);
+    let c = cat(Decimal::ONE - comision, &[Flujo { pago, meses: 240 }]).expect("CAT");
     assert_eq!(percent(c), d("14.0"));
 }
 
@@ -351,15 +357,15 @@ proptest! {
 /// declines for at most 0.5% of applicants (2 of 2,000 on 2026-11-25).
 #[test]
 fn filtered_path_agrees_on_ties_and_answers_almost_always() {
-    use score_core::products::rules::{
-        BANCO_CREDITO_MIN, INFONAVIT_PAGO_POR_UMAS, INFONAVIT_TASA_POR_UMAS, SALARIO_MINIMO_MENSUAL, UMA_MENSUAL,
-    };
-    let mut ingresos = vec![SALARIO_MINIMO_MENSUAL, SALARIO_MINIMO_MENSUAL * Decimal::TWO];
-    let (tasas, pagos) = (INFONAVIT_TASA_POR_UMAS, INFONAVIT_PAGO_POR_UMAS);
-    ingresos.extend(tasas.points().iter().chain(pagos.points()).map(|&(umas, _)| umas * UMA_MENSUAL));
+    let infonavit = producto("infonavit");
+    let salario_minimo = salario_minimo_mensual();
+    let mut ingresos = vec![salario_minimo, salario_minimo * Decimal::TWO];
+    let tasas = puntos(&format!("productos[{infonavit}].tasa_por_umas"));
+    let pagos = puntos(&format!("productos[{infonavit}].pago_por_umas"));
+    ingresos.extend(tasas.iter().chain(&pagos).map(|&(umas, _)| umas * uma_mensual()));
     // The bank's smallest credit is 250,000: about 8,400 of income at 30% over 20 years.
     ingresos.extend((0..200).map(|i| Decimal::from(8_300 + i)));
-    ingresos.push(BANCO_CREDITO_MIN / Decimal::from(30));
+    ingresos.push(cifra(&format!("productos[{}].credito_min", producto("bancario"))) / Decimal::from(30));
     let centavo = d("0.01");
     let mut casos = 0;
     let mut declinados = 0;
@@ -435,8 +441,9 @@ fn filtered_path_agrees_on_ties_and_answers_almost_always() {
 /// exactly.
 #[test]
 fn infonavit_outside_its_rate_table_reads_every_term_alike() {
-    use score_core::products::rules::{INFONAVIT_SALARIO_TASA_PISO, INFONAVIT_SALARIO_TASA_TOPE};
-    let (piso, tope) = (INFONAVIT_SALARIO_TASA_PISO, INFONAVIT_SALARIO_TASA_TOPE);
+    // The rate table's first and last bands, in pesos.
+    let tasas = puntos(&format!("productos[{}].tasa_por_umas", producto("infonavit")));
+    let (piso, tope) = (tasas[0].0 * uma_mensual(), tasas[tasas.len() - 1].0 * uma_mensual());
     let ingresos = [piso, piso - d("0.01"), piso + d("0.0000000001"), tope, tope + d("0.0000000001"), tope + d("0.01"), d("30000"), d("185000.55")];
     for (ingreso, tipo) in ingresos.iter().map(|&i| (i, IncomeType::Asalariado)).chain([(d("30000"), IncomeType::Independiente)]) {
         for edad in 18..=72 {

@@ -3,7 +3,8 @@
 
 use proptest::prelude::*;
 use rust_decimal::Decimal;
-use score_core::params::{PROPORCION_DEUDAS_NO_DECLARADAS, PUNTOS_DEUDAS_NO_DECLARADAS};
+mod incluida;
+use incluida::cifra;
 use score_core::{CodigoDictamen, Condicion, Nivel, Profile, ScoreReport, State};
 use serde_json::{Value, json};
 
@@ -198,12 +199,12 @@ proptest! {
         let mut hidden = p.clone();
         hidden.deudas_mensuales = None;
         let mut typical = p.clone();
-        typical.deudas_mensuales = Some(PROPORCION_DEUDAS_NO_DECLARADAS * p.ingreso_mensual);
+        typical.deudas_mensuales = Some(cifra("general.proporcion_deudas_no_declaradas") * p.ingreso_mensual);
         let (h, t) = (report(&hidden), report(&typical));
         prop_assert_eq!(&h.capacidad_compra_estimada, &t.capacidad_compra_estimada);
         prop_assert_eq!(&h.salud_financiera, &t.salud_financiera);
         prop_assert_eq!(&h.productos, &t.productos);
-        prop_assert_eq!(h.componentes.deudas.valor, PUNTOS_DEUDAS_NO_DECLARADAS);
+        prop_assert_eq!(h.componentes.deudas.valor, cifra("general.puntos_deudas_no_declaradas"));
         prop_assert!(h.dictamen.condicion != Condicion::Precalifica);
         prop_assert!(h.dictamen.motivos.iter().any(|m| m.codigo == CodigoDictamen::DeudasNoDeclaradas));
     }

@@ -5,8 +5,10 @@
 //! debts and savings on the cent that puts a component exactly on x.xx5, and sums exactly on
 //! x.5) every shown component value and every score must agree: 0 differences.
 
+mod incluida;
+
 use rust_decimal::Decimal;
-use score_core::params::*;
+use incluida::{cifra, del_estado, puntos};
 use score_core::{IncomeType, Profile, State};
 
 /// An exact fraction `n / d`, `d` > 0, kept reduced (the sweep's magnitudes stay far inside i128).
@@ -89,38 +91,35 @@ fn clamp(x: Q, low: Q, high: Q) -> Q {
 /// The six exact component values of MODEL.md sections 3 to 5.
 fn components(p: &Profile) -> [Q; 6] {
     let ingreso = Q::dec(p.ingreso_mensual);
-    let info = p.estado.info();
-    let personas = p.personas_hogar.map_or(Q::dec(PERSONAS_HOGAR_DEFAULT), |n| Q::int(i128::from(n)));
-    let costo = Q::dec(LINEA_POBREZA_URBANA).mul(personas).mul(Q::dec(info.factor));
+    let personas = p.personas_hogar.map_or(Q::dec(cifra("general.personas_hogar_default")), |n| Q::int(i128::from(n)));
+    let costo = Q::dec(cifra("general.linea_pobreza_urbana")).mul(personas).mul(Q::dec(del_estado(p.estado.inegi(), "factor")));
     let deudas = p.deudas_mensuales.map(Q::dec);
-    let supuestas = deudas.unwrap_or(Q::dec(PROPORCION_DEUDAS_NO_DECLARADAS).mul(ingreso));
-    let curva_ingreso = CURVA_INGRESO;
-    let ingreso_x = curva_ingreso.points();
+    let supuestas = deudas.unwrap_or(Q::dec(cifra("general.proporcion_deudas_no_declaradas")).mul(ingreso));
+    let ingreso_x = puntos("curvas.ingreso");
     let referencia = clamp(ingreso, Q::dec(ingreso_x[0].0).mul(costo), Q::dec(ingreso_x[ingreso_x.len() - 1].0).mul(costo));
     let tipo = match p.tipo_ingreso {
-        IncomeType::Asalariado => PUNTOS_TIPO_ASALARIADO,
-        IncomeType::Mixto => PUNTOS_TIPO_MIXTO,
-        IncomeType::Pensionado => PUNTOS_TIPO_PENSIONADO,
-        IncomeType::Independiente => PUNTOS_TIPO_INDEPENDIENTE,
+        IncomeType::Asalariado => cifra("general.puntos_tipo_asalariado"),
+        IncomeType::Mixto => cifra("general.puntos_tipo_mixto"),
+        IncomeType::Pensionado => cifra("general.puntos_tipo_pensionado"),
+        IncomeType::Independiente => cifra("general.puntos_tipo_independiente"),
     };
-    let (independiente, asalariado) = (CURVA_ANTIGUEDAD_INDEPENDIENTE, CURVA_ANTIGUEDAD_ASALARIADO);
     let antiguedad = match p.tipo_ingreso {
-        IncomeType::Independiente => independiente.points(),
-        _ => asalariado.points(),
+        IncomeType::Independiente => puntos("curvas.antiguedad_independiente"),
+        _ => puntos("curvas.antiguedad_asalariado"),
     };
     [
-        curve(CURVA_INGRESO.points(), ingreso.div(costo)),
+        curve(&puntos("curvas.ingreso"), ingreso.div(costo)),
         Q::dec(tipo),
-        curve(antiguedad, Q::int(i128::from(p.antiguedad_meses))),
+        curve(&antiguedad, Q::int(i128::from(p.antiguedad_meses))),
         match deudas {
-            None => Q::dec(PUNTOS_DEUDAS_NO_DECLARADAS),
-            Some(d) => curve(CURVA_DEUDAS.points(), d.div(ingreso)),
+            None => Q::dec(cifra("general.puntos_deudas_no_declaradas")),
+            Some(d) => curve(&puntos("curvas.deudas"), d.div(ingreso)),
         },
         min(
-            curve(CURVA_AHORRO.points(), Q::dec(p.ahorro).div(referencia.mul(Q::int(12)))),
-            curve(CURVA_AHORRO_COBERTURA.points(), ingreso.div(costo)),
+            curve(&puntos("curvas.ahorro"), Q::dec(p.ahorro).div(referencia.mul(Q::int(12)))),
+            curve(&puntos("curvas.ahorro_cobertura"), ingreso.div(costo)),
         ),
-        curve(CURVA_SALUD_FINANCIERA.points(), ingreso.sub(costo).sub(supuestas).div(ingreso)),
+        curve(&puntos("curvas.salud_financiera"), ingreso.sub(costo).sub(supuestas).div(ingreso)),
     ]
 }
 
@@ -195,7 +194,7 @@ fn sweep() -> Vec<Profile> {
     for ingreso in [10_000i64, 12_000, 16_000, 20_000, 25_000, 26_000, 30_000, 40_000, 48_000, 60_000, 100_000] {
         let i = Decimal::from(ingreso);
         let mut debts = Vec::new();
-        tie_numerators(CURVA_DEUDAS.points(), Q::dec(i), &mut debts);
+        tie_numerators(&puntos("curvas.deudas"), Q::dec(i), &mut debts);
         for d in debts {
             let mut p = base(1 + rng.next(32) as u8, i);
             p.deudas_mensuales = Some(d);
@@ -206,12 +205,11 @@ fn sweep() -> Vec<Profile> {
         // The state first: the savings reference depends on its cost of living.
         let estado = 1 + rng.next(32) as u8;
         let probe = base(estado, i);
-        let costo = Q::dec(LINEA_POBREZA_URBANA).mul(Q::dec(PERSONAS_HOGAR_DEFAULT)).mul(Q::dec(probe.estado.info().factor));
-        let curva_ingreso = CURVA_INGRESO;
-    let ingreso_x = curva_ingreso.points();
+        let costo = Q::dec(cifra("general.linea_pobreza_urbana")).mul(Q::dec(cifra("general.personas_hogar_default"))).mul(Q::dec(del_estado(probe.estado.inegi(), "factor")));
+        let ingreso_x = puntos("curvas.ingreso");
         let referencia = clamp(Q::dec(i), Q::dec(ingreso_x[0].0).mul(costo), Q::dec(ingreso_x[ingreso_x.len() - 1].0).mul(costo));
         let mut savings = Vec::new();
-        tie_numerators(CURVA_AHORRO.points(), referencia.mul(Q::int(12)), &mut savings);
+        tie_numerators(&puntos("curvas.ahorro"), referencia.mul(Q::int(12)), &mut savings);
         for a in savings {
             let mut p = base(estado, i);
             p.ahorro = a;

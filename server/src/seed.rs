@@ -241,6 +241,15 @@ pub async fn run(db: &Db, password_hash: &str, opts: &SeedOptions) -> Result<See
     let mut profiles: Vec<Vec<Arg>> = Vec::with_capacity(n_agents);
     let mut properties: Vec<Vec<Arg>> = Vec::new();
     let mut reviews: Vec<Vec<Arg>> = Vec::new();
+    // Each state's price per m² in the embedded calibration, by INEGI code − 1.
+    let calibracion = score_core::Calibration::default();
+    let precios_m2: Vec<f64> = score_core::State::all()
+        .map(|s| {
+            calibracion
+                .cifra(&format!("estados[{}].precio_m2", s.inegi() - 1))
+                .map_or(25_000.0, |p| p.to_string().parse().unwrap_or(25_000.0))
+        })
+        .collect();
     for i in 0..n_agents {
         let (first, last1, last2) = (rng.pick(FIRST), rng.pick(LAST), rng.pick(LAST));
         let last = format!("{last1} {last2}");
@@ -295,8 +304,7 @@ pub async fn run(db: &Db, password_hash: &str, opts: &SeedOptions) -> Result<See
             Arg::Int(i64::from(active)), Arg::Int(now - (n_agents - i) as i64), Arg::Int(now),
         ]);
         let precio_m2: f64 = score_core::State::parse(estado)
-            .map(|s| s.info().precio_m2.to_string().parse().unwrap_or(25_000.0))
-            .unwrap_or(25_000.0);
+            .map_or(25_000.0, |s| precios_m2[usize::from(s.inegi() - 1)]);
         let n_props = rng.below(2 * opts.properties_per_agent + 1);
         for _ in 0..n_props {
             let sale = rng.below(100) < 65;

@@ -78,6 +78,12 @@ impl Calibration {
         cifras::de(&self.documento)
     }
 
+    /// One figure by the path of its key, as [`Calibration::cifras`] names it
+    /// (`estados[8].precio_m2`, `productos[2].tasa_anual`); `None` when the document has none.
+    pub fn cifra(&self, path: &str) -> Option<rust_decimal::Decimal> {
+        self.cifras().into_iter().find(|(p, _)| p == path).map(|(_, v)| v)
+    }
+
     /// The document as JSON (for `GET /api/v1/calibracion`): every figure with its source.
     pub fn to_json_value(&self) -> serde_json::Value {
         serde_json::to_value(&*self.documento).unwrap_or(serde_json::Value::Null)

@@ -23,7 +23,6 @@
 
 mod bancos;
 mod carga;
-mod closing;
 mod cofinavit;
 mod evaluate;
 mod fijos;
@@ -32,14 +31,12 @@ mod motivo;
 mod numero;
 mod ofertas;
 mod persona;
-pub mod rules;
 
 pub(crate) use persona::cotiza_a;
 
 pub use crate::calibration::clave::{CLAVE_MAX, Clave};
 pub use crate::calibration::producto::Producto;
 pub(crate) use crate::calibration::producto::TIPOS;
-pub use closing::{GASTOS_CIERRE, ISAI, Origen as OrigenIsai, isai, tasa_gastos_cierre};
 pub use finance::{Flujo, cat, factor_anualidad_mensual};
 pub use motivo::Motivo;
 
