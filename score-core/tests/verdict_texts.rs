@@ -1,6 +1,7 @@
-//! The verdict's sentences state the limits of the calibration in use: a bank's calibration with
-//! another total-debt limit, another share of income assumed for undeclared debts or another
-//! age limit reads its own figures, and the embedded one reads its own.
+//! The verdict's sentences and the recommendations' texts state the limits of the calibration
+//! in use: a bank's calibration with another total-debt limit, another share of income assumed
+//! for undeclared debts, another age limit or another seniority minimum reads its own figures,
+//! and the embedded one reads its own.
 
 use score_core::calibration::{Calibration, EMBEDDED_TOML};
 use score_core::{CodigoDictamen, verdict_text};
@@ -80,4 +81,29 @@ fn a_limit_with_decimals_reads_as_a_percentage() {
     let cal = cambiada(&[("dti_total_max = { valor = 0.40,", "dti_total_max = { valor = 0.325,")]);
     let texto = motivo(CON_DEUDAS, &cal, "DEUDA_MAYOR_AL_LIMITE").expect("above 32.5%");
     assert!(texto.contains("del 32.5% de tu ingreso"), "{texto}");
+}
+
+/// The recommendations that state a limit read the calibration's too: the debt limit, and the
+/// bank's seniority minimum by income type.
+#[test]
+fn the_recommendations_state_the_calibrations_limits() {
+    let recomendacion = |perfil: &str, cal: &Calibration, codigo: &str| -> Option<String> {
+        let informe: serde_json::Value =
+            serde_json::from_str(&score_core::score_json_calibrated(perfil, cal).expect("valid")).expect("json");
+        informe["recomendaciones_detalle"]
+            .as_array()
+            .expect("recomendaciones_detalle")
+            .iter()
+            .find(|r| r["codigo"] == codigo)
+            .map(|r| r["texto"].as_str().expect("texto").to_owned())
+    };
+    let texto = recomendacion(CON_DEUDAS, &banco(), "DEUDA_MAYOR_AL_LIMITE").expect("above the bank's limit");
+    assert!(texto.contains("hasta bajar del 35% de tu ingreso"), "{texto}");
+    let nuevo = SIN_DEUDAS.replace("\"antiguedad_meses\": 36", "\"antiguedad_meses\": 2");
+    let incluida = recomendacion(&nuevo, &Calibration::default(), "ANTIGUEDAD_CORTA").expect("short seniority");
+    assert!(incluida.contains("suelen pedir de 6 meses a 2 años en el empleo"), "{incluida}");
+    assert_eq!(incluida, score_core::recommendation_text(score_core::CodigoRecomendacion::AntiguedadCorta));
+    let un_anio = cambiada(&[("antiguedad_min_meses = { valor = 6, independiente = 24", "antiguedad_min_meses = { valor = 12, independiente = 12")]);
+    let texto = recomendacion(&nuevo, &un_anio, "ANTIGUEDAD_CORTA").expect("short seniority");
+    assert!(texto.contains("suelen pedir 1 año en el empleo"), "{texto}");
 }

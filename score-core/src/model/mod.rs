@@ -80,6 +80,7 @@ fn assemble(
     };
     let dictamen = verdict::dictamen(c, profile, &salud, &capacidad, motivos_banco);
     let recomendaciones_detalle = recommend(
+        c,
         profile,
         figures.debiles.iter().flatten().copied(),
         &capacidad,

@@ -2,18 +2,21 @@
 //! block, in the manner of the reason codes of established scorecards: the components that
 //! cost the most points come first.
 
+use crate::cifras::Cifras;
 use crate::profile::Profile;
+use std::sync::OnceLock;
 use crate::report::{
     CapacidadCompra, CodigoDictamen as D, CodigoRecomendacion as C, Condicion, Dictamen, EstatusEnganche,
     EvaluacionM2, Recomendacion,
 };
 
-/// The Spanish text of each code.
-pub fn texto(codigo: C) -> &'static str {
+/// The Spanish text of each code, with `{…}` where it states a figure of the calibration in use
+/// ([`texto_en`] fills them).
+const fn plantilla(codigo: C) -> &'static str {
     match codigo {
         C::IngresoBajo => "Tu ingreso mensual es el factor que más limita tu puntaje: sumar el ingreso de un cónyuge o coacreditado (por ejemplo con Unamos Créditos) amplía tu capacidad.",
         C::IngresoPocoComprobable => "Reúne tus declaraciones anuales de los dos últimos años y seis meses de estados de cuenta: los bancos piden comprobar ingresos que no son de nómina.",
-        C::AntiguedadCorta => "Tu antigüedad laboral es corta: los bancos suelen pedir de 6 meses a 2 años en el empleo o la actividad actual; esperar unos meses mejora tu evaluación.",
+        C::AntiguedadCorta => "Tu antigüedad laboral es corta: los bancos suelen pedir {antiguedad_min_banco} en el empleo o la actividad actual; esperar unos meses mejora tu evaluación.",
         C::DeudaAlta => "Tus pagos de deudas ocupan una parte alta de tu ingreso: liquidar o consolidar créditos antes de solicitar la hipoteca sube tu puntaje y tu monto.",
         C::AhorroBajo => "Tu ahorro es bajo frente a tu ingreso anual: ahorrar para el enganche y los gastos de escrituración (alrededor de 6% del valor) fortalece tu solicitud.",
         C::SaludFinancieraAjustada => "Después del costo de vida de tu estado y tus deudas te queda poco ingreso disponible: reducir gastos fijos mejora tu salud financiera.",
@@ -27,12 +30,47 @@ pub fn texto(codigo: C) -> &'static str {
         C::SinPlazoPorEdad => "Por tu edad no queda plazo de crédito: una persona más joven puede solicitarlo contigo como coacreditado.",
         C::SinProductoDisponible => "Hoy ningún crédito de vivienda te aplica: revisa en la tabla de productos el motivo de cada uno; por ejemplo, unos meses más de antigüedad o un coacreditado abren opciones.",
         C::IngresoMenorAlMinimo => "Suma el ingreso de un cónyuge o coacreditado, o comprueba otros ingresos, para llegar al mínimo de los créditos.",
-        C::DeudaMayorAlLimite => "Liquida o reestructura deudas hasta bajar del 40% de tu ingreso antes de pedir una hipoteca.",
+        C::DeudaMayorAlLimite => "Liquida o reestructura deudas hasta bajar del {dti_total_max} de tu ingreso antes de pedir una hipoteca.",
     }
 }
 
-fn item(codigo: C) -> Recomendacion {
-    Recomendacion { codigo, texto: texto(codigo).into() }
+/// A number of months as a person says it: `6 meses`, `1 año`, `2 años`.
+fn meses(n: u32) -> String {
+    match (n % 12, n / 12) {
+        (0, 1) => "1 año".to_owned(),
+        (0, anios) if anios > 0 => format!("{anios} años"),
+        _ if n == 1 => "1 mes".to_owned(),
+        _ => format!("{n} meses"),
+    }
+}
+
+/// The figures the texts state: the household's total-debt limit, and the bank mortgage's
+/// seniority minimum, from the shortest (by income type) to the longest.
+fn figuras(c: &Cifras) -> [(&'static str, String); 2] {
+    let a = c.productos.banco_antiguedad_min;
+    let (corta, larga) = [a.asalariado, a.mixto, a.pensionado, a.independiente]
+        .into_iter()
+        .fold((u32::MAX, 0), |(corta, larga), m| (corta.min(m), larga.max(m)));
+    let antiguedad = if corta == larga { meses(corta) } else { format!("de {} a {}", meses(corta), meses(larga)) };
+    [("{dti_total_max}", super::verdict::porcentaje(c.dti_total_max)), ("{antiguedad_min_banco}", antiguedad)]
+}
+
+/// The text of `codigo` under the figures `c`.
+pub(crate) fn texto_en(c: &Cifras, codigo: C) -> String {
+    figuras(c).iter().fold(plantilla(codigo).to_owned(), |texto, (marca, valor)| texto.replace(marca, valor))
+}
+
+/// The text of each code under the embedded calibration, in [`C::ALL`] order, written once.
+fn textos_incluidos() -> &'static [String; C::ALL.len()] {
+    static TEXTOS: OnceLock<[String; C::ALL.len()]> = OnceLock::new();
+    TEXTOS.get_or_init(|| C::ALL.map(|codigo| texto_en(Cifras::incluidas(), codigo)))
+}
+
+/// The Spanish text of each code under the embedded calibration (a report under another
+/// calibration states that one's figures).
+pub fn texto(codigo: C) -> &'static str {
+    let i = C::ALL.iter().position(|&d| d == codigo).unwrap_or(0);
+    &textos_incluidos()[i]
 }
 
 /// Recommendations in order: the weak components' codes (up to three, most points lost first,
@@ -40,12 +78,20 @@ fn item(codigo: C) -> Recomendacion {
 /// capacity findings. A profile with none of these gets PERFIL_SOLIDO. When the verdict is not
 /// PRECALIFICA, the recommendation of its first reason comes first (moved, not repeated).
 pub(crate) fn recommend(
+    c: &Cifras,
     profile: &Profile,
     debiles: impl Iterator<Item = C>,
     capacidad: &CapacidadCompra,
     plazo_max: u32,
     dictamen: &Dictamen,
 ) -> Vec<Recomendacion> {
+    // The embedded calibration's texts, unless this one states other figures.
+    let limites = |c: &Cifras| (c.dti_total_max, c.productos.banco_antiguedad_min);
+    let propios = limites(c) != limites(Cifras::incluidas());
+    let item = |codigo: C| Recomendacion {
+        codigo,
+        texto: if propios { texto_en(c, codigo).into() } else { texto(codigo).into() },
+    };
     // Written once, at their most: three weak components and eight findings.
     let mut out: Vec<Recomendacion> = Vec::with_capacity(11);
     out.extend(debiles.map(item));

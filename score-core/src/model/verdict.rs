@@ -38,12 +38,16 @@ const fn plantilla(codigo: D) -> &'static str {
 /// limit at the end of the term (the verdict's knock-out for age is the bank's, whose limit is
 /// the highest) in years.
 fn figuras(c: &Cifras) -> [(&'static str, String); 3] {
-    let porcentaje = |d: Decimal| format!("{}%", (d * Decimal::ONE_HUNDRED).normalize());
     [
         ("{dti_total_max}", porcentaje(c.dti_total_max)),
         ("{edad_mas_plazo_max}", c.productos.banco_edad_max.to_string()),
         ("{proporcion_deudas_no_declaradas}", porcentaje(c.proporcion_deudas_no_declaradas)),
     ]
+}
+
+/// A share as a percentage, as written: 0.40 is `40%`, 0.325 `32.5%`.
+pub(crate) fn porcentaje(d: Decimal) -> String {
+    format!("{}%", (d * Decimal::ONE_HUNDRED).normalize())
 }
 
 /// The sentence of `codigo` under the figures `c`.
