@@ -32,16 +32,13 @@ fn backticked(cell: &str) -> Option<&str> {
     cell.strip_prefix('`')?.strip_suffix('`')
 }
 
-/// The curves MODEL.md documents, by its names (`CURVA_INGRESO` is `curvas.ingreso`).
-const CURVAS: [&str; 7] = [
-    "CURVA_INGRESO",
-    "CURVA_ANTIGUEDAD_ASALARIADO",
-    "CURVA_ANTIGUEDAD_INDEPENDIENTE",
-    "CURVA_DEUDAS",
-    "CURVA_AHORRO",
-    "CURVA_AHORRO_COBERTURA",
-    "CURVA_SALUD_FINANCIERA",
-];
+/// The embedded calibration's curves by the name MODEL.md gives each: `curvas.ingreso` is
+/// `CURVA_INGRESO`.
+fn curvas() -> std::collections::BTreeSet<String> {
+    let cal = score_core::Calibration::default();
+    let nombres = cal.cifras().into_iter().filter_map(|(path, _)| Some(path.strip_prefix("curvas.")?.split('.').next()?.to_owned()));
+    nombres.map(|n| format!("CURVA_{}", n.to_uppercase())).collect()
+}
 
 /// The parameters of MODEL.md section 11 that are the calibration's, by the name the document
 /// gives them, with their value in the embedded calibration: most are `general.<name>`, the bank
@@ -94,7 +91,10 @@ fn every_parameter_is_documented_with_its_value() {
 #[test]
 fn every_curve_is_documented_breakpoint_by_breakpoint() {
     let doc = model_md();
-    for name in CURVAS {
+    let documented: std::collections::BTreeSet<String> =
+        doc.split("#### `CURVA_").skip(1).filter_map(|h| Some(format!("CURVA_{}", h.split('`').next()?))).collect();
+    assert_eq!(documented, curvas(), "MODEL.md documents a heading for each of the calibration's curves, and no other");
+    for name in curvas() {
         let curve = puntos(&format!("curvas.{}", name.trim_start_matches("CURVA_").to_lowercase()));
         let heading = format!("#### `{name}`");
         let after = doc.split(&heading).nth(1).unwrap_or_else(|| panic!("MODEL.md has no heading {heading}"));

@@ -57,7 +57,7 @@ fn figuras(c: &Cifras) -> [(&'static str, String); 2] {
 
 /// The text of `codigo` under the figures `c`.
 pub(crate) fn texto_en(c: &Cifras, codigo: C) -> String {
-    figuras(c).iter().fold(plantilla(codigo).to_owned(), |texto, (marca, valor)| texto.replace(marca, valor))
+    super::verdict::rellenar(plantilla(codigo), &figuras(c))
 }
 
 /// The text of each code under the embedded calibration, in [`C::ALL`] order, written once.

@@ -50,9 +50,14 @@ pub(crate) fn porcentaje(d: Decimal) -> String {
     format!("{}%", (d * Decimal::ONE_HUNDRED).normalize())
 }
 
+/// `plantilla` with each `{…}` mark of `figuras` replaced by its figure.
+pub(crate) fn rellenar(plantilla: &str, figuras: &[(&str, String)]) -> String {
+    figuras.iter().fold(plantilla.to_owned(), |texto, (marca, valor)| texto.replace(marca, valor))
+}
+
 /// The sentence of `codigo` under the figures `c`.
 pub(crate) fn texto_en(c: &Cifras, codigo: D) -> String {
-    figuras(c).iter().fold(plantilla(codigo).to_owned(), |texto, (marca, valor)| texto.replace(marca, valor))
+    rellenar(plantilla(codigo), &figuras(c))
 }
 
 /// The figures [`figuras`] writes, compared as numbers: two calibrations that agree on them
