@@ -69,8 +69,8 @@ fn textos_incluidos() -> &'static [String; C::ALL.len()] {
 /// The Spanish text of each code under the embedded calibration (a report under another
 /// calibration states that one's figures).
 pub fn texto(codigo: C) -> &'static str {
-    let i = C::ALL.iter().position(|&d| d == codigo).unwrap_or(0);
-    &textos_incluidos()[i]
+    // `C::ALL` lists the codes in their declaration order (a test checks it).
+    &textos_incluidos()[codigo as usize]
 }
 
 /// Recommendations in order: the weak components' codes (up to three, most points lost first,
@@ -87,7 +87,8 @@ pub(crate) fn recommend(
 ) -> Vec<Recomendacion> {
     // The embedded calibration's texts, unless this one states other figures.
     let limites = |c: &Cifras| (c.dti_total_max, c.productos.banco_antiguedad_min);
-    let propios = limites(c) != limites(Cifras::incluidas());
+    let incluidas = Cifras::incluidas();
+    let propios = !std::ptr::eq(c, incluidas) && limites(c) != limites(incluidas);
     let item = |codigo: C| Recomendacion {
         codigo,
         texto: if propios { texto_en(c, codigo).into() } else { texto(codigo).into() },
@@ -153,4 +154,17 @@ pub(crate) fn recommend(
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// [`texto`] reads a code's text at the code's own number.
+    #[test]
+    fn the_codes_are_listed_in_their_declaration_order() {
+        for (i, codigo) in C::ALL.into_iter().enumerate() {
+            assert_eq!(codigo as usize, i, "{codigo:?}");
+        }
+    }
 }

@@ -86,8 +86,8 @@ fn incluidos() -> &'static [MotivoDictamen; D::ALL.len()] {
 /// The Spanish sentence of each reason under the embedded calibration (a report under another
 /// calibration states that one's figures).
 pub fn texto(codigo: D) -> &'static str {
-    let i = D::ALL.iter().position(|&d| d == codigo).unwrap_or(0);
-    &textos_incluidos()[i]
+    // `D::ALL` lists the codes in their declaration order (a test checks it).
+    &textos_incluidos()[codigo as usize]
 }
 
 /// The verdict of a profile whose capacity block (the recommended product's terms) is
@@ -126,7 +126,8 @@ pub(crate) fn dictamen(
         }
     };
     let aplican = D::ALL.iter().enumerate().fold(0, |bits, (i, c)| if applies(*c) { bits | 1 << i } else { bits });
-    let motivos = if limites(c) == limites(Cifras::incluidas()) {
+    let incluidas = Cifras::incluidas();
+    let motivos = if std::ptr::eq(c, incluidas) || limites(c) == limites(incluidas) {
         seleccion(incluidos(), aplican)
     } else {
         // Another calibration's limits: its own sentences, for the reasons that apply.
@@ -139,4 +140,17 @@ pub(crate) fn dictamen(
         Some(_) => Condicion::Condicionado,
     };
     Dictamen { precalifica: condicion != Condicion::NoPrecalifica, condicion, motivos }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// [`texto`] reads a reason's sentence at the code's own number.
+    #[test]
+    fn the_codes_are_listed_in_their_declaration_order() {
+        for (i, codigo) in D::ALL.into_iter().enumerate() {
+            assert_eq!(codigo as usize, i, "{codigo:?}");
+        }
+    }
 }
