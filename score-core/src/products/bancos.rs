@@ -3,12 +3,14 @@
 //! under its own figures, and Cuenta Infonavit + Crédito Bancario, whose bank part is the
 //! calibration's bank mortgage's.
 
-use super::evaluate::{Cat, Credito, Evaluada, Motivos, Pago, Tramo, Valor, evaluada, forma_cofi};
+use super::evaluate::{Cat, Credito, Evaluada, Motivos, Pago, Tramo, Valor, evaluada, forma_cofi, sin_plazo_o_pago};
 use super::fijos::Fijo;
 use super::numero::Numero;
-use super::ofertas::{prestatarios, sin_plazo_o_pago};
 use super::persona::{Capacidad, Comprador, Persona, capacidad, plazo, tope};
-use super::{Institucion, Motivo, Producto, Solicitud};
+use super::motivo::Motivo;
+use super::tipos::Solicitud;
+use crate::calibration::producto::Producto;
+use crate::profile::Institucion;
 use crate::cifras::Cifras;
 use crate::fast_decimal::{Orden, por};
 use crate::profile::IncomeType;
@@ -191,4 +193,12 @@ pub(super) fn otros_bancos<N: Numero>(c: &Cifras, s: &Solicitud, otros: &mut Vec
         otros.push(e);
     }
     Some(())
+}
+
+/// What every product reads of `s`: the buyer, the applicant, the co-borrower and the household.
+pub(super) fn prestatarios<'a, N: Numero>(c: &'a Cifras, s: &Solicitud) -> (Comprador<'a, N>, Persona, Option<Persona>, Hogar) {
+    let p = Persona::titular(c, s);
+    let co = s.coacreditado.as_ref().map(|co| Persona::coacreditado(c, co));
+    let h = hogar(c, &p, co.as_ref());
+    (Comprador::de(c, s), p, co, h)
 }

@@ -1,11 +1,13 @@
 //! Loading a calibration: its document read and checked and its figures read
 //! (`calibration::leer`, a leaf that computes no credit), then the tables of the products whose
-//! terms depend only on the term solved from those figures by the products' own code
-//! ([`super::fijos`]). It lives here, in the products' layer, so that the calibration never
+//! terms depend only on the term ([`super::fijos`]) solved from those figures by the products'
+//! own code (`evaluate::fijo_calculado`). It lives here, in the products' layer, so that the calibration never
 //! calls up into the products; and the embedded calibration with it, which the products' entry
 //! points without a calibration ([`super::evaluar`], [`super::Producto::plazo_max`]) read.
 
+use super::evaluate;
 use super::fijos::{self, Fijo};
+use crate::approx::Approx;
 use crate::calibration::{Calibration, EMBEDDED_TOML, leer};
 use crate::cifras::Cifras;
 use crate::error::ScoreError;
@@ -50,10 +52,32 @@ impl Cifras {
 /// The fixed products' terms for every term they grant, in `c` and in each of its other bank
 /// products' figures (only the bank's table there: no other product is evaluated under them).
 fn resolver_tablas(c: &mut Cifras) {
-    c.productos.tablas = fijos::tablas(c);
+    c.productos.tablas = tablas(c);
     for otro in &mut c.otros_bancos {
-        otro.productos.tablas = fijos::tablas_de(otro, &[Fijo::Banco]);
+        otro.productos.tablas = tablas_de(otro, &[Fijo::Banco]);
     }
+}
+
+/// Every fixed product's payment per peso and CAT by term (0 to its longest), in filtered
+/// arithmetic; a term whose terms filtered arithmetic cannot decide ends its table there (the
+/// products then compute them). INFONAVIT's are empty where they are not kept
+/// ([`fijos::INFONAVIT_EN_TABLA`]).
+fn tablas(c: &Cifras) -> [Vec<(Approx, Option<Approx>)>; Fijo::ALL.len()] {
+    tablas_de(c, &Fijo::ALL)
+}
+
+/// [`tablas`] of `fijos` alone (the others empty): another bank product's figures need only
+/// [`Fijo::Banco`]'s.
+fn tablas_de(c: &Cifras, fijos: &[Fijo]) -> [Vec<(Approx, Option<Approx>)>; Fijo::ALL.len()] {
+    Fijo::ALL.map(|fijo| {
+        let guardada = fijos.contains(&fijo) && (fijos::INFONAVIT_EN_TABLA || !matches!(fijo, Fijo::InfonavitPiso | Fijo::InfonavitTope));
+        if !guardada {
+            return Vec::new();
+        }
+        (0..=c.productos.plazo_max_fijo(fijo))
+            .map_while(|plazo| evaluate::fijo_calculado::<Approx>(c, fijo, plazo))
+            .collect()
+    })
 }
 
 /// The embedded calibration, `calibration/mx-2026.toml` read and checked on first use and kept

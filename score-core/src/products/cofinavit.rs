@@ -5,12 +5,13 @@
 //! discount has already used in part; the sub-account pays part of the down payment.
 
 use super::bancos::{Hogar, ltv, motivos_banco, plazo_banco};
-use super::evaluate::{Cat, Credito, Evaluada, Motivos, Pago, Tramo, Valor, evaluada};
+use super::evaluate::{Cat, Credito, Evaluada, Motivos, Pago, Tramo, Valor, evaluada, sin_plazo_o_pago};
 use super::fijos::Fijo;
 use super::numero::Numero;
-use super::ofertas::sin_plazo_o_pago;
 use super::persona::{Capacidad, Comprador, Persona, capacidad};
-use super::{Institucion, Motivo, Producto};
+use super::motivo::Motivo;
+use crate::calibration::producto::Producto;
+use crate::profile::Institucion;
 use crate::fast_decimal::por;
 use crate::profile::IncomeType;
 use rust_decimal::Decimal;

@@ -8,7 +8,10 @@ use super::fijos::Fijo;
 use super::finance::Flujo;
 use super::numero::Numero;
 use super::persona::Comprador;
-use super::{Clave, Motivo, OfertaProducto, Producto};
+use super::motivo::Motivo;
+use super::tipos::OfertaProducto;
+use crate::calibration::clave::Clave;
+use crate::calibration::producto::Producto;
 use crate::cifras::Cifras;
 use crate::money::{MONEY_DP, RATIO_DP, round};
 use rust_decimal::Decimal;
@@ -208,7 +211,7 @@ impl<N: Numero> Evaluada<N> {
     /// report's offers are evaluated, in place. Their figures mean nothing until written.
     // Inlined natively (a few stores); one copy in WebAssembly (its size budget).
     #[cfg_attr(target_arch = "wasm32", inline(never))]
-    pub fn vacias() -> [Evaluada<N>; super::TIPOS] {
+    pub fn vacias() -> [Evaluada<N>; crate::calibration::producto::TIPOS] {
         std::array::from_fn(|_| Evaluada::vacia())
     }
 
@@ -586,3 +589,11 @@ pub(super) fn forma_cofi<N: Numero>(c: &Cifras, banco: Tramo<N>, fondo: Tramo<N>
     [banco.por(reglas.parte_banco_cofi), fondo.por(reglas.parte_cofi)]
 }
 
+/// The reason a product refuses for want of a term (age) or, with a term, of a payment.
+pub(super) fn sin_plazo_o_pago(motivos: &mut Motivos, plazo: u32, sin_pago: bool) {
+    if plazo == 0 {
+        motivos.push(Motivo::SinPlazoPorEdad);
+    } else if sin_pago {
+        motivos.push(Motivo::SinCapacidadDePago);
+    }
+}

@@ -5,7 +5,7 @@
 //! Their payment per peso and their CAT depend on nothing but the term: the CAT is a root
 //! solved in doubles and certified (see `finance::cat_filtrado`), which is most of what an
 //! applicant costs, so the filtered path reads them from tables solved once, when a
-//! calibration is loaded ([`tablas`]), by the same code the products run
+//! calibration is loaded (`products::carga`), by the same code the products run
 //! (`evaluate::fijo_calculado`), instead of solving them again for every applicant. Decimal
 //! arithmetic, the definition, never reads them.
 
@@ -17,28 +17,6 @@ use crate::cifras::Cifras;
 /// are kept: natively only. WebAssembly computes them (the same figures), and does not test a
 /// salary for them either (`ofertas::tasa_fija`): that test would cost part of its size budget.
 pub(super) const INFONAVIT_EN_TABLA: bool = !cfg!(target_arch = "wasm32");
-
-/// Every fixed product's payment per peso and CAT by term (0 to its longest), in filtered
-/// arithmetic; a term whose terms filtered arithmetic cannot decide ends its table there (the
-/// products then compute them). INFONAVIT's are empty where they are not kept
-/// ([`INFONAVIT_EN_TABLA`]).
-pub(crate) fn tablas(c: &Cifras) -> [Vec<(Approx, Option<Approx>)>; Fijo::ALL.len()] {
-    tablas_de(c, &Fijo::ALL)
-}
-
-/// [`tablas`] of `fijos` alone (the others empty): another bank product's figures need only
-/// [`Fijo::Banco`]'s.
-pub(super) fn tablas_de(c: &Cifras, fijos: &[Fijo]) -> [Vec<(Approx, Option<Approx>)>; Fijo::ALL.len()] {
-    Fijo::ALL.map(|fijo| {
-        let guardada = fijos.contains(&fijo) && (INFONAVIT_EN_TABLA || !matches!(fijo, Fijo::InfonavitPiso | Fijo::InfonavitTope));
-        if !guardada {
-            return Vec::new();
-        }
-        (0..=c.productos.plazo_max_fijo(fijo))
-            .map_while(|plazo| super::evaluate::fijo_calculado::<Approx>(c, fijo, plazo))
-            .collect()
-    })
-}
 
 /// The payment per peso and the CAT of `fijo` for a term of `plazo` years, as computed by
 /// `evaluate::fijo_calculado` in filtered arithmetic; `None` for a term beyond the table.

@@ -1,13 +1,16 @@
 //! Each product's own rules (PRODUCTS.md, section 2) applied to one applicant: who qualifies,
 //! the payment it allows, its term, caps and minimums, and how its credits make its offer.
 
-use super::bancos::{Hogar, hipoteca_bancaria, hogar, infonavit_mas_banco, sin_patron_con_subcuenta};
+use super::bancos::{hipoteca_bancaria, infonavit_mas_banco, prestatarios, sin_patron_con_subcuenta};
 use super::cofinavit::cofinavit;
-use super::evaluate::{Cat, CatPendiente, Credito, Evaluada, Motivos, Pago, Tramo, Valor, evaluada};
+use super::evaluate::{Cat, CatPendiente, Credito, Evaluada, Motivos, Pago, Tramo, Valor, evaluada, sin_plazo_o_pago};
 use super::fijos::{self, Fijo};
 use super::numero::Numero;
 use super::persona::{Capacidad, Comprador, Persona, capacidad, no_negativo, plazo};
-use super::{Institucion, Motivo, Producto, Solicitud, TIPOS};
+use super::motivo::Motivo;
+use super::tipos::Solicitud;
+use crate::calibration::producto::{Producto, TIPOS};
+use crate::profile::Institucion;
 use crate::cifras::Cifras;
 use crate::fast_decimal::{Orden, por};
 use rust_decimal::Decimal;
@@ -178,14 +181,6 @@ fn motivos_fondo(
     motivos
 }
 
-pub(super) fn sin_plazo_o_pago(motivos: &mut Motivos, plazo: u32, sin_pago: bool) {
-    if plazo == 0 {
-        motivos.push(Motivo::SinPlazoPorEdad);
-    } else if sin_pago {
-        motivos.push(Motivo::SinCapacidadDePago);
-    }
-}
-
 fn infonavit<N: Numero>(
     cx: &Comprador<'_, N>,
     p: &Persona,
@@ -335,14 +330,6 @@ pub(super) fn suma_unamos<N: Numero>(c: &Cifras, s: &Solicitud) -> Option<Option
             .is_empty()
             .then(|| titular.tramo.credito + socio.tramo.credito),
     )
-}
-
-/// What every product reads of `s`: the buyer, the applicant, the co-borrower and the household.
-pub(super) fn prestatarios<'a, N: Numero>(c: &'a Cifras, s: &Solicitud) -> (Comprador<'a, N>, Persona, Option<Persona>, Hogar) {
-    let p = Persona::titular(c, s);
-    let co = s.coacreditado.as_ref().map(|co| Persona::coacreditado(c, co));
-    let h = hogar(c, &p, co.as_ref());
-    (Comprador::de(c, s), p, co, h)
 }
 
 /// Every product, in the order of [`Producto::ALL`], written over `evaluadas` (storage the

@@ -5,7 +5,8 @@
 //! the credits and offers built on it are in [`super::evaluate`].
 
 use super::numero::Numero;
-use super::{Coacreditado, Institucion, Solicitud};
+use super::tipos::Solicitud;
+use crate::profile::{Coacreditado, Institucion};
 use crate::cifras::Cifras;
 use crate::fast_decimal::{Orden, por};
 use crate::profile::IncomeType;
