@@ -1,9 +1,10 @@
 //! Loading a calibration: its document read and checked and its figures read
 //! (`calibration::leer`, a leaf that computes no credit), then the tables of the products whose
 //! terms depend only on the term ([`super::fijos`]) solved from those figures by the products'
-//! own code (`evaluate::fijo_calculado`). It lives here, in the products' layer, so that the calibration never
-//! calls up into the products; and the embedded calibration with it, which the products' entry
-//! points without a calibration ([`super::evaluar`], [`super::Producto::plazo_max`]) read.
+//! own code (`evaluate::fijo_calculado`). It lives here, in the products' layer, so that the
+//! calibration never calls up into the products; and the embedded calibration with it, which the
+//! products' entry points without a calibration ([`super::evaluar`],
+//! [`super::Producto::plazo_max`]) read.
 
 use super::evaluate;
 use super::fijos::{self, Fijo};
