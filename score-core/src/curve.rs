@@ -9,12 +9,22 @@ use std::borrow::Cow;
 ///
 /// Its breakpoints are borrowed from a constant (the `curve!` macro) or owned, read from a
 /// calibration ([`Curve::de_puntos`]).
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone)]
 pub struct Curve {
     points: Cow<'static, [(Decimal, Decimal)]>,
     /// The same breakpoints as filtered doubles, for [`Curve::eval_approx`].
     approx: Cow<'static, [Punto]>,
+    /// The longest run of breakpoints from the first that are pairs of non-negative whole
+    /// numbers under [`ENTERO_LIMITE`], as integers, for [`Curve::eval_money_meses`]: read once
+    /// when the curve is built, not unpacked from each decimal at every use (a seniority curve
+    /// was walked that way twice a report, some 300 instructions each time). Empty for a
+    /// `curve!` constant, which then takes the general path (the same digits).
+    enteros: Cow<'static, [(i64, i64)]>,
 }
+
+/// Whole breakpoints are kept as integers below this (so that the interpolation's numerator
+/// stays within 64 bits).
+const ENTERO_LIMITE: u64 = 100_000_000;
 
 /// A breakpoint as filtered doubles, with the slope of the segment that ends at it (0 for the
 /// first), worked out when the curve is built: a report interpolates some five curves, and the
@@ -85,6 +95,14 @@ macro_rules! curve {
 }
 pub(crate) use curve;
 
+/// Two curves are equal when their breakpoints are: the doubles and the integers follow from
+/// them (a constant keeps no integers, a calibration's curve does).
+impl PartialEq for Curve {
+    fn eq(&self, other: &Curve) -> bool {
+        self.points == other.points
+    }
+}
+
 impl Curve {
     /// A curve over `points` (at least one; `x` strictly increasing, checked by tests) and the
     /// same points as doubles; use the `curve!` macro, which writes them once.
@@ -95,6 +113,7 @@ impl Curve {
         Curve {
             points: Cow::Borrowed(points),
             approx: Cow::Borrowed(approx),
+            enteros: Cow::Borrowed(&[]),
         }
     }
 
@@ -110,9 +129,15 @@ impl Curve {
             .enumerate()
             .map(|(k, &(x, y))| Punto::nuevo(x, y, k.checked_sub(1).map(|j| xy[j])))
             .collect::<Vec<_>>();
+        let entero = |d: Decimal| match crate::money::small_parts(d) {
+            Some((m, 0)) if m < ENTERO_LIMITE && !d.is_sign_negative() => i64::try_from(m).ok(),
+            _ => None,
+        };
+        let enteros = points.iter().map_while(|&(x, y)| Some((entero(x)?, entero(y)?))).collect::<Vec<_>>();
         Curve {
             points: Cow::Owned(points),
             approx: Cow::Owned(approx),
+            enteros: Cow::Owned(enteros),
         }
     }
 
@@ -160,16 +185,11 @@ impl Curve {
     }
 
     /// Hundredths of `y` at a whole `x`, rounded half away from zero; `None` unless every
-    /// breakpoint up to `x`'s segment is a pair of non-negative whole numbers under 10^8.
+    /// breakpoint up to `x`'s segment is a pair of non-negative whole numbers under 10^8
+    /// ([`Curve::enteros`]).
     fn centesimas_en(&self, x: i64) -> Option<i64> {
-        const LIMITE: u64 = 100_000_000;
-        let entero = |d: Decimal| match crate::money::small_parts(d) {
-            Some((m, 0)) if m < LIMITE && !d.is_sign_negative() => i64::try_from(m).ok(),
-            _ => None,
-        };
         let mut anterior: Option<(i64, i64)> = None;
-        for &(x_k, y_k) in self.points.iter() {
-            let (x_k, y_k) = (entero(x_k)?, entero(y_k)?);
+        for &(x_k, y_k) in self.enteros.iter() {
             if x <= x_k {
                 let Some((x_0, y_0)) = anterior else { return Some(100 * y_k) };
                 // 100 (y_0 + (x - x_0)(y_k - y_0) / (x_k - x_0)) as one fraction; x_0 < x <= x_k
@@ -180,6 +200,10 @@ impl Curve {
                 return i64::try_from(centesimas).ok();
             }
             anterior = Some((x_k, y_k));
+        }
+        // Beyond the last breakpoint only when every one is whole.
+        if self.enteros.len() < self.points.len() {
+            return None;
         }
         anterior.map(|(_, y)| 100 * y)
     }
@@ -303,15 +327,27 @@ mod tests {
     #[test]
     fn months_are_the_decimal_evaluation_to_the_centavo() {
         use crate::params::dec;
-        static TIES: [(Decimal, Decimal); 4] = [(dec(2, 0), dec(0, 0)), (dec(10, 0), dec(1, 0)), (dec(13, 0), dec(8, 0)), (dec(53, 0), dec(5, 0))];
-        // Never read: every breakpoint is whole, so the integer path answers.
-        static TIES_APPROX: [Punto; 0] = [];
-        let ties = Curve::new(&TIES, &TIES_APPROX);
+        // Built as a calibration's curves are (`Curve::de_puntos`, which keeps the whole
+        // breakpoints as integers).
+        let ties = Curve::de_puntos(vec![(dec(2, 0), dec(0, 0)), (dec(10, 0), dec(1, 0)), (dec(13, 0), dec(8, 0)), (dec(53, 0), dec(5, 0))]);
         // (2, 0) to (10, 1) is 1/8 a month: 0.125, 0.375, ... are ties, rounded away from zero.
         assert_eq!(ties.eval_money_meses(3), Decimal::new(13, 2));
         assert_eq!(ties.eval_money_meses(5), Decimal::new(38, 2));
-        for (name, curve) in CURVES.iter().copied().chain([("TIES", &ties)]) {
+        // Whole up to a breakpoint of 7.5 points: the integer path before it, the general one after.
+        let partly = Curve::de_puntos(vec![(dec(0, 0), dec(0, 0)), (dec(10, 0), dec(5, 0)), (dec(20, 0), dec(75, 1)), (dec(30, 0), dec(10, 0))]);
+        assert_eq!(partly.enteros.len(), 2);
+        assert_eq!(partly.centesimas_en(7), Some(350));
+        assert_eq!(partly.centesimas_en(15), None);
+        let loaded = CURVES.iter().map(|&(name, curve)| (name, Curve::de_puntos(curve.points().to_vec())));
+        for (name, curve) in loaded.chain([("TIES", ties), ("PARTLY", partly)]) {
             for meses in (0..=800).chain([u32::MAX]) {
+                let expected = crate::money::money(curve.eval(Decimal::from(meses)));
+                assert_eq!(curve.eval_money_meses(meses).serialize(), expected.serialize(), "{name} at {meses}");
+            }
+        }
+        // A constant (`curve!`) keeps no integers and answers through the general path alike.
+        for (name, curve) in CURVES {
+            for meses in 0..=100 {
                 let expected = crate::money::money(curve.eval(Decimal::from(meses)));
                 assert_eq!(curve.eval_money_meses(meses).serialize(), expected.serialize(), "{name} at {meses}");
             }
