@@ -18,13 +18,24 @@ pub struct Curve {
     /// numbers under [`ENTERO_LIMITE`], as integers, for [`Curve::eval_money_meses`]: read once
     /// when the curve is built, not unpacked from each decimal at every use (a seniority curve
     /// was walked that way twice a report, some 300 instructions each time). Empty for a
-    /// `curve!` constant, which then takes the general path (the same digits).
-    enteros: Cow<'static, [(i64, i64)]>,
+    /// `curve!` constant, which then takes the general path (the same digits). Natively only:
+    /// WebAssembly, whose module size has a budget, reads them where they are used.
+    #[cfg(not(target_arch = "wasm32"))]
+    enteros: Vec<(i64, i64)>,
 }
 
 /// Whole breakpoints are kept as integers below this (so that the interpolation's numerator
 /// stays within 64 bits).
 const ENTERO_LIMITE: u64 = 100_000_000;
+
+/// A breakpoint's coordinate as an integer, when it is a non-negative whole number under
+/// [`ENTERO_LIMITE`].
+fn entero(d: Decimal) -> Option<i64> {
+    match crate::money::small_parts(d) {
+        Some((m, 0)) if m < ENTERO_LIMITE && !d.is_sign_negative() => i64::try_from(m).ok(),
+        _ => None,
+    }
+}
 
 /// A breakpoint as filtered doubles, with the slope of the segment that ends at it (0 for the
 /// first), worked out when the curve is built: a report interpolates some five curves, and the
@@ -113,7 +124,8 @@ impl Curve {
         Curve {
             points: Cow::Borrowed(points),
             approx: Cow::Borrowed(approx),
-            enteros: Cow::Borrowed(&[]),
+            #[cfg(not(target_arch = "wasm32"))]
+            enteros: Vec::new(),
         }
     }
 
@@ -129,15 +141,20 @@ impl Curve {
             .enumerate()
             .map(|(k, &(x, y))| Punto::nuevo(x, y, k.checked_sub(1).map(|j| xy[j])))
             .collect::<Vec<_>>();
-        let entero = |d: Decimal| match crate::money::small_parts(d) {
-            Some((m, 0)) if m < ENTERO_LIMITE && !d.is_sign_negative() => i64::try_from(m).ok(),
-            _ => None,
+        #[cfg(not(target_arch = "wasm32"))]
+        let enteros = {
+            let mut enteros = Vec::new();
+            for &(x, y) in &points {
+                let (Some(x), Some(y)) = (entero(x), entero(y)) else { break };
+                enteros.push((x, y));
+            }
+            enteros
         };
-        let enteros = points.iter().map_while(|&(x, y)| Some((entero(x)?, entero(y)?))).collect::<Vec<_>>();
         Curve {
             points: Cow::Owned(points),
             approx: Cow::Owned(approx),
-            enteros: Cow::Owned(enteros),
+            #[cfg(not(target_arch = "wasm32"))]
+            enteros,
         }
     }
 
@@ -185,11 +202,11 @@ impl Curve {
     }
 
     /// Hundredths of `y` at a whole `x`, rounded half away from zero; `None` unless every
-    /// breakpoint up to `x`'s segment is a pair of non-negative whole numbers under 10^8
-    /// ([`Curve::enteros`]).
+    /// breakpoint up to `x`'s segment is a pair of non-negative whole numbers under 10^8.
     fn centesimas_en(&self, x: i64) -> Option<i64> {
         let mut anterior: Option<(i64, i64)> = None;
-        for &(x_k, y_k) in self.enteros.iter() {
+        for par in self.enteros() {
+            let (x_k, y_k) = par?;
             if x <= x_k {
                 let Some((x_0, y_0)) = anterior else { return Some(100 * y_k) };
                 // 100 (y_0 + (x - x_0)(y_k - y_0) / (x_k - x_0)) as one fraction; x_0 < x <= x_k
@@ -201,11 +218,20 @@ impl Curve {
             }
             anterior = Some((x_k, y_k));
         }
-        // Beyond the last breakpoint only when every one is whole.
-        if self.enteros.len() < self.points.len() {
-            return None;
-        }
         anterior.map(|(_, y)| 100 * y)
+    }
+
+    /// The breakpoints in order as integers ([`entero`]), `None` at the first that is not a
+    /// pair of them (and nothing after it): natively from [`Curve::enteros`], read at load.
+    #[cfg(not(target_arch = "wasm32"))]
+    fn enteros(&self) -> impl Iterator<Item = Option<(i64, i64)>> + '_ {
+        let resto = (self.enteros.len() < self.points.len()).then_some(None);
+        self.enteros.iter().map(|&par| Some(par)).chain(resto)
+    }
+
+    #[cfg(target_arch = "wasm32")]
+    fn enteros(&self) -> impl Iterator<Item = Option<(i64, i64)>> + '_ {
+        self.points.iter().map(|&(x, y)| Some((entero(x)?, entero(y)?)))
     }
 
     /// `y` at the ratio `num / den` (`den` > 0), with a single division: the numerator and the
