@@ -86,7 +86,7 @@ fn resultado(
         AccionSimulacion::PagarDeudas | AccionSimulacion::DeclararDeudas => {
             evaluadas.credito_con_menos_deudas(c, &solicitud)
         }
-        AccionSimulacion::SumarCoacreditado => crate::products::credito_unamos(c, &solicitud, credito_base)?,
+        AccionSimulacion::SumarCoacreditado => crate::products::credito_unamos(c, &solicitud, credito_base, evaluadas)?,
     };
     Some(Resultado { score, credito_max })
 }

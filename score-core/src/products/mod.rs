@@ -424,9 +424,9 @@ pub(crate) fn credito_recomendado(c: &Cifras, solicitud: &Solicitud) -> Decimal 
 /// [`credito_recomendado`] and the kind of product recommended (`None` when none is available).
 pub(crate) fn recomendacion(c: &Cifras, solicitud: &Solicitud) -> (Option<Producto>, Decimal) {
     // Never cut short without `unamos_sobre`.
-    recomendacion_en::<Approx>(c, solicitud, None)
+    recomendacion_en::<Approx>(c, solicitud, None, None)
         .flatten()
-        .unwrap_or_else(|| en_decimal(recomendacion_en::<Decimal>(c, solicitud, None).flatten()))
+        .unwrap_or_else(|| en_decimal(recomendacion_en::<Decimal>(c, solicitud, None, None).flatten()))
 }
 
 /// The `credito_max` of a what-if that adds a co-borrower: Unamos Créditos' (two INFONAVIT
@@ -434,9 +434,20 @@ pub(crate) fn recomendacion(c: &Cifras, solicitud: &Solicitud) -> (Option<Produc
 /// (the report's), else `None`, the what-if then being one that cannot be offered. Unamos
 /// Créditos is evaluated first, with INFONAVIT's offer, whose credit it shares, and the other
 /// products only where it is available and lends more (`ofertas::disponibles`).
-pub(crate) fn credito_unamos(c: &Cifras, solicitud: &Solicitud, credito: Decimal) -> Option<Decimal> {
-    let recomendada = recomendacion_en::<Approx>(c, solicitud, Some(credito))
-        .unwrap_or_else(|| en_decimal(recomendacion_en::<Decimal>(c, solicitud, Some(credito))));
+///
+/// `base` are the report's offers, those of the same profile without the co-borrower. With a
+/// co-borrower of no debts and the applicant's age (the one a what-if simulates), the
+/// household a bank lends to is the report's: the same income
+/// (the applicant's part plus the co-borrower's), debts, age, and the applicant's income type
+/// and seniority, so the report's bank mortgage is taken as it is rather than evaluated again.
+pub(crate) fn credito_unamos(c: &Cifras, solicitud: &Solicitud, credito: Decimal, base: &Evaluadas) -> Option<Decimal> {
+    let mismo_hogar = solicitud
+        .coacreditado
+        .as_ref()
+        .is_some_and(|co| co.deudas_mensuales.is_none() && co.edad == solicitud.edad);
+    let banco = base.0.as_ref().filter(|_| mismo_hogar).map(|e| &e[Producto::HipotecaBancaria as usize]);
+    let recomendada = recomendacion_en::<Approx>(c, solicitud, Some(credito), banco)
+        .unwrap_or_else(|| en_decimal(recomendacion_en::<Decimal>(c, solicitud, Some(credito), None)));
     match recomendada {
         Some((Some(Producto::UnamosCreditos), credito_max)) => Some(credito_max),
         _ => None,
@@ -445,14 +456,15 @@ pub(crate) fn credito_unamos(c: &Cifras, solicitud: &Solicitud, credito: Decimal
 
 /// [`recomendacion`] in one arithmetic (`None` when it cannot tell); `Some(None)` when
 /// `unamos_sobre` is given and Unamos Créditos is certainly not available with a credit above
-/// it (see `ofertas::disponibles`).
+/// it; `banco`, the bank mortgage's offer when it is known (see `ofertas::disponibles`).
 fn recomendacion_en<N: numero::Numero>(
     c: &Cifras,
     solicitud: &Solicitud,
     unamos_sobre: Option<Decimal>,
+    banco: Option<&evaluate::Evaluada<N>>,
 ) -> Option<Option<(Option<Producto>, Decimal)>> {
     let mut evaluadas = evaluate::Evaluada::<N>::vacias();
-    let Some(disponibles) = ofertas::disponibles(c, solicitud, &mut evaluadas, unamos_sobre)? else {
+    let Some(disponibles) = ofertas::disponibles(c, solicitud, &mut evaluadas, unamos_sobre, banco)? else {
         return Some(None);
     };
     let mut otros = Vec::new();

@@ -349,12 +349,14 @@ pub(super) fn todas<N: Numero>(c: &Cifras, s: &Solicitud, evaluadas: &mut [Evalu
 /// With `unamos_sobre`, Unamos Créditos is evaluated first, and `Some(None)` answers, with no
 /// other product evaluated, where it is certainly not available with a `credito_max` above
 /// that credit (a what-if that adds a co-borrower is offered for nothing else:
-/// `super::credito_unamos`).
+/// `super::credito_unamos`). `banco`, when given, is the bank mortgage's offer already
+/// evaluated for the same household, taken as it is.
 pub(super) fn disponibles<N: Numero>(
     c: &Cifras,
     s: &Solicitud,
     evaluadas: &mut [Evaluada<N>; TIPOS],
     unamos_sobre: Option<Decimal>,
+    banco: Option<&Evaluada<N>>,
 ) -> Option<Option<[bool; TIPOS]>> {
     let (cx, p, co, h) = prestatarios(c, s);
     let de_infonavit = p.cotiza_a(Institucion::Infonavit);
@@ -383,7 +385,10 @@ pub(super) fn disponibles<N: Numero>(
     if de_fovissste {
         fovissste(&cx, &p, e_fovissste)?;
     }
-    hipoteca_bancaria(&cx, &p, &h, e_banco)?;
+    match banco {
+        Some(banco) => *e_banco = *banco,
+        None => hipoteca_bancaria(&cx, &p, &h, e_banco)?,
+    }
     Some(Some([de_infonavit, de_fovissste, true, setenta_treinta, con_socio, con_cofinavit]))
 }
 
