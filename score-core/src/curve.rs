@@ -2,7 +2,6 @@
 
 use crate::approx::{Approx, less};
 use rust_decimal::Decimal;
-use std::borrow::Cow;
 
 /// Breakpoints `(x, y)` with strictly increasing `x`; values between two breakpoints are
 /// interpolated linearly and values outside the range take the nearest end's `y`.
@@ -10,9 +9,29 @@ use std::borrow::Cow;
 /// Its breakpoints are a calibration's, read when it is loaded ([`Curve::de_puntos`]).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Curve {
-    points: Cow<'static, [(Decimal, Decimal)]>,
+    points: Vec<(Decimal, Decimal)>,
     /// The same breakpoints as filtered doubles, for [`Curve::eval_approx`].
-    approx: Cow<'static, [Punto]>,
+    approx: Vec<Punto>,
+    /// The longest run of breakpoints from the first that are pairs of non-negative whole
+    /// numbers under [`ENTERO_LIMITE`], as integers, for [`Curve::eval_money_meses`]: read once
+    /// when the curve is built, not unpacked from each decimal at every use (a seniority curve
+    /// was walked that way twice a report, some 300 instructions each time). Natively only:
+    /// WebAssembly, whose module size has a budget, reads them where they are used.
+    #[cfg(not(target_arch = "wasm32"))]
+    enteros: Vec<(i64, i64)>,
+}
+
+/// Whole breakpoints are kept as integers below this (so that the interpolation's numerator
+/// stays within 64 bits).
+const ENTERO_LIMITE: u64 = 100_000_000;
+
+/// A breakpoint's coordinate as an integer, when it is a non-negative whole number under
+/// [`ENTERO_LIMITE`].
+fn entero(d: Decimal) -> Option<i64> {
+    match crate::money::small_parts(d) {
+        Some((m, 0)) if m < ENTERO_LIMITE && !d.is_sign_negative() => i64::try_from(m).ok(),
+        _ => None,
+    }
 }
 
 /// A breakpoint as filtered doubles, with the slope of the segment that ends at it (0 for the
@@ -74,9 +93,20 @@ impl Curve {
             .enumerate()
             .map(|(k, &(x, y))| Punto::nuevo(x, y, k.checked_sub(1).map(|j| xy[j])))
             .collect::<Vec<_>>();
+        #[cfg(not(target_arch = "wasm32"))]
+        let enteros = {
+            let mut enteros = Vec::new();
+            for &(x, y) in &points {
+                let (Some(x), Some(y)) = (entero(x), entero(y)) else { break };
+                enteros.push((x, y));
+            }
+            enteros
+        };
         Curve {
-            points: Cow::Owned(points),
-            approx: Cow::Owned(approx),
+            points,
+            approx,
+            #[cfg(not(target_arch = "wasm32"))]
+            enteros,
         }
     }
 
@@ -126,14 +156,9 @@ impl Curve {
     /// Hundredths of `y` at a whole `x`, rounded half away from zero; `None` unless every
     /// breakpoint up to `x`'s segment is a pair of non-negative whole numbers under 10^8.
     fn centesimas_en(&self, x: i64) -> Option<i64> {
-        const LIMITE: u64 = 100_000_000;
-        let entero = |d: Decimal| match crate::money::small_parts(d) {
-            Some((m, 0)) if m < LIMITE && !d.is_sign_negative() => i64::try_from(m).ok(),
-            _ => None,
-        };
         let mut anterior: Option<(i64, i64)> = None;
-        for &(x_k, y_k) in self.points.iter() {
-            let (x_k, y_k) = (entero(x_k)?, entero(y_k)?);
+        for par in self.enteros() {
+            let (x_k, y_k) = par?;
             if x <= x_k {
                 let Some((x_0, y_0)) = anterior else { return Some(100 * y_k) };
                 // 100 (y_0 + (x - x_0)(y_k - y_0) / (x_k - x_0)) as one fraction; x_0 < x <= x_k
@@ -146,6 +171,19 @@ impl Curve {
             anterior = Some((x_k, y_k));
         }
         anterior.map(|(_, y)| 100 * y)
+    }
+
+    /// The breakpoints in order as integers ([`entero`]), `None` at the first that is not a
+    /// pair of them (and nothing after it): natively from [`Curve::enteros`], read at load.
+    #[cfg(not(target_arch = "wasm32"))]
+    fn enteros(&self) -> impl Iterator<Item = Option<(i64, i64)>> + '_ {
+        let resto = (self.enteros.len() < self.points.len()).then_some(None);
+        self.enteros.iter().map(|&par| Some(par)).chain(resto)
+    }
+
+    #[cfg(target_arch = "wasm32")]
+    fn enteros(&self) -> impl Iterator<Item = Option<(i64, i64)>> + '_ {
+        self.points.iter().map(|&(x, y)| Some((entero(x)?, entero(y)?)))
     }
 
     /// `y` at the ratio `num / den` (`den` > 0), with a single division: the numerator and the
@@ -280,11 +318,18 @@ mod tests {
     #[test]
     fn months_are_the_decimal_evaluation_to_the_centavo() {
         use crate::params::dec;
+        // Built as a calibration's curves are (`Curve::de_puntos`, which keeps the whole
+        // breakpoints as integers).
         let ties = Curve::de_puntos(vec![(dec(2, 0), dec(0, 0)), (dec(10, 0), dec(1, 0)), (dec(13, 0), dec(8, 0)), (dec(53, 0), dec(5, 0))]);
         // (2, 0) to (10, 1) is 1/8 a month: 0.125, 0.375, ... are ties, rounded away from zero.
         assert_eq!(ties.eval_money_meses(3), Decimal::new(13, 2));
         assert_eq!(ties.eval_money_meses(5), Decimal::new(38, 2));
-        for (name, curve) in curvas().into_iter().chain([("TIES", &ties)]) {
+        // Whole up to a breakpoint of 7.5 points: the integer path before it, the general one after.
+        let partly = Curve::de_puntos(vec![(dec(0, 0), dec(0, 0)), (dec(10, 0), dec(5, 0)), (dec(20, 0), dec(75, 1)), (dec(30, 0), dec(10, 0))]);
+        assert_eq!(partly.enteros.len(), 2);
+        assert_eq!(partly.centesimas_en(7), Some(350));
+        assert_eq!(partly.centesimas_en(15), None);
+        for (name, curve) in curvas().into_iter().chain([("TIES", &ties), ("PARTLY", &partly)]) {
             for meses in (0..=800).chain([u32::MAX]) {
                 let expected = crate::money::money(curve.eval(Decimal::from(meses)));
                 assert_eq!(curve.eval_money_meses(meses).serialize(), expected.serialize(), "{name} at {meses}");

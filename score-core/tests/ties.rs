@@ -159,18 +159,8 @@ fn tie_numerators(points: &[(Decimal, Decimal)], den: Q, out: &mut Vec<Decimal>)
 
 fn sweep() -> Vec<Profile> {
     let mut rng = Lcg(0x5eed_2026_1124);
-    let base = |estado: u8, ingreso: Decimal| Profile {
-        estado: State::from_inegi(estado).expect("1..=32"),
-        ingreso_mensual: ingreso,
-        tipo_ingreso: IncomeType::ALL[0],
-        antiguedad_meses: 0,
-        deudas_mensuales: None,
-        ahorro: Decimal::ZERO,
-        edad: None,
-        personas_hogar: None,
-        subcuenta_fondo: None,
-        institucion: None,
-        coacreditado: None,
+    let base = |estado: u8, ingreso: Decimal| {
+        Profile::nuevo(State::from_inegi(estado).expect("1..=32"), ingreso, IncomeType::ALL[0], 0)
     };
     let mut profiles = Vec::new();
     // Incomes every 20 centavos over the income curve (its ties fall on such incomes), with

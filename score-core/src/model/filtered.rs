@@ -175,19 +175,7 @@ mod tests {
     }
 
     fn profile(estado: u8, ingreso: Decimal, tipo: IncomeType, meses: u32) -> Profile {
-        Profile {
-            estado: State::from_inegi(estado).expect("state"),
-            ingreso_mensual: ingreso,
-            tipo_ingreso: tipo,
-            antiguedad_meses: meses,
-            deudas_mensuales: None,
-            ahorro: Decimal::ZERO,
-            edad: None,
-            personas_hogar: None,
-            subcuenta_fondo: None,
-            institucion: None,
-            coacreditado: None,
-        }
+        Profile::nuevo(State::from_inegi(estado).expect("state"), ingreso, tipo, meses)
     }
 
     /// A deterministic sweep built to sit on ties: whole-peso incomes (a quarter of them make

@@ -55,9 +55,9 @@ struct Resultado {
 /// `None`: the action cannot be offered, whatever it gains. A co-borrower never moves the score
 /// (it reads the household), and its what-if is worth offering only for a larger credit through
 /// Unamos Créditos ([`coacreditado_simulado`]): `None` when the changed profile is recommended
-/// another product, or, decided before the products are evaluated again for two borrowers,
-/// when Unamos Créditos certainly cannot lend more than `credito_base`, the report's credit
-/// (`products::unamos_podria_superar`).
+/// another product, or, decided before the other products are evaluated again for two
+/// borrowers, when Unamos Créditos is refused or lends no more than `credito_base`, the report's
+/// credit (`products::credito_unamos`).
 fn resultado(
     c: &Cifras,
     profile: &Profile,
@@ -86,15 +86,7 @@ fn resultado(
         AccionSimulacion::PagarDeudas | AccionSimulacion::DeclararDeudas => {
             evaluadas.credito_con_menos_deudas(c, &solicitud)
         }
-        AccionSimulacion::SumarCoacreditado => {
-            if !crate::products::unamos_podria_superar(c, &solicitud, credito_base) {
-                return None;
-            }
-            match crate::products::recomendacion(c, &solicitud) {
-                (Some(crate::products::Producto::UnamosCreditos), credito) => credito,
-                _ => return None,
-            }
-        }
+        AccionSimulacion::SumarCoacreditado => crate::products::credito_unamos(c, &solicitud, credito_base, evaluadas)?,
     };
     Some(Resultado { score, credito_max })
 }

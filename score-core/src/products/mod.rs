@@ -232,34 +232,56 @@ pub(crate) fn credito_recomendado(c: &Cifras, solicitud: &Solicitud) -> Decimal 
 
 /// [`credito_recomendado`] and the kind of product recommended (`None` when none is available).
 pub(crate) fn recomendacion(c: &Cifras, solicitud: &Solicitud) -> (Option<Producto>, Decimal) {
-    fn en<N: numero::Numero>(
-        c: &Cifras,
-        solicitud: &Solicitud,
-    ) -> Option<(Option<Producto>, Decimal)> {
-        let mut evaluadas = evaluate::Evaluada::<N>::vacias();
-        let disponibles = ofertas::disponibles(c, solicitud, &mut evaluadas)?;
-        let mut otros = Vec::new();
-        bancos::otros_bancos(c, solicitud, &mut otros)?;
-        // Only the products a what-if can recommend (the recommendation's last criterion is the
-        // listing order each offer carries, so the order they are compared in does not matter).
-        let disponibles = evaluadas.iter().zip(disponibles).filter_map(|(e, disponible)| disponible.then_some(e));
-        descrita(disponibles.chain(&otros))
-    }
-    en::<Approx>(c, solicitud).unwrap_or_else(|| en_decimal(en::<Decimal>(c, solicitud)))
+    // Never cut short without `unamos_sobre`.
+    recomendacion_en::<Approx>(c, solicitud, None, None)
+        .flatten()
+        .unwrap_or_else(|| en_decimal(recomendacion_en::<Decimal>(c, solicitud, None, None).flatten()))
 }
 
-/// Whether Unamos Créditos could be what `solicitud` is recommended, with a `credito_max`
-/// above `credito` (shown, 2 decimals): false only when it is certainly refused (a borrower
-/// does not qualify for INFONAVIT) or its joint credit before the cap (at least the offer's
-/// credit) is certainly below `credito` by more than a tenth of a centavo, so that even
-/// rounded it is not above it. Two INFONAVIT credits instead of every product
-/// ([`recomendacion`]); true wherever filtered arithmetic cannot tell.
-pub(crate) fn unamos_podria_superar(c: &Cifras, solicitud: &Solicitud, credito: Decimal) -> bool {
-    match ofertas::suma_unamos::<Approx>(c, solicitud) {
-        Some(None) => false,
-        Some(Some(suma)) => crate::approx::less(suma + Approx::exact(0.001), Approx::of(credito)) != Some(true),
-        None => true,
+/// The `credito_max` of a what-if that adds a co-borrower: Unamos Créditos' (two INFONAVIT
+/// credits pooled) where it is what `solicitud` is recommended and shows more than `credito`
+/// (the report's), else `None`, the what-if then being one that cannot be offered. Unamos
+/// Créditos is evaluated first, with INFONAVIT's offer, whose credit it shares, and the other
+/// products only where it is available and lends more (`ofertas::disponibles`).
+///
+/// `base` are the report's offers, those of the same profile without the co-borrower. With a
+/// co-borrower of no debts and the applicant's age (the one a what-if simulates), the
+/// household a bank lends to is the report's: the same income
+/// (the applicant's part plus the co-borrower's), debts, age, and the applicant's income type
+/// and seniority, so the report's bank mortgage is taken as it is rather than evaluated again.
+pub(crate) fn credito_unamos(c: &Cifras, solicitud: &Solicitud, credito: Decimal, base: &Evaluadas) -> Option<Decimal> {
+    let mismo_hogar = solicitud
+        .coacreditado
+        .as_ref()
+        .is_some_and(|co| co.deudas_mensuales.is_none() && co.edad == solicitud.edad);
+    let banco = base.0.as_ref().filter(|_| mismo_hogar).map(|e| &e[Producto::HipotecaBancaria as usize]);
+    let recomendada = recomendacion_en::<Approx>(c, solicitud, Some(credito), banco)
+        .unwrap_or_else(|| en_decimal(recomendacion_en::<Decimal>(c, solicitud, Some(credito), None)));
+    match recomendada {
+        Some((Some(Producto::UnamosCreditos), credito_max)) => Some(credito_max),
+        _ => None,
     }
+}
+
+/// [`recomendacion`] in one arithmetic (`None` when it cannot tell); `Some(None)` when
+/// `unamos_sobre` is given and Unamos Créditos is certainly not available with a credit above
+/// it; `banco`, the bank mortgage's offer when it is known (see `ofertas::disponibles`).
+fn recomendacion_en<N: numero::Numero>(
+    c: &Cifras,
+    solicitud: &Solicitud,
+    unamos_sobre: Option<Decimal>,
+    banco: Option<&evaluate::Evaluada<N>>,
+) -> Option<Option<(Option<Producto>, Decimal)>> {
+    let mut evaluadas = evaluate::Evaluada::<N>::vacias();
+    let Some(disponibles) = ofertas::disponibles(c, solicitud, &mut evaluadas, unamos_sobre, banco)? else {
+        return Some(None);
+    };
+    let mut otros = Vec::new();
+    bancos::otros_bancos(c, solicitud, &mut otros)?;
+    // Only the products a what-if can recommend (the recommendation's last criterion is the
+    // listing order each offer carries, so the order they are compared in does not matter).
+    let disponibles = evaluadas.iter().zip(disponibles).filter_map(|(e, disponible)| disponible.then_some(e));
+    descrita(disponibles.chain(&otros)).map(Some)
 }
 
 /// The unrounded offers of one evaluation in filtered arithmetic ([`evaluar_guardando`]);

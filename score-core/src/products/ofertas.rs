@@ -306,32 +306,6 @@ fn unamos_creditos<N: Numero>(
     evaluada(credito, cx, e)
 }
 
-/// Unamos Créditos' joint credit before its cap (the sum of both borrowers' INFONAVIT
-/// credits), when both qualify for INFONAVIT; `Some(None)` when a borrower does not or there is
-/// no co-borrower (the product is refused); `None` when the arithmetic cannot tell. Two
-/// INFONAVIT credits, without the offer's value, costs and CAT or any other product.
-pub(super) fn suma_unamos<N: Numero>(c: &Cifras, s: &Solicitud) -> Option<Option<N>> {
-    let Some(co) = s
-        .coacreditado
-        .as_ref()
-        .map(|co| Persona::coacreditado(c, co))
-    else {
-        return Some(None);
-    };
-    let p = Persona::titular(c, s);
-    let titular = infonavit_de::<N>(c, &p)?;
-    if !titular.motivos.is_empty() {
-        return Some(None);
-    }
-    let socio = infonavit_del_socio(c, &co, &p, &titular)?;
-    Some(
-        socio
-            .motivos
-            .is_empty()
-            .then(|| titular.tramo.credito + socio.tramo.credito),
-    )
-}
-
 /// Every product, in the order of [`Producto::ALL`], written over `evaluadas` (storage the
 /// caller owns, [`Evaluada::vacias`]; a kind the calibration leaves out, [`Evaluada::ausente`]);
 /// `None` when the arithmetic cannot tell.
@@ -358,7 +332,19 @@ pub(super) fn todas<N: Numero>(c: &Cifras, s: &Solicitud, evaluadas: &mut [Evalu
 /// each product's own rules below refuse them with the same test), which no recommendation
 /// takes and a what-if does not show; their slots are left as they were. `None` when the
 /// arithmetic cannot tell.
-pub(super) fn disponibles<N: Numero>(c: &Cifras, s: &Solicitud, evaluadas: &mut [Evaluada<N>; TIPOS]) -> Option<[bool; TIPOS]> {
+///
+/// With `unamos_sobre`, Unamos Créditos is evaluated first, and `Some(None)` answers, with no
+/// other product evaluated, where it is certainly not available with a `credito_max` above
+/// that credit (a what-if that adds a co-borrower is offered for nothing else:
+/// `super::credito_unamos`). `banco`, when given, is the bank mortgage's offer already
+/// evaluated for the same household, taken as it is.
+pub(super) fn disponibles<N: Numero>(
+    c: &Cifras,
+    s: &Solicitud,
+    evaluadas: &mut [Evaluada<N>; TIPOS],
+    unamos_sobre: Option<Decimal>,
+    banco: Option<&Evaluada<N>>,
+) -> Option<Option<[bool; TIPOS]>> {
     let (cx, p, co, h) = prestatarios(c, s);
     let de_infonavit = p.cotiza_a(Institucion::Infonavit);
     let de_fovissste = p.cotiza_a(Institucion::Fovissste);
@@ -366,12 +352,6 @@ pub(super) fn disponibles<N: Numero>(c: &Cifras, s: &Solicitud, evaluadas: &mut 
     let setenta_treinta = sin_patron_con_subcuenta(&p).is_none();
     let con_cofinavit = de_infonavit && c.productos.con_cofinavit;
     let [e_infonavit, e_fovissste, e_banco, e_cofi, e_unamos, e_cofinavit] = evaluadas;
-    if con_cofinavit {
-        cofinavit(&cx, &p, &h, e_cofinavit)?;
-    }
-    if setenta_treinta {
-        infonavit_mas_banco(&cx, &p, &h, e_cofi)?;
-    }
     if de_infonavit {
         let titular = infonavit_de(c, &p)?;
         infonavit(&cx, &p, titular, e_infonavit)?;
@@ -379,11 +359,24 @@ pub(super) fn disponibles<N: Numero>(c: &Cifras, s: &Solicitud, evaluadas: &mut 
             unamos_creditos(&cx, &p, co.as_ref(), titular, CatPendiente::Listo(None), e_unamos)?;
         }
     }
+    // A refused offer shows a credit of 0, never above a credit.
+    if unamos_sobre.is_some_and(|credito| !con_socio || e_unamos.credito_mostrado().is_some_and(|x| x <= credito)) {
+        return Some(None);
+    }
+    if con_cofinavit {
+        cofinavit(&cx, &p, &h, e_cofinavit)?;
+    }
+    if setenta_treinta {
+        infonavit_mas_banco(&cx, &p, &h, e_cofi)?;
+    }
     if de_fovissste {
         fovissste(&cx, &p, e_fovissste)?;
     }
-    hipoteca_bancaria(&cx, &p, &h, e_banco)?;
-    Some([de_infonavit, de_fovissste, true, setenta_treinta, con_socio, con_cofinavit])
+    match banco {
+        Some(banco) => *e_banco = *banco,
+        None => hipoteca_bancaria(&cx, &p, &h, e_banco)?,
+    }
+    Some(Some([de_infonavit, de_fovissste, true, setenta_treinta, con_socio, con_cofinavit]))
 }
 
 #[cfg(test)]

@@ -180,6 +180,25 @@ pub const FIELDS: [&str; 11] = [
 ];
 
 impl Profile {
+    /// The profile of the fields every profile has, with no savings and every optional field
+    /// absent (no debts declared, the mean household, the estimated sub-account, the fund its
+    /// income type gives, no co-borrower): what a caller varies from, field by field.
+    pub fn nuevo(estado: State, ingreso_mensual: Decimal, tipo_ingreso: IncomeType, antiguedad_meses: u32) -> Profile {
+        Profile {
+            estado,
+            ingreso_mensual,
+            tipo_ingreso,
+            antiguedad_meses,
+            deudas_mensuales: None,
+            ahorro: Decimal::ZERO,
+            edad: None,
+            personas_hogar: None,
+            subcuenta_fondo: None,
+            institucion: None,
+            coacreditado: None,
+        }
+    }
+
     /// Parses and validates a profile from a JSON value, and reports every mistake at once
     /// ([`ScoreError::errors`]), in this stable order:
     ///
