@@ -1,7 +1,7 @@
 //! The verdict's sentences and the recommendations' texts state the limits of the calibration
 //! in use: a bank's calibration with another total-debt limit, another share of income assumed
 //! for undeclared debts, another age limit or another seniority minimum reads its own figures,
-//! and the embedded one reads its own.
+//! and the closing costs are the calibration's states', and the embedded one reads its own.
 
 use score_core::calibration::{Calibration, EMBEDDED_TOML};
 use score_core::{CodigoDictamen, verdict_text};
@@ -106,4 +106,30 @@ fn the_recommendations_state_the_calibrations_limits() {
     let un_anio = cambiada(&[("antiguedad_min_meses = { valor = 6, independiente = 24", "antiguedad_min_meses = { valor = 12, independiente = 12")]);
     let texto = recomendacion(&nuevo, &un_anio, "ANTIGUEDAD_CORTA").expect("short seniority");
     assert!(texto.contains("suelen pedir 1 año en el empleo"), "{texto}");
+}
+
+/// The recommendation `codigo`'s text in the report of `perfil` under `cal`.
+fn recomendacion(perfil: &str, cal: &Calibration, codigo: &str) -> Option<String> {
+    let informe: serde_json::Value =
+        serde_json::from_str(&score_core::score_json_calibrated(perfil, cal).expect("valid")).expect("json");
+    informe["recomendaciones_detalle"]
+        .as_array()
+        .expect("recomendaciones_detalle")
+        .iter()
+        .find(|r| r["codigo"] == codigo)
+        .map(|r| r["texto"].as_str().expect("texto").to_owned())
+}
+
+const POCO_AHORRO: &str = r#"{"estado": "AGU", "ingreso_mensual": 14000, "tipo_ingreso": "asalariado",
+    "antiguedad_meses": 6, "ahorro": 0, "edad": 24, "deudas_mensuales": 0, "personas_hogar": 1}"#;
+
+#[test]
+fn the_closing_costs_are_the_calibrations_states() {
+    // The embedded states' ISAI with notary (1.5%), registry (0.6%) and appraisal (0.25%).
+    let incluida = recomendacion(POCO_AHORRO, &Calibration::default(), "AHORRO_BAJO").expect("low savings");
+    assert!(incluida.contains("(entre 4.15% y 6.35% del valor, según el estado)"), "{incluida}");
+    // A notary at 2.5% adds a point to every state.
+    let cara = cambiada(&[("notario = { valor = 0.015,", "notario = { valor = 0.025,")]);
+    let texto = recomendacion(POCO_AHORRO, &cara, "AHORRO_BAJO").expect("low savings");
+    assert!(texto.contains("(entre 5.15% y 7.35% del valor, según el estado)"), "{texto}");
 }

@@ -18,13 +18,13 @@ const fn plantilla(codigo: C) -> &'static str {
         C::IngresoPocoComprobable => "Reúne tus declaraciones anuales de los dos últimos años y seis meses de estados de cuenta: los bancos piden comprobar ingresos que no son de nómina.",
         C::AntiguedadCorta => "Tu antigüedad laboral es corta: los bancos suelen pedir {antiguedad_min_banco} en el empleo o la actividad actual; esperar unos meses mejora tu evaluación.",
         C::DeudaAlta => "Tus pagos de deudas ocupan una parte alta de tu ingreso: liquidar o consolidar créditos antes de solicitar la hipoteca sube tu puntaje y tu monto.",
-        C::AhorroBajo => "Tu ahorro es bajo frente a tu ingreso anual: ahorrar para el enganche y los gastos de escrituración (alrededor de 6% del valor) fortalece tu solicitud.",
+        C::AhorroBajo => "Tu ahorro es bajo frente a tu ingreso anual: ahorrar para el enganche y los gastos de escrituración ({gastos_cierre}) fortalece tu solicitud.",
         C::SaludFinancieraAjustada => "Después del costo de vida de tu estado y tus deudas te queda poco ingreso disponible: reducir gastos fijos mejora tu salud financiera.",
         C::DeudasNoDeclaradas => "No declaraste tus deudas mensuales, así que se evaluaron como neutras: decláralas para obtener un resultado más preciso.",
         C::SinCapacidadDePago => "Con tu ingreso y tus deudas actuales no queda margen para un pago de hipoteca: considera renta con opción a compra o un coacreditado.",
         C::PlazoLimitadoPorEdad => "Por tu edad el plazo del crédito es menor que el máximo que ofrece, lo que reduce el monto: un coacreditado más joven o un enganche mayor compensan el plazo.",
         C::EngancheInsuficiente => "Tu ahorro y tu subcuenta de vivienda no cubren el enganche requerido: aumenta tu ahorro o busca una vivienda de menor valor.",
-        C::GastosDeCierrePendientes => "Cubres el enganche, pero aún no los gastos de escrituración (alrededor de 6% del valor): prevé ese monto adicional.",
+        C::GastosDeCierrePendientes => "Cubres el enganche, pero aún no los gastos de escrituración ({gastos_cierre}): prevé ese monto adicional.",
         C::ViviendaBajoNucleo => "Con tu presupuesto los metros cuadrados alcanzables en tu estado quedan por debajo de una vivienda núcleo para tu hogar: considera otra zona o una vivienda progresiva.",
         C::PerfilSolido => "Tu perfil es sólido: compara ofertas de varias instituciones para obtener la mejor tasa.",
         C::SinPlazoPorEdad => "Por tu edad no queda plazo de crédito: una persona más joven puede solicitarlo contigo como coacreditado.",
@@ -44,15 +44,33 @@ fn meses(n: u32) -> String {
     }
 }
 
-/// The figures the texts state: the household's total-debt limit, and the bank mortgage's
-/// seniority minimum, from the shortest (by income type) to the longest.
-fn figuras(c: &Cifras) -> [(&'static str, String); 2] {
+/// The closing costs over the value across the states (ISAI, notary, registry and appraisal):
+/// the lowest and the highest.
+fn gastos_cierre(c: &Cifras) -> (rust_decimal::Decimal, rust_decimal::Decimal) {
+    let tasas = c.estados.iter().map(|e| e.gastos_cierre);
+    let baja = tasas.clone().min().unwrap_or_default();
+    (baja, tasas.max().unwrap_or(baja))
+}
+
+/// The figures the texts state: the household's total-debt limit, the bank mortgage's
+/// seniority minimum, from the shortest (by income type) to the longest, and the closing costs
+/// from the cheapest state to the dearest.
+fn figuras(c: &Cifras) -> [(&'static str, String); 3] {
     let a = c.productos.banco_antiguedad_min;
     let (corta, larga) = [a.asalariado, a.mixto, a.pensionado, a.independiente]
         .into_iter()
         .fold((u32::MAX, 0), |(corta, larga), m| (corta.min(m), larga.max(m)));
     let antiguedad = if corta == larga { meses(corta) } else { format!("de {} a {}", meses(corta), meses(larga)) };
-    [("{dti_total_max}", super::verdict::porcentaje(c.dti_total_max)), ("{antiguedad_min_banco}", antiguedad)]
+    let porcentaje = super::verdict::porcentaje;
+    let gastos = match gastos_cierre(c) {
+        (baja, alta) if baja == alta => format!("alrededor de {} del valor", porcentaje(baja)),
+        (baja, alta) => format!("entre {} y {} del valor, según el estado", porcentaje(baja), porcentaje(alta)),
+    };
+    [
+        ("{dti_total_max}", porcentaje(c.dti_total_max)),
+        ("{antiguedad_min_banco}", antiguedad),
+        ("{gastos_cierre}", gastos),
+    ]
 }
 
 /// The text of `codigo` under the figures `c`.
@@ -86,7 +104,7 @@ pub(crate) fn recommend(
     dictamen: &Dictamen,
 ) -> Vec<Recomendacion> {
     // The embedded calibration's texts, unless this one states other figures.
-    let limites = |c: &Cifras| (c.dti_total_max, c.productos.banco_antiguedad_min);
+    let limites = |c: &Cifras| (c.dti_total_max, c.productos.banco_antiguedad_min, gastos_cierre(c));
     let incluidas = Cifras::incluidas();
     let propios = !std::ptr::eq(c, incluidas) && limites(c) != limites(incluidas);
     let item = |codigo: C| Recomendacion {
