@@ -55,9 +55,9 @@ fn the_print_of_each_fixture_reads_back_to_the_xml_facts() {
         let facts = fixture(name);
         for (fuente, text) in [(Fuente::Pdf, print(&facts)), (Fuente::Ocr, as_ocr_reads(&print(&facts)))] {
             let read = read_printed_receipt(&text, fuente, Decimal::new(91, 2)).unwrap_or_else(|e| panic!("{name} {fuente:?}: {e}\n{text}"));
-            // The same facts, but paper carries no seal, and a seniority the print's own dates do
-            // not give reads as nothing: no fixture's is (see `seniority_on_paper_...`).
-            let unsealed = CfdiFacts { sello: score_docs::Sello::impreso(), antiguedad: None, ..facts.clone() };
+            // The same facts, seniority included (each fixture's is what its dates give), but
+            // paper carries no seal.
+            let unsealed = CfdiFacts { sello: score_docs::Sello::impreso(), ..facts.clone() };
             assert_eq!(read.hechos, unsealed, "{name} {fuente:?}\n{text}");
             assert_eq!(read.fuente, fuente);
             assert_eq!(read.confianza, Decimal::new(91, 2));
@@ -288,7 +288,7 @@ fn a_print_without_version_issue_date_or_curp_label_still_reads() {
 #[test]
 fn dates_and_period_under_abbreviated_or_reworded_labels() {
     let facts = fixture("quincenal-40-infonavit-1.xml");
-    let unsealed = CfdiFacts { sello: score_docs::Sello::impreso(), antiguedad: None, ..facts.clone() };
+    let unsealed = CfdiFacts { sello: score_docs::Sello::impreso(), ..facts.clone() };
     let full = print(&facts);
     assert_eq!(read_printed_receipt(&full, Fuente::Pdf, Decimal::ONE).expect("full labels").hechos, unsealed);
     // As desktop payroll programs abbreviate them: the same facts as the full labels give.
@@ -311,23 +311,48 @@ fn dates_and_period_under_abbreviated_or_reworded_labels() {
 }
 
 #[test]
+fn every_fixtures_seniority_is_what_its_dates_give() {
+    // make_receipts.py computes each receipt's Antigüedad from its start date and its period's
+    // end; the print of each reads it back, which the reader does only when the dates give it.
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../fixtures/documents");
+    let mut names: Vec<String> = std::fs::read_dir(&dir).expect("fixtures").filter_map(|e| e.ok()?.file_name().into_string().ok()).collect();
+    names.retain(|n| n.ends_with(".xml") && !n.starts_with("rechazo-"));
+    names.sort();
+    let mut checked = 0;
+    for name in &names {
+        let facts = fixture(name);
+        let (Some(_), Some(seniority)) = (&facts.fecha_inicio_rel_laboral, &facts.antiguedad) else { continue };
+        let read = read_printed_receipt(&print(&facts), Fuente::Pdf, Decimal::ONE).unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert_eq!(read.hechos.antiguedad.as_ref(), Some(seniority), "{name}");
+        checked += 1;
+    }
+    assert_eq!(checked, 21, "every fixture receipt with a start date and a seniority");
+}
+
+#[test]
 fn seniority_on_paper_only_when_its_start_date_and_the_periods_end_give_it() {
-    // 2019-08-16 to 2025-01-15: 1,980 days counting both ends, 282 whole weeks; the XML says
-    // P284W, which the SAT's rule (NOM174) does not allow.
+    // 2019-08-16 to 2025-01-15: 1,980 days counting both ends, 282 whole weeks, as the XML says.
     let facts = fixture("quincenal-40-infonavit-1.xml");
-    assert_eq!(facts.antiguedad.as_deref(), Some("P284W"));
+    assert_eq!(facts.antiguedad.as_deref(), Some("P282W"));
     let seniority = |text: &str| read_printed_receipt(text, Fuente::Pdf, Decimal::ONE).unwrap_or_else(|e| panic!("{e}\n{text}")).hechos.antiguedad;
     let text = print(&facts);
-    assert_eq!(seniority(&text), None, "disagrees with the dates: nothing, never P284W");
-    assert_eq!(seniority(&text.replace("P284W", "P282W")).as_deref(), Some("P282W"));
-    assert_eq!(seniority(&text.replace("P284W", "P5Y4M30D")).as_deref(), Some("P5Y4M30D"), "years, months and days");
-    assert_eq!(seniority(&text.replace("P284W", "P5Y4M")), None, "no days");
-    // An OCR slip in one digit (282 read as 232) reads as nothing.
-    assert_eq!(seniority(&text.replace("P284W", "P232W")), None);
+    assert_eq!(seniority(&text).as_deref(), Some("P282W"));
+    assert_eq!(seniority(&text.replace("P282W", "P5Y4M30D")).as_deref(), Some("P5Y4M30D"), "years, months and days");
+    assert_eq!(seniority(&text.replace("P282W", "P5Y4M")), None, "no days");
+    // A seniority the dates do not give reads as nothing, never as printed: two weeks too many
+    // (the SAT's rule, NOM174, allows none), or an OCR slip in one digit (282 read as 232).
+    assert_eq!(seniority(&text.replace("P282W", "P284W")), None);
+    assert_eq!(seniority(&text.replace("P282W", "P232W")), None);
     // Another period's end moves the weeks: the same P282W is wrong a month later.
     let later = fixture("quincenal-40-infonavit-3.xml");
-    assert_eq!(seniority(&print(&later).replace("P284W", "P282W")), None);
-    assert_eq!(seniority(&print(&later).replace("P284W", "P287W")).as_deref(), Some("P287W"));
+    assert_eq!(later.antiguedad.as_deref(), Some("P287W"));
+    assert_eq!(seniority(&print(&later)).as_deref(), Some("P287W"));
+    assert_eq!(seniority(&print(&later).replace("P287W", "P282W")), None);
+    // Years, months and days: the weekly receipts' seniority (2023-02-20 to 2024-11-17).
+    let weekly = fixture("semanal-33-fonacot-2.xml");
+    assert_eq!(weekly.antiguedad.as_deref(), Some("P1Y8M28D"));
+    assert_eq!(seniority(&print(&weekly)).as_deref(), Some("P1Y8M28D"));
+    assert_eq!(seniority(&print(&weekly).replace("P1Y8M28D", "P1Y8M15D")), None);
     // Without a start date there is nothing to check against: kept as printed.
     let undated: String = text.lines().map(|l| if l.contains("Antigüedad") { "Antigüedad: P284W" } else { l }).collect::<Vec<_>>().join("\n");
     let read = read_printed_receipt(&undated, Fuente::Pdf, Decimal::ONE).expect("reads");

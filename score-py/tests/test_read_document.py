@@ -31,10 +31,9 @@ def test_a_printed_receipt_reads_to_read_cfdis_facts_plus_fuente_and_confianza()
     got = read_document(pdf)
     assert got["tipo"] == "recibo_nomina"
     assert got["fuente"] == "pdf" and got["confianza"] == 1
-    # read_cfdi's facts, but paper carries no seal, and the fixture's seniority (P284W) is not the
-    # 282 weeks its dates give, so paper reads it as nothing (score-docs' antiguedad.rs).
+    # read_cfdi's facts, seniority included (P282W, what its dates give), but paper carries no seal.
     impreso = {"valido": False, "motivo": "IMPRESO", "no_certificado": None, "rfc_certificado": None, "ca_sat_verificada": False, "ca_sat_motivo": "SIN_CERTIFICADO"}
-    assert {k: got[k] for k in facts} == dict(facts, sello=impreso, antiguedad=None)
+    assert {k: got[k] for k in facts} == dict(facts, sello=impreso)
     assert set(got) - set(facts) == {"tipo", "fuente", "confianza", "verificado", "comprobaciones", "neto_impreso"}
     # The same with the kind given.
     assert read_document(pdf, kind="recibo_nomina") == got

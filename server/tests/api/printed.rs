@@ -100,6 +100,8 @@ async fn a_printed_receipt_is_read_from_paper_never_verified_and_its_xml_verifie
     assert_eq!(read["documento"]["fuente"], "pdf");
     assert_eq!(read["documento"]["verificado"], true);
     assert_eq!(read["documento"]["uuid"], uuid);
+    // The print's seniority, the one its start date and period's end give (P282W).
+    assert_eq!((&read["documento"]["antiguedad"], &facts.antiguedad), (&json!("P282W"), &Some("P282W".to_owned())), "{read}");
     let nota = read["nota"].as_str().unwrap();
     assert!(nota.contains("Leído de papel") && nota.contains(&uuid) && nota.contains("XML"), "{nota}");
 
