@@ -26,6 +26,7 @@ from accuracy import DOCS, read  # noqa: E402
 from receipt_layouts import HELD_OUT, TUNED, WITH_QR, with_valid_rfcs  # noqa: E402
 from receipt_layouts_new import NEW_HELD_OUT, NEW_TUNED, NEW_WITH_QR  # noqa: E402
 from receipt_layouts_newest import NEWEST_HELD_OUT, NEWEST_WITH_QR  # noqa: E402
+from receipt_layouts_maquila import MAQUILA_HELD_OUT, MAQUILA_WITH_QR  # noqa: E402
 
 
 def one(reader: str, page: Path) -> dict:
@@ -39,8 +40,8 @@ def main() -> None:
     parser.add_argument("b")
     parser.add_argument("--receipts", type=int, default=0, help="only the first N receipts (0: all)")
     args = parser.parse_args()
-    layouts = {**TUNED, **HELD_OUT, **NEW_TUNED, **NEW_HELD_OUT, **NEWEST_HELD_OUT}
-    with_qr = WITH_QR | NEW_WITH_QR | NEWEST_WITH_QR
+    layouts = {**TUNED, **HELD_OUT, **NEW_TUNED, **NEW_HELD_OUT, **NEWEST_HELD_OUT, **MAQUILA_HELD_OUT}
+    with_qr = WITH_QR | NEW_WITH_QR | NEWEST_WITH_QR | MAQUILA_WITH_QR
     xmls = sorted(p for p in DOCS.glob("*.xml") if not p.name.startswith("rechazo-"))
     truths = {Path(r["archivo"]).stem: with_valid_rfcs(r["documento"]) for r in read(xmls) if r.get("documento", {}).get("uuid")}
     stems = sorted(truths)[: args.receipts or None]
