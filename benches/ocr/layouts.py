@@ -9,7 +9,8 @@ a 300 dpi greyscale PNG of its page (a scan), read by score-ocr and score-docs:
   receipt_layouts.py (three tuned, six held out), the two of receipt_layouts_new.py (written
   after the reader's generic fixes; `nomipaq-barras` tuned since its "F. Pago" refusal was
   fixed, `portal-oblicua` held out: "held-out-new"), the one of receipt_layouts_newest.py
-  (written and measured before the label fix, never tuned on: "held-out-newest") and the one
+  (written and measured held out before the label fix; tuned since its "Percepciones:" summary
+  was read as a class) and the one
   of receipt_layouts_maquila.py (a landscape page in three columns, written and measured
   before any change of 2026-11-28's second session, never tuned on: "held-out-maquila"),
   compared field by field with the facts `read_cfdi` reads from the receipt's XML. The workers' invented
@@ -18,8 +19,7 @@ a 300 dpi greyscale PNG of its page (a scan), read by score-ocr and score-docs:
 
     .venv/bin/python benches/ocr/layouts.py [--keep DIR] [--receipts N] [--only KIND] [--layouts A,B]   (make bench-ocr)
 
-Prints, for each group of layouts (tuned, held-out, held-out-new, held-out-newest,
-held-out-maquila) separately, per form and overall: documents, documents
+Prints, for each group of layouts (tuned, held-out, held-out-new, held-out-maquila) separately, per form and overall: documents, documents
 read (not refused), field-level accuracy (the share of key fields read right, a refused
 document counting all wrong; receipts: UUID, RFCs, pay dates, days paid, perceptions,
 deductions, net, and over all fields: plus CURP, payroll type, frequency, regime, state, start
@@ -45,17 +45,17 @@ from accuracy import DOCS, KEY, READER, cents, movements, read  # noqa: E402  (t
 from printer import statement, text_pdf  # noqa: E402
 from receipt_layouts import HELD_OUT, TUNED, WITH_QR, with_valid_rfcs  # noqa: E402
 from receipt_layouts_new import NEW_HELD_OUT, NEW_TUNED, NEW_WITH_QR  # noqa: E402
-from receipt_layouts_newest import NEWEST_HELD_OUT, NEWEST_WITH_QR  # noqa: E402
+from receipt_layouts_newest import NEWEST_TUNED, NEWEST_WITH_QR  # noqa: E402
 from receipt_layouts_maquila import MAQUILA_HELD_OUT, MAQUILA_WITH_QR  # noqa: E402
 from statement_layouts import HELD_OUT_STATEMENTS  # noqa: E402
 
 # Each group of receipt layouts, reported apart: those the reader was written for (with
-# `nomipaq-barras`, tuned since its "F. Pago" refusal was fixed), those held out of its tuning
-# (issue 43's six, then `portal-oblicua`, written after the generic fixes), the newest,
-# written and measured before the label fix and never tuned on, and `maquila-compacta`, written
-# and measured before the second session's reader changes and never tuned on.
-GROUPS = (("tuned", {**TUNED, **NEW_TUNED}), ("held-out", HELD_OUT), ("held-out-new", NEW_HELD_OUT),
-          ("held-out-newest", NEWEST_HELD_OUT), ("held-out-maquila", MAQUILA_HELD_OUT))
+# `nomipaq-barras`, tuned since its "F. Pago" refusal was fixed, and `dependencia-times`, since
+# its "Percepciones:" summary was), those held out of its tuning (issue 43's six, then
+# `portal-oblicua`, written after the generic fixes), and `maquila-compacta`, written and
+# measured before the second session's reader changes and never tuned on.
+GROUPS = (("tuned", {**TUNED, **NEW_TUNED, **NEWEST_TUNED}), ("held-out", HELD_OUT), ("held-out-new", NEW_HELD_OUT),
+          ("held-out-maquila", MAQUILA_HELD_OUT))
 
 OTHER = ["receptor_curp", "tipo_nomina", "periodicidad_pago", "tipo_regimen", "clave_ent_fed",
          "fecha_inicio_rel_laboral", "total_otros_pagos", "deducciones"]
