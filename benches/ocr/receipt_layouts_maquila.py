@@ -1,5 +1,5 @@
 """One more printed-receipt layout held out of the reader's tuning (issue 43, part 4), for
-benches/ocr/layouts.py: written on 2026-11-28 at 08:50 UTC and measured at main 90a9625's
+benches/ocr/layouts.py: written on 2026-11-28 by 08:39 UTC (commit 74cb6aa) and measured at main 90a9625's
 reader before any change to it; the reader is never tuned on it (MAQUILA_HELD_OUT). Its page,
 font, arrangement and wording are none of the other layouts':
 
