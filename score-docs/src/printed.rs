@@ -59,6 +59,12 @@ const TOTAL_PERCEPCIONES: &[&str] =
 const TOTAL_DEDUCCIONES: &[&str] =
     &["total de deducciones", "total deducciones", "suma de deducciones", "total de descuentos", "total descuentos", "suma de descuentos"];
 const TOTAL_OTROS: &[&str] = &["total de otros pagos", "total otros pagos", "otros pagos"];
+/// A summary that names a total by its table's name alone ("Percepciones: $4,200.00"), read
+/// only when no total label above is printed and only as a field's whole label closed by a
+/// colon ([`Line::after_field`]), never a heading. The totals read either way must agree with
+/// the table's lines and the net (`percepciones_cuadran`, `deducciones_cuadran`, `neto_cuadra`).
+const SUMMARY_PERCEPCIONES: &[&str] = &["percepciones", "ingresos"];
+const SUMMARY_DEDUCCIONES: &[&str] = &["deducciones", "descuentos"];
 const NETO: &[&str] =
     &["neto a pagar", "neto a recibir", "neto pagado", "total neto", "neto", "liquido a pagar", "total a pagar", "total pagado"];
 
@@ -86,6 +92,20 @@ fn values<'a>(lines: &'a [Line], labels: &'a [&'a str]) -> impl Iterator<Item = 
 /// The first token of a value for `labels` that parses.
 fn find<T>(lines: &[Line], labels: &[&str], parse: impl Fn(&str) -> Option<T>) -> Option<T> {
     values(lines, labels).find_map(|v| first(Some(v), &parse))
+}
+
+/// The first date for `labels`: a token that reads as a date, else a date in words ("1 de
+/// marzo de 2021").
+fn find_date(lines: &[Line], labels: &[&str]) -> Option<Date> {
+    find(lines, labels, text::parse_date).or_else(|| values(lines, labels).find_map(|v| text::date_in_words(&v)))
+}
+
+/// The amount of a summary line that names a total by its table's name alone
+/// ([`SUMMARY_PERCEPCIONES`]): the first token after the label, when it is an amount.
+fn summary_amount(lines: &[Line], words: &[&str]) -> Option<Decimal> {
+    words.iter().find_map(|w| {
+        lines.iter().filter_map(|l| l.after_field(w)).find_map(|v| text::tokens(&text::close_amounts(&v)).next().and_then(text::parse_money))
+    })
 }
 
 /// The first value for `labels` that `parse` reads whole (catalogue values: "02 - Sueldos").
@@ -255,27 +275,28 @@ pub fn read_printed_receipt_with_qr(
     let version = find(&lines, VERSION, version);
     let fecha = find(&lines, FECHA, issue_stamp);
     let tipo_nomina = find_value(&lines, TIPO_NOMINA, tipo_nomina).ok_or_else(|| unreadable("tipo_nomina", "el tipo de nómina (ordinaria o extraordinaria)"))?;
-    let fecha_pago = find(&lines, FECHA_PAGO, text::parse_date).ok_or_else(|| unreadable("fecha_pago", "la fecha de pago"))?;
+    let fecha_pago = find_date(&lines, FECHA_PAGO).ok_or_else(|| unreadable("fecha_pago", "la fecha de pago"))?;
     let period = text::labelled(&lines, PERIODO).map(|v| text::dates_in(&v)).filter(|d| d.len() >= 2).or_else(|| period_anywhere(&lines));
-    let fecha_inicial = find(&lines, FECHA_INICIAL, text::parse_date)
+    let fecha_inicial = find_date(&lines, FECHA_INICIAL)
         .or_else(|| period.as_ref().map(|d| d[0]))
         .ok_or_else(|| unreadable("fecha_inicial_pago", "la fecha inicial del periodo"))?;
-    let fecha_final = find(&lines, FECHA_FINAL, text::parse_date)
+    let fecha_final = find_date(&lines, FECHA_FINAL)
         .or_else(|| period.as_ref().map(|d| d[1]))
         .ok_or_else(|| unreadable("fecha_final_pago", "la fecha final del periodo"))?;
     let num_dias_pagados = find(&lines, DIAS, text::parse_number).ok_or_else(|| unreadable("num_dias_pagados", "los días pagados"))?;
     let periodicidad_pago = periodicidad(&lines).ok_or_else(|| unreadable("periodicidad_pago", "la periodicidad de pago"))?;
     let tipo_regimen = find_value(&lines, REGIMEN, catalogo::tipo_regimen).ok_or_else(|| unreadable("tipo_regimen", "el tipo de régimen"))?;
     let clave_ent_fed = find(&lines, ENTIDAD, catalogo::estado).ok_or_else(|| unreadable("clave_ent_fed", "la entidad federativa"))?;
-    let fecha_inicio = find(&lines, INICIO_REL, text::parse_date);
+    let fecha_inicio = find_date(&lines, INICIO_REL);
     // Kept only when the printed start date and period's end give exactly it (the SAT's rule);
     // a seniority printed without a start date has nothing to be checked against and is kept.
     let antiguedad = find(&lines, ANTIGUEDAD, antiguedad::iso_duration)
         .filter(|a| fecha_inicio.is_none_or(|start| antiguedad::agrees(a, start, fecha_final)));
     let money = |labels: &[&str]| values(&lines, labels).find_map(|v| text::money_in(&v).first().copied());
-    let total_percepciones =
-        money(TOTAL_PERCEPCIONES).ok_or_else(|| unreadable("total_percepciones", "el total de percepciones"))?;
-    let total_deducciones = money(TOTAL_DEDUCCIONES).unwrap_or(Decimal::ZERO);
+    let total_percepciones = money(TOTAL_PERCEPCIONES)
+        .or_else(|| summary_amount(&lines, SUMMARY_PERCEPCIONES))
+        .ok_or_else(|| unreadable("total_percepciones", "el total de percepciones"))?;
+    let total_deducciones = money(TOTAL_DEDUCCIONES).or_else(|| summary_amount(&lines, SUMMARY_DEDUCCIONES)).unwrap_or(Decimal::ZERO);
     let total_otros_pagos = money(TOTAL_OTROS).unwrap_or(Decimal::ZERO);
     let neto_impreso = money(NETO).or_else(|| bare_total(&lines)).ok_or_else(|| unreadable("neto", "el neto a pagar"))?;
     let (percepciones, deducciones) = tabla::tables(&lines, TOTAL_PERCEPCIONES, TOTAL_DEDUCCIONES);
@@ -348,4 +369,70 @@ pub fn receipts_for_profile(xml: &[CfdiFacts], printed: &[ReciboImpreso]) -> Vec
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A public employer's print: totals named by their tables alone ("Percepciones:"), one
+    /// table of both kinds with a "P/D" column, the start date in words.
+    const SUMMARY_BY_NAME: &str = "\
+SERVICIOS INTEGRALES DEL BAJIO SA DE CV
+Comprobante fiscal digital por internet - Recibo de nómina
+Nombre del empleado:         MARIA LUISA GARCIA LOPEZ                 R.F.C. del patrón:         EKU9003173C9
+Núm. de empleado:            1043                                     Folio fiscal (UUID):
+R.F.C.:                      TOMA920505KL6                                D0F631CA-1DDB-48DB-ABCF-CB9E057CDC98
+C.U.R.P.:                    TOMA920505MQTRNN01                       Fecha de pago:             15/01/2025
+Puesto:                      ANALISTA ADMINISTRATIVO                  Periodo:                   01/01/2025 - 15/01/2025
+Régimen:                     02 - Sueldos                             Días trabajados:           15
+Fecha de ingreso:            1 de marzo de 2021                       Periodicidad:              04 Quincenal
+                                                                      Tipo de nómina:            Ordinaria
+                                                                      Entidad federativa:        QUE
+P/D   Clave     Concepto                                       Percepción           Deducción
+P     001       Sueldos, salarios, rayas y jornales              3,780.00
+P     010       Premios por puntualidad                            420.00
+D     001       Seguridad social                                                        95.12
+D     002       ISR                                                                    120.00
+                                                  Percepciones:                     $4,200.00
+                                                  Deducciones:                        $215.12
+                                                  Otros pagos:                        $107.38
+                                                  Neto a cobrar:                    $4,092.26
+";
+
+    fn read(text: &str) -> Result<ReciboImpreso, DocError> {
+        read_printed_receipt(text, Fuente::Pdf, Decimal::ONE)
+    }
+
+    #[test]
+    fn totals_named_by_their_tables_alone() {
+        let r = read(SUMMARY_BY_NAME).expect("read");
+        let cents = |c: i64| Decimal::new(c, 2);
+        assert_eq!(
+            (r.hechos.total_percepciones, r.hechos.total_deducciones, r.hechos.total_otros_pagos, r.hechos.neto),
+            (cents(420_000), cents(21_512), cents(10_738), cents(409_226))
+        );
+        assert_eq!(r.hechos.deducciones.iter().map(|d| (d.tipo.as_str(), d.importe)).collect::<Vec<_>>(), [("001", cents(9_512)), ("002", cents(12_000))]);
+        assert_eq!(r.hechos.fecha_inicio_rel_laboral.as_deref(), Some("2021-03-01"));
+        assert!(r.verificado, "{:?}", r.comprobaciones);
+    }
+
+    #[test]
+    fn a_table_name_is_a_total_only_as_a_summary_field() {
+        // A heading, or a label that ends or begins with the name, gives no total: the print is
+        // refused, not guessed.
+        for summary in [
+            "PERCEPCIONES                                       $4,200.00",
+            "                                  Otras percepciones:       $4,200.00",
+            "                                  Percepciones gravadas:    $4,200.00",
+        ] {
+            let text = SUMMARY_BY_NAME.replace("                                                  Percepciones:                     $4,200.00", summary);
+            let err = read(&text).expect_err(summary);
+            assert_eq!((err.code, err.field.as_deref()), (DocErrorCode::DocumentUnreadable, Some("total_percepciones")), "{summary}");
+        }
+        // A summary amount the table's lines do not add up to is read, never verified.
+        let wrong = SUMMARY_BY_NAME.replace("$4,200.00", "$4,300.00");
+        let r = read(&wrong).expect("read");
+        assert!(!r.verificado && !r.comprobaciones.percepciones_cuadran);
+    }
 }

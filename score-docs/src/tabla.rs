@@ -2,7 +2,8 @@
 //! a payroll program prints them: one table under the other or side by side, the SAT code
 //! before the concept ("002 ISR") or after it ("ISR (002)"), one amount a line or the taxed,
 //! exempt (and total) columns. A line is split into entries (a code, its concept's words and
-//! its amounts); side by side, an entry belongs to the table whose heading stands over it.
+//! its amounts); side by side, an entry belongs to the table whose heading stands over it, and
+//! in one table of both kinds, to the table its row's kind names ("P" or "D" before the code).
 //! Nothing here is trusted by itself: the entries must add up to the printed totals
 //! (`percepciones_cuadran`, `deducciones_cuadran`) for a receipt to be verified.
 
@@ -16,12 +17,30 @@ const DEDUCCIONES: &[&str] = &["deducciones", "deduccion", "descuentos"];
 /// A table's lines: SAT code and amount.
 pub(crate) type Lineas = Vec<(String, Decimal)>;
 
-/// One entry of a table line: its SAT code, its amount and the column it starts at.
+/// One entry of a table line: its SAT code, its amount, the column it starts at, and the kind
+/// its row names when one table holds both ("P" perception, "D" deduction, alone before the
+/// code: a "P/D" column).
 #[derive(Debug, Clone, PartialEq)]
 struct Entry {
     code: String,
     amount: Decimal,
     column: usize,
+    kind: Option<Kind>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Kind {
+    Percepcion,
+    Deduccion,
+}
+
+/// The kind a row's first token names: "P" or "D" alone, as a "P/D" column writes it.
+fn kind(token: &str) -> Option<Kind> {
+    match token {
+        "P" => Some(Kind::Percepcion),
+        "D" => Some(Kind::Deduccion),
+        _ => None,
+    }
 }
 
 /// A three-digit SAT code as written before a concept (`002`) or after it (`(002)`), OCR's
@@ -49,11 +68,13 @@ fn entries(line: &Line) -> Vec<Entry> {
     let chars: Vec<char> = text.chars().collect();
     let mut out = Vec::new();
     let (mut current, mut amounts, mut column): (Option<String>, Vec<Decimal>, Option<usize>) = (None, Vec::new(), None);
+    let mut row_kind = None;
     let mut at = 0;
-    let mut close = |current: &mut Option<String>, amounts: &mut Vec<Decimal>, column: &mut Option<usize>| {
+    let mut close = |current: &mut Option<String>, amounts: &mut Vec<Decimal>, column: &mut Option<usize>, row_kind: &mut Option<Kind>| {
         if let (Some(c), Some(a), Some(col)) = (current.take(), amount(amounts), *column) {
-            out.push(Entry { code: c, amount: a, column: col });
+            out.push(Entry { code: c, amount: a, column: col, kind: row_kind.take() });
         }
+        *row_kind = None;
         amounts.clear();
         *column = None;
     };
@@ -69,7 +90,10 @@ fn entries(line: &Line) -> Vec<Entry> {
             amounts.push(value);
         } else {
             if !amounts.is_empty() {
-                close(&mut current, &mut amounts, &mut column);
+                close(&mut current, &mut amounts, &mut column, &mut row_kind);
+            }
+            if column.is_none() {
+                row_kind = kind(token);
             }
             column.get_or_insert(at);
             if let Some(c) = code(token) {
@@ -78,7 +102,7 @@ fn entries(line: &Line) -> Vec<Entry> {
         }
         at = end;
     }
-    close(&mut current, &mut amounts, &mut column);
+    close(&mut current, &mut amounts, &mut column, &mut row_kind);
     out
 }
 
@@ -88,10 +112,10 @@ fn is_total(line: &Line, totals: &[&[&str]]) -> bool {
 }
 
 /// The perception and deduction lines (code, amount) of a print, given the labels of their
-/// totals. Side by side (one heading line names both), each row's entries go to the table whose
-/// heading is nearer their column (the first and second entry of a row whose columns were
-/// lost go left and right); one under the other, each table runs from its heading to its
-/// total.
+/// totals. Side by side (one heading line names both), each row's entries go to the table its
+/// row names ("P"/"D"), else to the one whose heading is nearer their column (the first and
+/// second entry of a row whose columns were lost go left and right); one under the other,
+/// each table runs from its heading to its total.
 pub(crate) fn tables(lines: &[Line], total_p: &[&str], total_d: &[&str]) -> (Lineas, Lineas) {
     let heading = |names: &[&str], total: &[&str]| lines.iter().position(|l| l.column_of(names).is_some() && !is_total(l, &[total]));
     let pair = |e: Entry| (e.code, e.amount);
@@ -105,7 +129,11 @@ pub(crate) fn tables(lines: &[Line], total_p: &[&str], total_d: &[&str]) -> (Lin
             let found = entries(row);
             let lost_columns = found.len() == 2 && found.iter().all(|e| e.column < boundary);
             for (i, e) in found.into_iter().enumerate() {
-                if (lost_columns && i == 1) || (!lost_columns && e.column >= boundary) {
+                let right_side = match e.kind {
+                    Some(kind) => kind == Kind::Deduccion,
+                    None => (lost_columns && i == 1) || (!lost_columns && e.column >= boundary),
+                };
+                if right_side {
                     right.push(pair(e));
                 } else {
                     left.push(pair(e));
@@ -175,5 +203,24 @@ mod tests {
         let (p, ded) = tables(&stacked, TP, TD);
         assert_eq!(p, [("001".to_owned(), d(100_000))]);
         assert_eq!(ded, [("002".to_owned(), d(10_000))]);
+    }
+
+    #[test]
+    fn one_table_of_both_kinds_by_its_rows_p_or_d() {
+        let both = text::lines(&[
+            "P/D   Clave     Concepto                            Percepción           Deducción",
+            "P     001       Sueldos, salarios, rayas y jornales   3,780.00",
+            "P     010       Premios por puntualidad                 420.00",
+            "D     001       Seguridad social                                             95.12",
+            "D     002       ISR                                                         120.00",
+            "                                  Percepciones:      $4,200.00",
+        ]
+        .join("\n"));
+        let (p, ded) = tables(&both, TP, TD);
+        assert_eq!(p, [("001".to_owned(), d(378_000)), ("010".to_owned(), d(42_000))]);
+        assert_eq!(ded, [("001".to_owned(), d(9_512)), ("002".to_owned(), d(12_000))]);
+        // A "P" or "D" inside a concept names no kind: the column decides.
+        let (p, ded) = tables(&text::lines("Percepciones          Deducciones\n001 Vale P 100.00    002 ISR 10.00"), TP, TD);
+        assert_eq!((p.len(), ded.len()), (1, 1));
     }
 }

@@ -54,8 +54,13 @@ impl Line {
     /// Where the folded `label` (already folded, single-spaced) starts, ignoring runs of
     /// blanks in the line.
     fn find(&self, label: &str) -> Option<(usize, usize)> {
+        self.find_from(label, 0)
+    }
+
+    /// [`Line::find`] from character `from` on.
+    fn find_from(&self, label: &str, from: usize) -> Option<(usize, usize)> {
         let want: Vec<char> = label.chars().collect();
-        'start: for start in 0..self.folded.len() {
+        'start: for start in from..self.folded.len() {
             let (mut i, mut j) = (start, 0);
             while j < want.len() {
                 let c = *self.folded.get(i)?;
@@ -143,6 +148,27 @@ impl Line {
         }
         let labelled = value.split_whitespace().any(|w| w.len() > 1 && w.ends_with(':') && w.chars().next().is_some_and(char::is_alphabetic));
         (!value.is_empty() && !labelled).then_some(value)
+    }
+
+    /// The text after `word` (folded) where it stands as a field's whole label: it begins the
+    /// line or a column (two blanks or a bar before it) and a colon closes it ("Percepciones:
+    /// $4,200.00" in a summary). Not a heading ("PERCEPCIONES", "Percepción"), nor a longer
+    /// label ending in the word ("Otras percepciones:"), nor a label the word begins
+    /// ("Percepciones gravadas:").
+    pub(crate) fn after_field(&self, word: &str) -> Option<String> {
+        let mut from = 0;
+        while let Some((start, end)) = self.find_from(word, from) {
+            from = start + 1;
+            let before = &self.folded[..start];
+            let begins_column = before.iter().all(|c| c.is_whitespace())
+                || before.ends_with(&[' ', ' '])
+                || before.iter().rev().find(|c| !c.is_whitespace()) == Some(&'|');
+            if begins_column && self.folded.get(end) == Some(&':') {
+                let rest: String = self.chars[end + 1..].iter().collect();
+                return Some(rest.trim().to_owned());
+            }
+        }
+        None
     }
 
     /// The column (character position) where the first of `labels` starts on this line.
@@ -316,6 +342,21 @@ pub(crate) fn parse_date(token: &str) -> Option<Date> {
     Date::parse(&format!("{year}-{month:0>2}-{day:0>2}"))
 }
 
+/// The first date written in words in `text`: "1 de marzo de 2021", "15 de ENE del 2025" (a
+/// day, "de", a month's name or its abbreviation, "de" or "del", a four-digit year).
+pub(crate) fn date_in_words(text: &str) -> Option<Date> {
+    let words: Vec<String> = tokens(text).map(fold).collect();
+    words.windows(5).find_map(|w| {
+        let joined = w[1] == "de" && (w[3] == "de" || w[3] == "del");
+        let (day, year) = (w[0].trim_start_matches('0'), &w[4]);
+        if !joined || day.is_empty() || day.len() > 2 || !day.bytes().all(|b| b.is_ascii_digit()) || year.len() != 4 {
+            return None;
+        }
+        let month = month_of(&w[2])?;
+        Date::parse(&format!("{year}-{month:02}-{day:0>2}"))
+    })
+}
+
 /// The dates of a piece of text, in order. When blanks OCR put beside a date's separators
 /// (`31- JUL -2025`) hide some, the text with those blanks closed is read too, and the reading
 /// with more dates wins.
@@ -434,6 +475,27 @@ mod tests {
         assert_eq!(l.after(&["numero de dias pagados"]).as_deref(), Some("15   Periodicidad: 04 Quincenal"));
         assert_eq!(l.after(&["periodicidad"]).as_deref(), Some("04 Quincenal"));
         assert!(!Line::new("CURPFC: x").contains("rfc"));
+    }
+
+    #[test]
+    fn a_field_label_alone_before_its_colon() {
+        let l = Line::new("   Percepciones:   $4,200.00   Deducciones: $215.12 | Ingresos: 1.00");
+        assert_eq!(l.after_field("percepciones").as_deref(), Some("$4,200.00   Deducciones: $215.12 | Ingresos: 1.00"));
+        assert_eq!(l.after_field("deducciones").as_deref(), Some("$215.12 | Ingresos: 1.00"));
+        assert_eq!(l.after_field("ingresos").as_deref(), Some("1.00"));
+        for not_a_field in ["PERCEPCIONES  $4,200.00", "Otras percepciones: $1.00", "Percepciones gravadas: $1.00", "Total percepciones: $1.00"] {
+            assert_eq!(Line::new(not_a_field).after_field("percepciones"), None, "{not_a_field}");
+        }
+    }
+
+    #[test]
+    fn dates_in_words() {
+        let date = |t: &str| date_in_words(t).map(|d| d.to_string());
+        assert_eq!(date("1 de marzo de 2021").as_deref(), Some("2021-03-01"));
+        assert_eq!(date("desde el 05 de SEPT. del 2019, planta").as_deref(), Some("2019-09-05"));
+        for none in ["31 de febrero de 2021", "1 marzo 2021", "1 de marzo de 21", "100 de marzo de 2021", "1 de nada de 2021"] {
+            assert_eq!(date(none), None, "{none}");
+        }
     }
 
     #[test]
