@@ -35,10 +35,9 @@ fn a_printed_receipt_reads_back_to_its_xml_facts_from_a_pdf_a_photo_and_a_scan()
     let limits = Limits::default();
     let mut exact_scans = 0;
     for name in RECEIPTS {
-        // The XML's facts, but paper carries no seal, and no fixture's seniority is the one its
-        // dates give (P284W where 2019-08-16 to 2025-01-15 is 282 weeks): paper reads it as
-        // nothing (score-docs' antiguedad.rs).
-        let facts = CfdiFacts { sello: score_docs::Sello::impreso(), antiguedad: None, ..fixture(name) };
+        // The XML's facts, but paper carries no seal (its seniority, the one its dates give,
+        // reads back: score-docs' antiguedad.rs).
+        let facts = CfdiFacts { sello: score_docs::Sello::impreso(), ..fixture(name) };
         let pdf = text_pdf(&common::print(&facts), 1);
 
         let text = extract_text(&pdf, &limits).expect("text layer");

@@ -131,9 +131,7 @@ fn a_qr_total_that_disagrees_with_the_print_leaves_it_unverified() {
 #[test]
 fn without_a_legible_qr_code_the_print_is_read_from_its_text() {
     let limits = Limits::default();
-    // The fixture's seniority (P284W) is not the 282 weeks its dates give: paper reads it as
-    // nothing (score-docs' antiguedad.rs).
-    let facts = CfdiFacts { sello: score_docs::Sello::impreso(), antiguedad: None, ..fixture("quincenal-40-infonavit-1.xml") };
+    let facts = CfdiFacts { sello: score_docs::Sello::impreso(), ..fixture("quincenal-40-infonavit-1.xml") };
     let print = common::print(&facts);
     for (what, drawing) in [
         ("no code", Vec::new()),
