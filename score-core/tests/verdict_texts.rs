@@ -28,16 +28,28 @@ fn banco() -> Calibration {
     ])
 }
 
-/// The sentence of the verdict's reason `codigo` in the report of `perfil` under `cal`.
-fn motivo(perfil: &str, cal: &Calibration, codigo: &str) -> Option<String> {
+/// The text of the item `codigo` of the list at `lista` (a JSON pointer) in the report of
+/// `perfil` under `cal`.
+fn texto(perfil: &str, cal: &Calibration, lista: &str, codigo: &str) -> Option<String> {
     let informe: serde_json::Value =
         serde_json::from_str(&score_core::score_json_calibrated(perfil, cal).expect("valid")).expect("json");
-    informe["dictamen"]["motivos"]
-        .as_array()
-        .expect("motivos")
+    informe
+        .pointer(lista)
+        .and_then(|l| l.as_array())
+        .expect(lista)
         .iter()
         .find(|m| m["codigo"] == codigo)
         .map(|m| m["texto"].as_str().expect("texto").to_owned())
+}
+
+/// The sentence of the verdict's reason `codigo` in the report of `perfil` under `cal`.
+fn motivo(perfil: &str, cal: &Calibration, codigo: &str) -> Option<String> {
+    texto(perfil, cal, "/dictamen/motivos", codigo)
+}
+
+/// The recommendation `codigo`'s text in the report of `perfil` under `cal`.
+fn recomendacion(perfil: &str, cal: &Calibration, codigo: &str) -> Option<String> {
+    texto(perfil, cal, "/recomendaciones_detalle", codigo)
 }
 
 const CON_DEUDAS: &str = r#"{"estado": "JAL", "ingreso_mensual": 20000, "tipo_ingreso": "asalariado",
@@ -87,16 +99,6 @@ fn a_limit_with_decimals_reads_as_a_percentage() {
 /// bank's seniority minimum by income type.
 #[test]
 fn the_recommendations_state_the_calibrations_limits() {
-    let recomendacion = |perfil: &str, cal: &Calibration, codigo: &str| -> Option<String> {
-        let informe: serde_json::Value =
-            serde_json::from_str(&score_core::score_json_calibrated(perfil, cal).expect("valid")).expect("json");
-        informe["recomendaciones_detalle"]
-            .as_array()
-            .expect("recomendaciones_detalle")
-            .iter()
-            .find(|r| r["codigo"] == codigo)
-            .map(|r| r["texto"].as_str().expect("texto").to_owned())
-    };
     let texto = recomendacion(CON_DEUDAS, &banco(), "DEUDA_MAYOR_AL_LIMITE").expect("above the bank's limit");
     assert!(texto.contains("hasta bajar del 35% de tu ingreso"), "{texto}");
     let nuevo = SIN_DEUDAS.replace("\"antiguedad_meses\": 36", "\"antiguedad_meses\": 2");
@@ -106,18 +108,6 @@ fn the_recommendations_state_the_calibrations_limits() {
     let un_anio = cambiada(&[("antiguedad_min_meses = { valor = 6, independiente = 24", "antiguedad_min_meses = { valor = 12, independiente = 12")]);
     let texto = recomendacion(&nuevo, &un_anio, "ANTIGUEDAD_CORTA").expect("short seniority");
     assert!(texto.contains("suelen pedir 1 año en el empleo"), "{texto}");
-}
-
-/// The recommendation `codigo`'s text in the report of `perfil` under `cal`.
-fn recomendacion(perfil: &str, cal: &Calibration, codigo: &str) -> Option<String> {
-    let informe: serde_json::Value =
-        serde_json::from_str(&score_core::score_json_calibrated(perfil, cal).expect("valid")).expect("json");
-    informe["recomendaciones_detalle"]
-        .as_array()
-        .expect("recomendaciones_detalle")
-        .iter()
-        .find(|r| r["codigo"] == codigo)
-        .map(|r| r["texto"].as_str().expect("texto").to_owned())
 }
 
 const POCO_AHORRO: &str = r#"{"estado": "AGU", "ingreso_mensual": 14000, "tipo_ingreso": "asalariado",
