@@ -84,6 +84,9 @@ echo "score_wasm_bg.wasm: $size bytes ($gz gzip -9)"
 # parsed tables (issue 42: no serde derive, no serde_path_to_error), 314 KB (99 KB gzip) less,
 # then a calibration's own bank products (issue 42 part 3) added 24 KB (10 KB gzip), and 770 KiB
 # until Cofinavit (issue 42 part 2: a sixth kind of product, its rules in both arithmetics, its
-# reason and its entry in the embedded document) added 14.8 KB (6 KB gzip).
-# Budget: 784 KiB, the measured 799,533 bytes (311,204 gzip) and 3 KB to spare (see score-wasm/README.md).
-[ "$size" -lt 802816 ] || { echo "score_wasm_bg.wasm is over the 784 KiB budget" >&2; exit 1; }
+# reason and its entry in the embedded document) added 14.8 KB (6 KB gzip), and 784 KiB until
+# the verdict's and the recommendations' texts stated the calibration's own limits (issue 42: each
+# text a template filled from the calibration in use, its percentages, months and the states'
+# closing costs written at run time) added 11.6 KB (3.7 KB gzip).
+# Budget: 800 KiB, the measured 812,245 bytes (315,715 gzip) and 6 KB to spare (see score-wasm/README.md).
+[ "$size" -lt 819200 ] || { echo "score_wasm_bg.wasm is over the 800 KiB budget" >&2; exit 1; }
