@@ -15,6 +15,7 @@ use crate::calibration::producto::Producto;
 use crate::calibration::reglas::{Base, ReglasProductos};
 use crate::calibration::clave::Clave;
 use crate::curve::Curve;
+use crate::fast_decimal::{Orden, por};
 use crate::profile::IncomeType;
 use rust_decimal::Decimal;
 
@@ -29,21 +30,27 @@ pub(crate) struct EstadoCifras {
     pub isai: Decimal,
     /// All closing costs over the value: ISAI + notary + registry + appraisal.
     pub gastos_cierre: Decimal,
+    /// `clamp(2 − factor, factor_min, factor_max)`: what the realistic value multiplies the
+    /// bank value by in this state (worked out once, not at each report).
+    pub ajuste_valor: Decimal,
+    /// The decent cost of living of a household of the default size in this state
+    /// ([`Cifras::costo_vida_digno`]), worked out once: most profiles do not state their size.
+    pub costo_vida_hogar_default: Decimal,
 }
 
 /// Every figure of one calibration, as the model reads it.
 #[derive(Debug, Clone)]
 pub(crate) struct Cifras {
-    /// The calibration's `id`: every report made with these figures carries it.
-    pub id: String,
+    /// The calibration's `id`: every report made with these figures carries it (borrowed from
+    /// the embedded one's when it is that, so a report copies no text).
+    pub id: std::borrow::Cow<'static, str>,
     /// One monthly general minimum wage, MXN: `salario_minimo_diario × 365 / 12` to the centavo.
     pub salario_minimo_mensual: Decimal,
     /// Monthly contribution-salary ceiling: `tope_sbc_umas × uma_mensual`.
     pub tope_salario_mensual: Decimal,
     pub linea_pobreza_urbana: Decimal,
-    pub personas_hogar_default: Decimal,
-    pub factor_min: Decimal,
-    pub factor_max: Decimal,
+    /// The core dwelling of a household of the default size ([`Cifras::m2_minimo_nucleo`]).
+    pub nucleo_hogar_default: Decimal,
     pub puntos_deudas_no_declaradas: Decimal,
     pub proporcion_deudas_no_declaradas: Decimal,
     pub puntos_tipo: PorTipo<Decimal>,
@@ -93,24 +100,30 @@ impl Cifras {
         let uma_mensual = v(&g.uma_diaria) * dias;
         let gc = &d.gastos_cierre;
         let comunes = v(&gc.notario) + v(&gc.registro) + v(&gc.avaluo);
+        let linea_pobreza_urbana = v(&g.linea_pobreza_urbana);
+        let personas_hogar_default = v(&g.personas_hogar_default);
+        let (factor_min, factor_max) = (v(&g.factor_min), v(&g.factor_max));
         let estados = d
             .estados
             .iter()
-            .map(|e| EstadoCifras {
-                factor: v(&e.factor),
-                precio_m2: v(&e.precio_m2),
-                isai: v(&e.isai),
-                gastos_cierre: v(&e.isai) + comunes,
+            .map(|e| {
+                let factor = v(&e.factor);
+                EstadoCifras {
+                    factor,
+                    precio_m2: v(&e.precio_m2),
+                    isai: v(&e.isai),
+                    gastos_cierre: v(&e.isai) + comunes,
+                    ajuste_valor: Orden(Decimal::TWO - factor).clamp(Orden(factor_min), Orden(factor_max)).0,
+                    costo_vida_hogar_default: costo_vida_digno(linea_pobreza_urbana, personas_hogar_default, factor),
+                }
             })
             .collect();
         let mut cifras = Cifras {
-            id: d.id.clone(),
+            id: if d.id == crate::calibration::incluida::EMBEDDED_ID { crate::calibration::incluida::EMBEDDED_ID.into() } else { d.id.clone().into() },
             salario_minimo_mensual: salario_minimo_mensual(v(&g.salario_minimo_diario)),
             tope_salario_mensual: v(&g.tope_sbc_umas) * uma_mensual,
-            linea_pobreza_urbana: v(&g.linea_pobreza_urbana),
-            personas_hogar_default: v(&g.personas_hogar_default),
-            factor_min: v(&g.factor_min),
-            factor_max: v(&g.factor_max),
+            linea_pobreza_urbana,
+            nucleo_hogar_default: Decimal::ZERO,
             puntos_deudas_no_declaradas: v(&g.puntos_deudas_no_declaradas),
             proporcion_deudas_no_declaradas: v(&g.proporcion_deudas_no_declaradas),
             puntos_tipo: PorTipo {
@@ -145,6 +158,7 @@ impl Cifras {
             productos: ReglasProductos::vacias(),
             otros_bancos: Vec::new(),
         };
+        cifras.nucleo_hogar_default = cifras.m2_minimo_nucleo(personas_hogar_default);
         let gastos_cierre: Vec<Decimal> = cifras.estados.iter().map(|e| e.gastos_cierre).collect();
         let base = Base {
             uma_mensual,
@@ -186,12 +200,56 @@ impl Cifras {
         &self.estados[usize::from(estado.inegi() - 1)]
     }
 
+    /// The decent monthly cost of living of a household of `personas` (the default size when
+    /// `None`) in `estado`: the urban poverty line per person times the people times the
+    /// state's factor.
+    pub(crate) fn costo_vida_digno(&self, estado: crate::State, personas: Option<Decimal>) -> Decimal {
+        let e = self.estado(estado);
+        match personas {
+            None => e.costo_vida_hogar_default,
+            Some(personas) => costo_vida_digno(self.linea_pobreza_urbana, personas, e.factor),
+        }
+    }
+
+    /// The core dwelling of a household of `personas` (the default size when `None`), m²: the
+    /// base area plus one more bedroom for each `personas_por_dormitorio` beyond the first,
+    /// times the walls and circulation factor.
+    pub(crate) fn nucleo(&self, personas: Option<Decimal>) -> Decimal {
+        personas.map_or(self.nucleo_hogar_default, |p| self.m2_minimo_nucleo(p))
+    }
+
+    fn m2_minimo_nucleo(&self, personas: Decimal) -> Decimal {
+        let dormitorios = ceil_ratio(personas, self.personas_por_dormitorio).max(Decimal::ONE);
+        por(
+            self.m2_nucleo_base + por(self.m2_por_dormitorio_extra, dormitorios - Decimal::ONE),
+            self.factor_muros_circulacion,
+        )
+    }
+
     /// The seniority curve of an income type.
     pub(crate) fn curva_antiguedad(&self, tipo: IncomeType) -> &Curve {
         match tipo {
             IncomeType::Independiente => &self.curva_antiguedad_independiente,
             _ => &self.curva_antiguedad_asalariado,
         }
+    }
+}
+
+/// The decent cost of living of `personas` at the poverty line `linea` in a state of `factor`.
+fn costo_vida_digno(linea: Decimal, personas: Decimal, factor: Decimal) -> Decimal {
+    por(por(linea, personas), factor)
+}
+
+/// `ceil(a / b)` for non-negative `a` and positive `b`: one integer division of the aligned
+/// mantissas where they fit 64 bits, instead of a 28-digit decimal quotient.
+fn ceil_ratio(a: Decimal, b: Decimal) -> Decimal {
+    let widen = |d: Decimal, to: u32| {
+        10u64.checked_pow(to - d.scale()).and_then(|f| u64::try_from(d.mantissa()).ok()?.checked_mul(f))
+    };
+    let scale = a.scale().max(b.scale());
+    match (widen(a, scale), widen(b, scale)) {
+        (Some(n), Some(d)) if d > 0 => Decimal::from(n.div_ceil(d)),
+        _ => (a / b).ceil(),
     }
 }
 
@@ -222,5 +280,31 @@ mod tests {
         }
         let cdmx = c.estado(State::parse("CMX").expect("CMX")).gastos_cierre;
         assert!(cdmx >= Decimal::new(6, 2), "CDMX {cdmx}");
+    }
+
+    #[test]
+    fn ceil_ratio_is_the_decimal_ceiling() {
+        let d = crate::money::tests::d;
+        for (a, b) in [("3.35", "2"), ("4", "2"), ("5", "2"), ("0", "2"), ("1", "0.3"), ("20", "2"), ("0.01", "2.5")] {
+            assert_eq!(ceil_ratio(d(a), d(b)), (d(a) / d(b)).ceil(), "{a} / {b}");
+        }
+    }
+
+    /// The figures worked out once per state and for the default household are the ones a
+    /// household that states its size computes, digit and scale alike.
+    #[test]
+    fn the_default_household_figures_are_the_stated_ones() {
+        let c = Cifras::incluidas();
+        let cal = crate::Calibration::default();
+        let g = &cal.documento.general;
+        let personas = Some(g.personas_hogar_default.valor.0);
+        assert_eq!(format!("{:?}", c.nucleo(None)), format!("{:?}", c.nucleo(personas)));
+        for estado in State::all() {
+            let e = c.estado(estado);
+            let a = c.costo_vida_digno(estado, None);
+            assert_eq!(format!("{a:?}"), format!("{:?}", c.costo_vida_digno(estado, personas)), "{estado:?}");
+            let ajuste = (Decimal::TWO - e.factor).max(g.factor_min.valor.0).min(g.factor_max.valor.0);
+            assert_eq!(e.ajuste_valor, ajuste, "{estado:?}");
+        }
     }
 }

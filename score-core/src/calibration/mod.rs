@@ -16,6 +16,7 @@
 mod cifras;
 pub(crate) mod clave;
 pub(crate) mod documento;
+pub(crate) mod incluida;
 pub(crate) mod lectura;
 mod leer;
 pub(crate) mod producto;
@@ -28,8 +29,7 @@ use crate::error::ScoreError;
 use documento::Documento;
 use std::sync::Arc;
 
-/// The embedded calibration's text, `score-core/calibration/mx-2026.toml`.
-pub const EMBEDDED_TOML: &str = include_str!("../../calibration/mx-2026.toml");
+pub use incluida::{EMBEDDED_ID, EMBEDDED_TOML};
 
 /// A checked calibration document and the figures read from it. Build it with
 /// [`Calibration::from_toml`] or take the embedded one with [`Calibration::default`] (both in

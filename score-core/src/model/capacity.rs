@@ -42,13 +42,10 @@ pub(crate) fn capacidad(
         .and_then(|o| c.tipo_de(o.producto))
         .map_or(zero, |p| p.subcuenta_aplicada(exact.subcuenta_titular, exact.subcuenta));
     let disponible = money(profile.ahorro + subcuentas);
-    let ajuste = Orden(Decimal::TWO - state.factor)
-        .clamp(Orden(c.factor_min), Orden(c.factor_max))
-        .0;
     CapacidadCompra {
         valor_bancario: valor,
         // From the shown value, so the spec's formula holds on the published figures.
-        valor_realista: money(por(valor, ajuste)),
+        valor_realista: money(por(valor, state.ajuste_valor)),
         factor_platform_v2: state.factor,
         ltv: if valor.is_zero() { zero } else { round_quotient(credito, valor, money::RATIO_DP) },
         pago_mensual_estimado: campo(|o| o.pago_mensual),

@@ -89,17 +89,8 @@ impl Exact {
 
 /// The quantities of a validated profile that need no division ([`Exact`]).
 pub(crate) fn exact(c: &Cifras, profile: &Profile) -> Exact {
-    let personas = profile
-        .personas_hogar
-        .map(Decimal::from)
-        .unwrap_or(c.personas_hogar_default);
-    let factor = c.estado(profile.estado).factor;
-    Exact::del_hogar(
-        c,
-        profile,
-        por(por(c.linea_pobreza_urbana, personas), factor),
-        m2_minimo_nucleo(c, personas),
-    )
+    let personas = profile.personas_hogar.map(Decimal::from);
+    Exact::del_hogar(c, profile, c.costo_vida_digno(profile.estado, personas), c.nucleo(personas))
 }
 
 /// The income left after the cost of living and the debts. Undeclared debts are neutral in the
@@ -305,28 +296,6 @@ pub(crate) fn subcuentas(cifras: &Cifras, profile: &Profile) -> [Decimal; 2] {
     ]
 }
 
-fn m2_minimo_nucleo(c: &Cifras, personas: Decimal) -> Decimal {
-    let dormitorios = ceil_ratio(personas, c.personas_por_dormitorio).max(Decimal::ONE);
-    por(
-        c.m2_nucleo_base + por(c.m2_por_dormitorio_extra, dormitorios - Decimal::ONE),
-        c.factor_muros_circulacion,
-    )
-}
-
-/// `ceil(a / b)` for non-negative `a` and positive `b`: one integer division of the aligned
-/// mantissas where they fit 64 bits, instead of a 28-digit decimal quotient.
-fn ceil_ratio(a: Decimal, b: Decimal) -> Decimal {
-    let widen = |d: Decimal, to: u32| {
-        10u64.checked_pow(to - d.scale()).and_then(|f| u64::try_from(d.mantissa()).ok()?.checked_mul(f))
-    };
-    let scale = a.scale().max(b.scale());
-    match (widen(a, scale), widen(b, scale)) {
-        (Some(n), Some(d)) if d > 0 => Decimal::from(n.div_ceil(d)),
-        _ => (a / b).ceil(),
-    }
-}
-
-
 /// The figures of a report that involve a division or a 28-digit constant, as shown (rounded),
 /// with the decisions taken on them. Computed in `Decimal` here and in filtered arithmetic by
 /// [`crate::model::filtered::figures`], which must give the same value whenever it gives one.
@@ -408,12 +377,5 @@ mod tests {
         assert_eq!(score("100", "100.0"), 500);
         assert_eq!(score("30.5", "0"), 331);
         assert_eq!(score("30.49", "0"), 330);
-    }
-
-    #[test]
-    fn ceil_ratio_is_the_decimal_ceiling() {
-        for (a, b) in [("3.35", "2"), ("4", "2"), ("5", "2"), ("0", "2"), ("1", "0.3"), ("20", "2"), ("0.01", "2.5")] {
-            assert_eq!(ceil_ratio(d(a), d(b)), (d(a) / d(b)).ceil(), "{a} / {b}");
-        }
     }
 }

@@ -29,10 +29,16 @@ pub(crate) fn figures(
     figures: &mut Figures,
 ) -> Option<()> {
     let entradas = Entradas::de(profile, exact);
-    let mut shown = [Decimal::ZERO; 6];
-    for (i, valor) in shown.iter_mut().enumerate() {
-        *valor = entradas.shown(c, profile, exact, i)?;
-    }
+    // Each component where it is computed: the two that read their own field alone, the
+    // others from the shared inputs.
+    let shown = [
+        entradas.shown(c, profile, exact, 0)?,
+        shown_tipo(c, profile),
+        shown_antiguedad(c, profile),
+        entradas.shown(c, profile, exact, 3)?,
+        entradas.shown(c, profile, exact, 4)?,
+        entradas.shown(c, profile, exact, 5)?,
+    ];
     let (score, puntos) = score_and_points(&shown);
     figures.score = score;
     for ((componente, valor), puntos) in figures.componentes.iter_mut().zip(shown).zip(puntos) {
@@ -72,12 +78,20 @@ pub(crate) fn score_cambiando(
 /// `None` for those that read the shared inputs ([`Entradas`]).
 fn shown_propio(c: &Cifras, profile: &Profile, i: usize) -> Option<Decimal> {
     match i {
-        1 => Some(money(puntos_tipo(c, profile.tipo_ingreso))),
-        2 => Some(
-            curva_antiguedad(c, profile.tipo_ingreso).eval_money_meses(profile.antiguedad_meses),
-        ),
+        1 => Some(shown_tipo(c, profile)),
+        2 => Some(shown_antiguedad(c, profile)),
         _ => None,
     }
+}
+
+/// The income type's shown points.
+fn shown_tipo(c: &Cifras, profile: &Profile) -> Decimal {
+    money(puntos_tipo(c, profile.tipo_ingreso))
+}
+
+/// The seniority's shown points.
+fn shown_antiguedad(c: &Cifras, profile: &Profile) -> Decimal {
+    curva_antiguedad(c, profile.tipo_ingreso).eval_money_meses(profile.antiguedad_meses)
 }
 
 /// What more than one component reads, as filtered doubles: the income, its coverage of the
@@ -125,13 +139,12 @@ impl Entradas {
         }
     }
 
-    /// Component `i`'s shown value: a certified rounding, or, for a value exactly on a tie (an
-    /// income of 9,608 is worth exactly 0.025 points), the exact decimal one. Score, points and
-    /// the weak components then follow from the shown values in exact integers.
+    /// Component `i`'s shown value, for those that read the shared inputs: a certified
+    /// rounding, or, for a value exactly on a tie (an income of 9,608 is worth exactly 0.025
+    /// points), the exact decimal one; `None` when it cannot be certified (or `i` is one of
+    /// [`shown_propio`]'s). Score, points and the weak components then follow from the shown
+    /// values in exact integers.
     fn shown(&self, c: &Cifras, profile: &Profile, exact: &Exact, i: usize) -> Option<Decimal> {
-        if let Some(propio) = shown_propio(c, profile, i) {
-            return Some(propio);
-        }
         let valor = self.valor(c, profile, i)?;
         let certified = if i == 4 {
             // Savings are capped by the income's coverage of the cost of living; rounding is

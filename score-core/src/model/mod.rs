@@ -100,11 +100,7 @@ fn assemble(
         salud_financiera: salud,
         capacidad_compra_estimada: capacidad,
         modelo_version: MODEL_VERSION.into(),
-        calibracion: if c.id == CALIBRATION {
-            CALIBRATION.into()
-        } else {
-            c.id.clone().into()
-        },
+        calibracion: c.id.clone(),
         estado: EstadoReporte {
             clave: state.clave.into(),
             codigo: state.iso.into(),

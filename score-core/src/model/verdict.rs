@@ -8,7 +8,7 @@ use crate::fast_decimal::{Orden, por};
 use crate::products::Motivo;
 use crate::profile::Profile;
 use crate::report::{
-    CapacidadCompra, CodigoDictamen as D, Condicion, Dictamen, EstatusEnganche, MotivoDictamen, SaludFinanciera, seleccion,
+    CapacidadCompra, CodigoDictamen as D, Condicion, Dictamen, EstatusEnganche, MotivoDictamen, SaludFinanciera,
 };
 use rust_decimal::Decimal;
 use std::borrow::Cow;
@@ -83,6 +83,40 @@ fn incluidos() -> &'static [MotivoDictamen; D::ALL.len()] {
     })
 }
 
+/// Every set of reasons with their sentences under the embedded calibration, one after
+/// another: the set whose bits are `b` (bit `i` for [`D::ALL`]`[i]`) is `motivos[inicio[b]..
+/// inicio[b + 1]]`. Written once, on first use, like [`incluidos`]: a verdict's reasons are a
+/// slice of it and allocate nothing, whichever apply together (two reasons apart in
+/// [`D::ALL`] were a list of their own at each report).
+struct Conjuntos {
+    motivos: Vec<MotivoDictamen>,
+    inicio: [u16; (1 << D::ALL.len()) + 1],
+}
+
+fn conjuntos() -> &'static Conjuntos {
+    static CONJUNTOS: OnceLock<Conjuntos> = OnceLock::new();
+    CONJUNTOS.get_or_init(|| {
+        let todos = incluidos();
+        let mut motivos = Vec::with_capacity(D::ALL.len() << (D::ALL.len() - 1));
+        let mut inicio = [0; (1 << D::ALL.len()) + 1];
+        for (bits, inicio) in inicio.iter_mut().enumerate() {
+            #[allow(clippy::cast_possible_truncation)] // 1,024 reasons
+            {
+                *inicio = motivos.len() as u16;
+            }
+            motivos.extend(todos.iter().enumerate().filter(|(i, _)| bits >> i & 1 != 0).map(|(_, m)| m.clone()));
+        }
+        Conjuntos { motivos, inicio }
+    })
+}
+
+/// The reasons whose bits are set in `bits`, with their sentences under the embedded
+/// calibration, borrowed from [`conjuntos`].
+fn seleccion_incluida(bits: usize) -> &'static [MotivoDictamen] {
+    let Conjuntos { motivos, inicio } = conjuntos();
+    &motivos[usize::from(inicio[bits])..usize::from(inicio[bits + 1])]
+}
+
 /// The Spanish sentence of each reason under the embedded calibration (a report under another
 /// calibration states that one's figures).
 pub fn texto(codigo: D) -> &'static str {
@@ -125,10 +159,10 @@ pub(crate) fn dictamen(
             capacidad.credito_max > Decimal::ZERO && Orden(salud.ingreso_disponible) < Orden(capacidad.pago_mensual_estimado)
         }
     };
-    let aplican = D::ALL.iter().enumerate().fold(0, |bits, (i, c)| if applies(*c) { bits | 1 << i } else { bits });
+    let aplican = D::ALL.iter().enumerate().fold(0usize, |bits, (i, c)| if applies(*c) { bits | 1 << i } else { bits });
     let incluidas = Cifras::incluidas();
     let motivos = if std::ptr::eq(c, incluidas) || limites(c) == limites(incluidas) {
-        seleccion(incluidos(), aplican)
+        Cow::Borrowed(seleccion_incluida(aplican))
     } else {
         // Another calibration's limits: its own sentences, for the reasons that apply.
         let propios = D::ALL.iter().enumerate().filter(|(i, _)| aplican >> i & 1 != 0);
@@ -151,6 +185,20 @@ mod tests {
     fn the_codes_are_listed_in_their_declaration_order() {
         for (i, codigo) in D::ALL.into_iter().enumerate() {
             assert_eq!(codigo as usize, i, "{codigo:?}");
+        }
+    }
+
+    /// Every set of reasons reads its reasons in [`D::ALL`] order with the embedded sentences.
+    #[test]
+    fn every_set_of_reasons_is_its_reasons_in_order() {
+        for bits in 0..1usize << D::ALL.len() {
+            let esperados: Vec<MotivoDictamen> = D::ALL
+                .iter()
+                .enumerate()
+                .filter(|(i, _)| bits >> i & 1 != 0)
+                .map(|(_, &codigo)| MotivoDictamen { codigo, texto: texto(codigo).into() })
+                .collect();
+            assert_eq!(seleccion_incluida(bits), &esperados[..], "{bits:b}");
         }
     }
 }

@@ -467,11 +467,13 @@ pub struct EstadoReporte {
 
 /// Version of the score model implemented by this crate (spec section 9).
 pub const MODEL_VERSION: &str = "2.1";
-/// The calibration of the model: the curves, tables and product rules (their values and
-/// sources, MODEL.md) that produced a report. `MODEL_VERSION` names the spec's formula and
-/// weights and stays "2.1"; this name changes whenever a curve, table or rule does, so a stored
-/// report says which set of figures it was computed with.
-pub const CALIBRATION: &str = "mx-2026.11-7";
+/// The embedded calibration's `id`, read from its text when the crate is compiled
+/// ([`crate::calibration::EMBEDDED_ID`]): the curves, tables and product rules (their values
+/// and sources, MODEL.md) that produced a report made with the default figures.
+/// `MODEL_VERSION` names the spec's formula and weights and stays "2.1"; the calibration's
+/// `id` changes whenever a curve, table or rule does, so a stored report says which set of
+/// figures it was computed with.
+pub const CALIBRATION: &str = crate::calibration::EMBEDDED_ID;
 /// The disclaimer every report carries.
 pub const DISCLAIMER: &str = "Este puntaje es indicativo y se calcula con la información declarada; no constituye una aprobación ni una oferta de crédito. La aprobación final depende del análisis de cada institución financiera.";
 
