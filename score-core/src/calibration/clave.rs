@@ -48,9 +48,18 @@ impl Clave {
 }
 
 impl PartialEq for Clave {
+    /// As their texts: the bytes past a code's length are always zero ([`Clave::new`]), so
+    /// two codes are equal when their lengths and their whole arrays are, compared as two
+    /// overlapping 16-byte words (a slice comparison was a call to `memcmp`, five a report).
     fn eq(&self, other: &Clave) -> bool {
-        self.as_bytes() == other.as_bytes()
+        self.len == other.len && palabras(&self.bytes) == palabras(&other.bytes)
     }
+}
+
+/// The first and the last 16 bytes of a code's array (overlapping: 31 bytes).
+fn palabras(bytes: &[u8; CLAVE_MAX]) -> (u128, u128) {
+    let palabra = |b: Option<&[u8; 16]>| b.map_or(0, |b| u128::from_le_bytes(*b));
+    (palabra(bytes.first_chunk()), palabra(bytes.last_chunk()))
 }
 
 impl Eq for Clave {}
@@ -107,5 +116,32 @@ impl<'de> Deserialize<'de> for Clave {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Clave, D::Error> {
         let text = <std::borrow::Cow<'de, str>>::deserialize(deserializer)?;
         Clave::new(&text).ok_or_else(|| serde::de::Error::custom(format!("a product's clave has at most {CLAVE_MAX} bytes")))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Two codes are equal exactly when their texts are: prefixes, codes that differ in any
+    /// one byte (either 16-byte word, the overlap included), every length up to the longest.
+    #[test]
+    fn codes_are_equal_when_their_texts_are() {
+        let largo = "A".repeat(CLAVE_MAX);
+        let mut textos: Vec<String> = vec![String::new(), "INFONAVIT".into(), "INFONAVIT_MAS_BANCO".into(), "INFONAVIT_MAS_BANCA".into()];
+        textos.extend((0..=CLAVE_MAX).map(|n| largo[..n].to_owned()));
+        for i in 0..CLAVE_MAX {
+            let mut b = largo.clone().into_bytes();
+            b[i] = b'B';
+            textos.push(String::from_utf8(b).expect("ascii"));
+        }
+        let claves: Vec<Clave> = textos.iter().map(|t| Clave::new(t).expect("short enough")).collect();
+        for (a, ta) in claves.iter().zip(&textos) {
+            for (b, tb) in claves.iter().zip(&textos) {
+                assert_eq!(a == b, ta == tb, "{ta} {tb}");
+                assert_eq!(a.cmp(b).is_eq(), a == b, "{ta} {tb}");
+            }
+        }
+        assert!(Clave::new(&"A".repeat(CLAVE_MAX + 1)).is_none());
     }
 }

@@ -220,21 +220,39 @@ const PESOS_CENTESIMAS: [i64; 6] = {
 /// half away from zero. With values and weights in hundredths, `valor × peso × 10` is
 /// `v × w / 1000`: integer arithmetic, exact, the same on every platform, and anyone can check
 /// the score from the report alone.
+#[cfg(test)]
 pub(crate) fn score_and_points(shown: &[Decimal; 6]) -> (u16, [Decimal; 6]) {
-    let weighted = weighted(shown);
-    (score_of(&weighted), weighted.map(|w| Decimal::new((w + 5) / 10, 2)))
+    points_of(&weighted(&centesimas_de(shown)))
+}
+
+/// The score, each component's points ([`score_and_points`]) and the weak components' codes
+/// ([`debiles`]) from the shown component values, each read in hundredths once.
+pub(crate) fn puntuacion(c: &Cifras, profile: &Profile, shown: &[Decimal; 6]) -> (u16, [Decimal; 6], Debiles) {
+    let centesimas = centesimas_de(shown);
+    let (score, puntos) = points_of(&weighted(&centesimas));
+    (score, puntos, debiles(c, profile, &centesimas))
 }
 
 /// The score alone from the shown component values (what a what-if shows), as
 /// [`score_and_points`] computes it.
 pub(crate) fn score(shown: &[Decimal; 6]) -> u16 {
-    score_of(&weighted(shown))
+    score_of(&weighted(&centesimas_de(shown)))
+}
+
+/// Each shown value in hundredths.
+fn centesimas_de(shown: &[Decimal; 6]) -> [i64; 6] {
+    std::array::from_fn(|i| centesimas(shown[i]))
 }
 
 /// Each shown value times its weight, in hundredths times hundredths.
-fn weighted(shown: &[Decimal; 6]) -> [i64; 6] {
+fn weighted(centesimas: &[i64; 6]) -> [i64; 6] {
     debug_assert_eq!(ESCALA_SCORE, Decimal::TEN);
-    std::array::from_fn(|i| centesimas(shown[i]) * PESOS_CENTESIMAS[i])
+    std::array::from_fn(|i| centesimas[i] * PESOS_CENTESIMAS[i])
+}
+
+/// The score and each component's points from the weighted values.
+fn points_of(weighted: &[i64; 6]) -> (u16, [Decimal; 6]) {
+    (score_of(weighted), weighted.map(|w| Decimal::new((w + 5) / 10, 2)))
 }
 
 fn score_of(weighted: &[i64; 6]) -> u16 {
@@ -243,18 +261,19 @@ fn score_of(weighted: &[i64; 6]) -> u16 {
     u16::try_from((total + 500) / 1000).unwrap_or(0).min(1000)
 }
 
-/// Weak components' codes from the shown values: value below the threshold, most points lost
-/// first (`(100 - valor) × peso`, exact in hundredths), ties in the spec's order; at most three.
-pub(crate) fn debiles_shown(c: &Cifras, profile: &Profile, shown: &[Decimal; 6]) -> Debiles {
-    let mut weak: [(i64, usize, CodigoRecomendacion); 6] =
-        [(0, 0, CodigoRecomendacion::PerfilSolido); 6];
+/// Weak components' codes from the shown values in hundredths: value below the threshold,
+/// most points lost first (`(100 - valor) × peso`, exact in hundredths), ties in the spec's
+/// order; at most `max_recomendaciones_componente`.
+fn debiles(c: &Cifras, profile: &Profile, centesimas: &[i64; 6]) -> Debiles {
+    let codigos = codigos_componentes(profile);
+    // The points each weak component loses and its index.
+    let mut weak = [(0i64, 0usize); 6];
     let mut n = 0;
     // The calibration's threshold in hundredths.
-    let umbral_centesimas = centesimas(c.umbral_recomendacion);
-    for (index, codigo) in codigos_componentes(profile).into_iter().enumerate() {
-        let valor = centesimas(shown[index]);
-        if let Some(codigo) = codigo.filter(|_| valor < umbral_centesimas) {
-            weak[n] = ((10_000 - valor) * PESOS_CENTESIMAS[index], index, codigo);
+    let umbral_centesimas = self::centesimas(c.umbral_recomendacion);
+    for (index, &valor) in centesimas.iter().enumerate() {
+        if valor < umbral_centesimas && codigos[index].is_some() {
+            weak[n] = ((10_000 - valor) * PESOS_CENTESIMAS[index], index);
             n += 1;
         }
     }
@@ -267,7 +286,11 @@ pub(crate) fn debiles_shown(c: &Cifras, profile: &Profile, shown: &[Decimal; 6])
             j -= 1;
         }
     }
-    debiles_de(c, weak[..n].iter().map(|w| w.2))
+    let mut debiles = [None; 6];
+    for (slot, &(_, index)) in debiles.iter_mut().zip(&weak[..n.min(c.max_recomendaciones_componente)]) {
+        *slot = codigos[index];
+    }
+    debiles
 }
 
 /// Housing-fund balances, the applicant's and the co-borrower's (0 without one), each the
@@ -312,21 +335,6 @@ pub(crate) struct Figures {
 /// Codes of the weak components in order, without allocating.
 pub(crate) type Debiles = [Option<CodigoRecomendacion>; 6];
 
-/// The first `max_recomendaciones_componente` codes of `ordered` as [`Debiles`].
-pub(crate) fn debiles_de(
-    c: &Cifras,
-    ordered: impl Iterator<Item = CodigoRecomendacion>,
-) -> Debiles {
-    let mut debiles = [None; 6];
-    for (slot, codigo) in debiles
-        .iter_mut()
-        .zip(ordered.take(c.max_recomendaciones_componente))
-    {
-        *slot = Some(codigo);
-    }
-    debiles
-}
-
 /// [`Figures`] in exact decimal arithmetic: the definition the filtered path is checked against.
 #[cold]
 #[inline(never)]
@@ -334,12 +342,12 @@ pub(crate) fn figures_exact(c: &Cifras, profile: &Profile, exact: &Exact) -> Fig
     let ratio = exact.ingreso_disponible / profile.ingreso_mensual;
     let values = components(c, profile, exact);
     let shown: [Decimal; 6] = values.map(money);
-    let (score, puntos) = score_and_points(&shown);
+    let (score, puntos, debiles) = puntuacion(c, profile, &shown);
     Figures {
         score,
         componentes: std::array::from_fn(|i| (shown[i], puntos[i])),
         ratio: crate::money::ratio(ratio),
-        debiles: debiles_shown(c, profile, &shown),
+        debiles,
     }
 }
 

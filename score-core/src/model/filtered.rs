@@ -12,7 +12,7 @@
 use crate::approx::{Approx, less, round_dp};
 use crate::cifras::Cifras;
 use crate::model::figures::{
-    Exact, Figures, component, curva_antiguedad, debiles_shown, puntos_tipo, score_and_points,
+    Exact, Figures, component, curva_antiguedad, puntos_tipo, puntuacion,
 };
 use crate::money::money;
 use crate::profile::Profile;
@@ -39,13 +39,13 @@ pub(crate) fn figures(
         entradas.shown(c, profile, exact, 4)?,
         entradas.shown(c, profile, exact, 5)?,
     ];
-    let (score, puntos) = score_and_points(&shown);
+    let (score, puntos, debiles) = puntuacion(c, profile, &shown);
     figures.score = score;
     for ((componente, valor), puntos) in figures.componentes.iter_mut().zip(shown).zip(puntos) {
         *componente = (valor, puntos);
     }
     figures.ratio = round_dp(entradas.ratio, crate::money::RATIO_DP)?;
-    figures.debiles = debiles_shown(c, profile, &shown);
+    figures.debiles = debiles;
     Some(())
 }
 
