@@ -2,13 +2,14 @@
 //! (`toml::de::DeTable`, which keeps each number's digits) and walked by hand into the
 //! document's shape, carrying the path of each key. Whatever does not fit (text that is not TOML,
 //! a key the document does not know or one it misses, a value of the wrong type) is refused
-//! with `CALIBRATION_INVALID` at its key (`productos[2].tasa_anual.valor`) and a Spanish message;
-//! the checks beyond the shape are `validar`'s.
+//! with `CALIBRATION_INVALID` at its key (`productos[2].tasa_anual.valor`, written out only
+//! then: [`Ruta`]) and a Spanish message; the checks beyond the shape are `validar`'s.
 //!
 //! A hand walk rather than serde's derive: the derive, monomorphized for every table of the
 //! document through a path-tracking deserializer, was most of the WebAssembly module.
 
 use super::documento::*;
+use super::ruta::Ruta;
 use super::validar::falla;
 use super::valor::Valor;
 use crate::error::ScoreError;
@@ -17,11 +18,16 @@ use toml::de::{DeTable, DeValue};
 
 type R<T> = Result<T, ScoreError>;
 
+/// A fault at `ruta`.
+fn falla_en(ruta: &Ruta<'_>, mensaje: String) -> ScoreError {
+    falla(&ruta.to_string(), mensaje)
+}
+
 /// The document of a TOML text.
 pub(super) fn documento(text: &str) -> R<Documento> {
     let raiz = DeTable::parse(text)
         .map_err(|e| falla("", format!("La calibración no es TOML válido: {}", e.message().trim())))?;
-    let t = Tabla::claves(raiz.get_ref(), "", &CLAVES_DOCUMENTO)?;
+    let t = Tabla::claves(raiz.get_ref(), &Ruta::Raiz, &CLAVES_DOCUMENTO)?;
     let mut d = Documento { id: t.texto("id")?, vigente_desde: t.texto("vigente_desde")?, ..Documento::default() };
     d.descripcion = t.opcional("descripcion").map(|(v, p)| texto(v, &p)).transpose()?;
     let (v, p) = t.requerido("general")?;
@@ -50,52 +56,48 @@ const CLAVES_DOCUMENTO: [&str; 9] =
 /// A table of the document at `path` whose keys are all known.
 struct Tabla<'a, 'i> {
     tabla: &'a DeTable<'i>,
-    path: &'a str,
+    path: &'a Ruta<'a>,
 }
 
 impl<'a, 'i> Tabla<'a, 'i> {
     /// `v`, which must be a table with no key outside `claves`.
-    fn de(v: &'a DeValue<'i>, path: &'a str, claves: &[&str]) -> R<Tabla<'a, 'i>> {
+    fn de(v: &'a DeValue<'i>, path: &'a Ruta<'a>, claves: &[&str]) -> R<Tabla<'a, 'i>> {
         match v {
             DeValue::Table(t) => Tabla::claves(t, path, claves),
             otro => Err(tipo_equivocado(path, otro, "una tabla")),
         }
     }
 
-    fn claves(tabla: &'a DeTable<'i>, path: &'a str, claves: &[&str]) -> R<Tabla<'a, 'i>> {
+    fn claves(tabla: &'a DeTable<'i>, path: &'a Ruta<'a>, claves: &[&str]) -> R<Tabla<'a, 'i>> {
         if let Some(k) = tabla.keys().find(|k| !claves.contains(&k.get_ref().as_ref())) {
-            let p = unir(path, k.get_ref());
+            let p = path.clave(k.get_ref()).to_string();
             return Err(falla(&p, format!("La calibración no conoce la clave `{p}` (¿un error de escritura?).")));
         }
         Ok(Tabla { tabla, path })
     }
 
     /// The value at `clave`, if the table has it, with its path.
-    fn opcional(&self, clave: &str) -> Option<(&'a DeValue<'i>, String)> {
-        self.tabla.get(clave).map(|v| (v.get_ref(), unir(self.path, clave)))
+    fn opcional(&self, clave: &'a str) -> Option<(&'a DeValue<'i>, Ruta<'a>)> {
+        self.tabla.get(clave).map(|v| (v.get_ref(), self.path.clave(clave)))
     }
 
     /// The value at `clave`, which the table must have.
-    fn requerido(&self, clave: &str) -> R<(&'a DeValue<'i>, String)> {
+    fn requerido(&self, clave: &'a str) -> R<(&'a DeValue<'i>, Ruta<'a>)> {
         self.opcional(clave).ok_or_else(|| {
-            let p = unir(self.path, clave);
+            let p = self.path.clave(clave).to_string();
             falla(&p, format!("Falta `{p}` en la calibración."))
         })
     }
 
-    fn texto(&self, clave: &str) -> R<String> {
+    fn texto(&self, clave: &'a str) -> R<String> {
         let (v, p) = self.requerido(clave)?;
         texto(v, &p)
     }
 
-    fn cifra(&self, clave: &str) -> R<Cifra> {
+    fn cifra(&self, clave: &'a str) -> R<Cifra> {
         let (v, p) = self.requerido(clave)?;
         cifra(v, &p)
     }
-}
-
-fn unir(path: &str, clave: &str) -> String {
-    if path.is_empty() { clave.to_owned() } else { format!("{path}.{clave}") }
 }
 
 /// What a value is, for a message.
@@ -111,11 +113,11 @@ fn describir(v: &DeValue<'_>) -> String {
     }
 }
 
-fn tipo_equivocado(path: &str, v: &DeValue<'_>, se_espera: &str) -> ScoreError {
-    falla(path, format!("`{path}` tiene un tipo equivocado ({}; se espera {se_espera}).", describir(v)))
+fn tipo_equivocado(path: &Ruta<'_>, v: &DeValue<'_>, se_espera: &str) -> ScoreError {
+    falla_en(path, format!("`{path}` tiene un tipo equivocado ({}; se espera {se_espera}).", describir(v)))
 }
 
-fn texto(v: &DeValue<'_>, path: &str) -> R<String> {
+fn texto(v: &DeValue<'_>, path: &Ruta<'_>) -> R<String> {
     match v {
         DeValue::String(s) => Ok(s.as_ref().to_owned()),
         otro => Err(tipo_equivocado(path, otro, "un texto")),
@@ -123,24 +125,24 @@ fn texto(v: &DeValue<'_>, path: &str) -> R<String> {
 }
 
 /// A number, or a decimal written as text (for more digits than a double keeps).
-fn valor(v: &DeValue<'_>, path: &str) -> R<Valor> {
+fn valor(v: &DeValue<'_>, path: &Ruta<'_>) -> R<Valor> {
     let leido = match v {
         DeValue::Integer(i) => Valor::de_entero(i.as_str(), i.radix()),
         DeValue::Float(f) => Valor::de_doble(f.as_str()),
         DeValue::String(s) => Valor::de_texto(s),
         otro => return Err(tipo_equivocado(path, otro, "un número o un número decimal escrito como texto")),
     };
-    leido.map_err(|m| falla(path, format!("`{path}`: {m}")))
+    leido.map_err(|m| falla_en(path, format!("`{path}`: {m}")))
 }
 
-fn opcional<T>(t: &Tabla<'_, '_>, clave: &str, leer: fn(&DeValue<'_>, &str) -> R<T>) -> R<Option<T>> {
+fn opcional<'a, T>(t: &Tabla<'a, '_>, clave: &'a str, leer: fn(&DeValue<'_>, &Ruta<'_>) -> R<T>) -> R<Option<T>> {
     t.opcional(clave).map(|(v, p)| leer(v, &p)).transpose()
 }
 
 const CLAVES_CIFRA: [&str; 7] = ["valor", "independiente", "mixto", "pensionado", "fuente", "estimacion", "nota"];
 
 /// `{ valor = …, fuente = … }`.
-fn cifra(v: &DeValue<'_>, path: &str) -> R<Cifra> {
+fn cifra(v: &DeValue<'_>, path: &Ruta<'_>) -> R<Cifra> {
     let t = Tabla::de(v, path, &CLAVES_CIFRA)?;
     let (v, p) = t.requerido("valor")?;
     Ok(Cifra {
@@ -155,7 +157,7 @@ fn cifra(v: &DeValue<'_>, path: &str) -> R<Cifra> {
 }
 
 /// `{ puntos = [[x, y], …], fuente = … }`.
-fn curva(v: &DeValue<'_>, path: &str) -> R<Curva> {
+fn curva(v: &DeValue<'_>, path: &Ruta<'_>) -> R<Curva> {
     let t = Tabla::de(v, path, &["puntos", "fuente", "estimacion", "nota"])?;
     let (v, p) = t.requerido("puntos")?;
     Ok(Curva {
@@ -167,25 +169,23 @@ fn curva(v: &DeValue<'_>, path: &str) -> R<Curva> {
 }
 
 /// `[x, y]`.
-fn punto(v: &DeValue<'_>, path: &str) -> R<(Valor, Valor)> {
+fn punto(v: &DeValue<'_>, path: &Ruta<'_>) -> R<(Valor, Valor)> {
     match v {
-        DeValue::Array(a) if a.len() == 2 => {
-            Ok((valor(a[0].get_ref(), &format!("{path}[0]"))?, valor(a[1].get_ref(), &format!("{path}[1]"))?))
-        }
-        DeValue::Array(a) => Err(falla(path, format!("`{path}` debe ser un punto [x, y]; tiene {} valores.", a.len()))),
+        DeValue::Array(a) if a.len() == 2 => Ok((valor(a[0].get_ref(), &path.indice(0))?, valor(a[1].get_ref(), &path.indice(1))?)),
+        DeValue::Array(a) => Err(falla_en(path, format!("`{path}` debe ser un punto [x, y]; tiene {} valores.", a.len()))),
         otro => Err(tipo_equivocado(path, otro, "un punto [x, y]")),
     }
 }
 
 /// A list whose items `leer` reads, each at `path[i]`.
-fn lista<T>(v: &DeValue<'_>, path: &str, leer: fn(&DeValue<'_>, &str) -> R<T>) -> R<Vec<T>> {
+fn lista<T>(v: &DeValue<'_>, path: &Ruta<'_>, leer: fn(&DeValue<'_>, &Ruta<'_>) -> R<T>) -> R<Vec<T>> {
     match v {
-        DeValue::Array(a) => a.iter().enumerate().map(|(i, item)| leer(item.get_ref(), &format!("{path}[{i}]"))).collect(),
+        DeValue::Array(a) => a.iter().enumerate().map(|(i, item)| leer(item.get_ref(), &path.indice(i))).collect(),
         otro => Err(tipo_equivocado(path, otro, "una lista")),
     }
 }
 
-fn general(v: &DeValue<'_>, path: &str) -> R<General> {
+fn general(v: &DeValue<'_>, path: &Ruta<'_>) -> R<General> {
     let mut g = General::default();
     let mut claves = g.campos().map(|(n, _)| n).to_vec();
     claves.push("uma_vigente_desde");
@@ -200,7 +200,7 @@ fn general(v: &DeValue<'_>, path: &str) -> R<General> {
 /// The keys of a product that are not figures.
 const CLAVES_PRODUCTO: [&str; 6] = ["clave", "nombre", "tipo", "tasa_por_umas", "pago_por_umas", "banco"];
 
-fn producto(v: &DeValue<'_>, path: &str) -> R<ProductoCalibrado> {
+fn producto(v: &DeValue<'_>, path: &Ruta<'_>) -> R<ProductoCalibrado> {
     let mut p = ProductoCalibrado::SIN_CIFRAS;
     let mut claves = CLAVES_PRODUCTO.to_vec();
     claves.extend(p.campos().map(|(n, _)| n));
@@ -218,25 +218,25 @@ fn producto(v: &DeValue<'_>, path: &str) -> R<ProductoCalibrado> {
     Ok(p)
 }
 
-fn tipo(v: &DeValue<'_>, path: &str) -> R<TipoProducto> {
+fn tipo(v: &DeValue<'_>, path: &Ruta<'_>) -> R<TipoProducto> {
     let nombre = texto(v, path)?;
     TipoProducto::TODOS.into_iter().find(|t| t.as_str() == nombre).ok_or_else(|| {
         let admitidos: Vec<String> = TipoProducto::TODOS.iter().map(|t| format!("`{}`", t.as_str())).collect();
-        falla(path, format!("`{path}` no admite «{nombre}»: se espera uno de {}.", admitidos.join(", ")))
+        falla_en(path, format!("`{path}` no admite «{nombre}»: se espera uno de {}.", admitidos.join(", ")))
     })
 }
 
-fn estado(v: &DeValue<'_>, path: &str) -> R<EstadoCalibrado> {
+fn estado(v: &DeValue<'_>, path: &Ruta<'_>) -> R<EstadoCalibrado> {
     let t = Tabla::de(v, path, &["clave", "factor", "precio_m2", "isai"])?;
     Ok(EstadoCalibrado { clave: t.texto("clave")?, factor: t.cifra("factor")?, precio_m2: t.cifra("precio_m2")?, isai: t.cifra("isai")? })
 }
 
 /// `[fuentes.<clave>]` tables: any key names a source.
-fn fuentes(v: &DeValue<'_>, path: &str) -> R<BTreeMap<String, Fuente>> {
+fn fuentes(v: &DeValue<'_>, path: &Ruta<'_>) -> R<BTreeMap<String, Fuente>> {
     let DeValue::Table(todas) = v else { return Err(tipo_equivocado(path, v, "una tabla")) };
     let mut out = BTreeMap::new();
     for (clave, v) in todas.iter() {
-        let p = unir(path, clave.get_ref());
+        let p = path.clave(clave.get_ref());
         let t = Tabla::de(v.get_ref(), &p, &["editor", "titulo", "fecha", "direccion"])?;
         let fuente = Fuente { editor: t.texto("editor")?, titulo: t.texto("titulo")?, fecha: t.texto("fecha")?, direccion: t.texto("direccion")? };
         out.insert(clave.get_ref().as_ref().to_owned(), fuente);

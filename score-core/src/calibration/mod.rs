@@ -21,6 +21,7 @@ pub(crate) mod lectura;
 mod leer;
 pub(crate) mod producto;
 pub(crate) mod reglas;
+mod ruta;
 mod validar;
 mod valor;
 

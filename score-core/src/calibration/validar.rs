@@ -4,6 +4,7 @@
 //! fault is reported with the path of its key (`productos[2].tasa_anual`).
 
 use super::documento::*;
+use super::ruta::Ruta;
 use crate::error::{Falla, ScoreError};
 use rust_decimal::Decimal;
 use std::collections::BTreeSet;
@@ -11,6 +12,11 @@ use std::collections::BTreeSet;
 /// A fault at `path`.
 pub(super) fn falla(path: &str, message: String) -> ScoreError {
     Falla::CalibracionInvalida.en(Some(path), &[("detalle", &message)]).into()
+}
+
+/// A fault at `ruta`.
+fn falla_en(ruta: &Ruta<'_>, message: String) -> ScoreError {
+    falla(&ruta.to_string(), message)
 }
 
 type R = Result<(), ScoreError>;
@@ -32,29 +38,40 @@ pub(super) enum Tipo {
     Entero(u32),
 }
 
-fn en_rango(path: &str, v: Decimal, tipo: Tipo) -> R {
-    let (ok, rango) = match tipo {
-        Tipo::Tasa => (v >= Decimal::ZERO && v < Decimal::ONE, "entre 0 y menos de 1 (0.1165 es 11.65%)".to_owned()),
-        Tipo::Proporcion => (v > Decimal::ZERO && v <= Decimal::ONE, "mayor que 0 y a lo más 1".to_owned()),
-        Tipo::Monto => (v > Decimal::ZERO, "mayor que 0".to_owned()),
-        Tipo::Factor => (v > Decimal::ZERO && v <= Decimal::TEN, "mayor que 0 y a lo más 10".to_owned()),
-        Tipo::Puntos => (v >= Decimal::ZERO && v <= Decimal::ONE_HUNDRED, "entre 0 y 100".to_owned()),
-        Tipo::Entero(max) => (v.fract().is_zero() && v >= Decimal::ONE && v <= Decimal::from(max), format!("un número entero de 1 a {max}")),
+fn en_rango(path: &Ruta<'_>, v: Decimal, tipo: Tipo) -> R {
+    let ok = match tipo {
+        Tipo::Tasa => v >= Decimal::ZERO && v < Decimal::ONE,
+        Tipo::Proporcion => v > Decimal::ZERO && v <= Decimal::ONE,
+        Tipo::Monto => v > Decimal::ZERO,
+        Tipo::Factor => v > Decimal::ZERO && v <= Decimal::TEN,
+        Tipo::Puntos => v >= Decimal::ZERO && v <= Decimal::ONE_HUNDRED,
+        Tipo::Entero(max) => v.fract().is_zero() && v >= Decimal::ONE && v <= Decimal::from(max),
     };
-    if ok { Ok(()) } else { Err(falla(path, format!("La cifra `{path}` vale {v}; debe ser {rango}."))) }
+    if ok {
+        return Ok(());
+    }
+    let rango = match tipo {
+        Tipo::Tasa => "entre 0 y menos de 1 (0.1165 es 11.65%)".to_owned(),
+        Tipo::Proporcion => "mayor que 0 y a lo más 1".to_owned(),
+        Tipo::Monto => "mayor que 0".to_owned(),
+        Tipo::Factor => "mayor que 0 y a lo más 10".to_owned(),
+        Tipo::Puntos => "entre 0 y 100".to_owned(),
+        Tipo::Entero(max) => format!("un número entero de 1 a {max}"),
+    };
+    Err(falla_en(path, format!("La cifra `{path}` vale {v}; debe ser {rango}.")))
 }
 
 /// Where a figure comes from: a source that `fuentes` defines, or an estimate's reason.
-fn origen(path: &str, fuente: &Option<String>, estimacion: &Option<String>, d: &Documento) -> R {
+fn origen(path: &Ruta<'_>, fuente: &Option<String>, estimacion: &Option<String>, d: &Documento) -> R {
     match (fuente, estimacion) {
         (Some(f), None) if d.fuentes.contains_key(f) => Ok(()),
-        (Some(f), None) => Err(falla(
-            &format!("{path}.fuente"),
+        (Some(f), None) => Err(falla_en(
+            &path.clave("fuente"),
             format!("La fuente «{f}» de `{path}` no está definida en [fuentes]."),
         )),
         (None, Some(e)) if !e.trim().is_empty() => Ok(()),
-        (Some(_), Some(_)) => Err(falla(path, format!("`{path}` tiene `fuente` y `estimacion`: una cifra lleva una u otra."))),
-        _ => Err(falla(
+        (Some(_), Some(_)) => Err(falla_en(path, format!("`{path}` tiene `fuente` y `estimacion`: una cifra lleva una u otra."))),
+        _ => Err(falla_en(
             path,
             format!("`{path}` no dice de dónde viene: agregue `fuente` (una clave de [fuentes]) o `estimacion` con su razón."),
         )),
@@ -62,13 +79,13 @@ fn origen(path: &str, fuente: &Option<String>, estimacion: &Option<String>, d: &
 }
 
 /// A figure: in range, with its origin; per-type values only where `por_tipo`.
-fn cifra(path: &str, c: &Cifra, tipo: Tipo, por_tipo: bool, d: &Documento) -> R {
+fn cifra(path: &Ruta<'_>, c: &Cifra, tipo: Tipo, por_tipo: bool, d: &Documento) -> R {
     en_rango(path, c.valor.0, tipo)?;
     for (nombre, v) in [("independiente", c.independiente), ("mixto", c.mixto), ("pensionado", c.pensionado)] {
         let Some(v) = v else { continue };
-        let sub = format!("{path}.{nombre}");
+        let sub = path.clave(nombre);
         if !por_tipo {
-            return Err(falla(&sub, format!("`{path}` no cambia por tipo de ingreso: quite `{nombre}`.")));
+            return Err(falla_en(&sub, format!("`{path}` no cambia por tipo de ingreso: quite `{nombre}`.")));
         }
         en_rango(&sub, v.0, tipo)?;
     }
@@ -82,22 +99,23 @@ enum Sentido {
     Baja,
 }
 
-fn curva(path: &str, c: &Curva, sentido: Sentido, y: Tipo, d: &Documento) -> R {
+fn curva(path: &Ruta<'_>, c: &Curva, sentido: Sentido, y: Tipo, d: &Documento) -> R {
+    let puntos = path.clave("puntos");
     if c.puntos.len() < 2 {
-        return Err(falla(&format!("{path}.puntos"), format!("La curva `{path}` necesita al menos dos puntos.")));
+        return Err(falla_en(&puntos, format!("La curva `{path}` necesita al menos dos puntos.")));
     }
     for (i, (px, py)) in c.puntos.iter().enumerate() {
-        let p = format!("{path}.puntos[{i}]");
+        let p = puntos.indice(i);
         if px.0 < Decimal::ZERO {
-            return Err(falla(&p, format!("El punto `{p}` tiene x negativa ({}).", px.0)));
+            return Err(falla_en(&p, format!("El punto `{p}` tiene x negativa ({}).", px.0)));
         }
         en_rango(&p, py.0, y)?;
     }
     for (i, w) in c.puntos.windows(2).enumerate() {
-        let p = format!("{path}.puntos[{}]", i + 1);
+        let p = puntos.indice(i + 1);
         let ((x0, y0), (x1, y1)) = (w[0], w[1]);
         if x1.0 <= x0.0 {
-            return Err(falla(&p, format!("La curva `{path}` no es creciente en x: {} sigue a {}.", x1.0, x0.0)));
+            return Err(falla_en(&p, format!("La curva `{path}` no es creciente en x: {} sigue a {}.", x1.0, x0.0)));
         }
         let ok = match sentido {
             Sentido::Sube => y1.0 >= y0.0,
@@ -105,14 +123,14 @@ fn curva(path: &str, c: &Curva, sentido: Sentido, y: Tipo, d: &Documento) -> R {
         };
         if !ok {
             let debe = if sentido == Sentido::Sube { "sube" } else { "baja" };
-            return Err(falla(&p, format!("La curva `{path}` no es monótona: {debe} con x, pero pasa de {} a {}.", y0.0, y1.0)));
+            return Err(falla_en(&p, format!("La curva `{path}` no es monótona: {debe} con x, pero pasa de {} a {}.", y0.0, y1.0)));
         }
     }
     origen(path, &c.fuente, &c.estimacion, d)
 }
 
 /// `AAAA-MM-DD`, a real calendar day.
-fn fecha(path: &str, f: &str) -> R {
+fn fecha(path: &Ruta<'_>, f: &str) -> R {
     let partes: Vec<&str> = f.split('-').collect();
     let ok = match partes[..] {
         [a, m, d] if a.len() == 4 && m.len() == 2 && d.len() == 2 => {
@@ -127,11 +145,11 @@ fn fecha(path: &str, f: &str) -> R {
         }
         _ => false,
     };
-    if ok { Ok(()) } else { Err(falla(path, format!("`{path}` debe ser una fecha AAAA-MM-DD; dice «{f}»."))) }
+    if ok { Ok(()) } else { Err(falla_en(path, format!("`{path}` debe ser una fecha AAAA-MM-DD; dice «{f}»."))) }
 }
 
-fn texto(path: &str, t: &str) -> R {
-    if t.trim().is_empty() { Err(falla(path, format!("`{path}` no puede estar vacío."))) } else { Ok(()) }
+fn texto(path: &Ruta<'_>, t: &str) -> R {
+    if t.trim().is_empty() { Err(falla_en(path, format!("`{path}` no puede estar vacío."))) } else { Ok(()) }
 }
 
 /// `UPPER_SNAKE_CASE`: capital letters and digits in words joined by `_`.
@@ -143,32 +161,39 @@ pub(super) fn es_clave(c: &str) -> bool {
 
 /// The whole document.
 pub(super) fn documento(d: &Documento) -> R {
-    texto("id", &d.id)?;
+    let raiz = Ruta::Raiz;
+    texto(&raiz.clave("id"), &d.id)?;
     if d.id.len() > 64 || !d.id.bytes().all(|b| b.is_ascii_alphanumeric() || b"._-".contains(&b)) {
         return Err(falla("id", format!("`id` debe tener a lo más 64 letras, dígitos, `.`, `_` o `-`; dice «{}».", d.id)));
     }
-    fecha("vigente_desde", &d.vigente_desde)?;
+    fecha(&raiz.clave("vigente_desde"), &d.vigente_desde)?;
+    let fuentes = Ruta::Raiz;
+    let fuentes = fuentes.clave("fuentes");
     for (clave, f) in &d.fuentes {
-        let p = format!("fuentes.{clave}");
-        texto(&format!("{p}.editor"), &f.editor)?;
-        texto(&format!("{p}.titulo"), &f.titulo)?;
-        texto(&format!("{p}.direccion"), &f.direccion)?;
-        fecha(&format!("{p}.fecha"), &f.fecha)?;
+        let p = fuentes.clave(clave);
+        texto(&p.clave("editor"), &f.editor)?;
+        texto(&p.clave("titulo"), &f.titulo)?;
+        texto(&p.clave("direccion"), &f.direccion)?;
+        fecha(&p.clave("fecha"), &f.fecha)?;
     }
     general(&d.general, d)?;
     curvas(&d.curvas, d)?;
     let g = &d.gastos_cierre;
+    let gastos = Ruta::Raiz;
+    let gastos = gastos.clave("gastos_cierre");
     for (n, c) in [("notario", &g.notario), ("registro", &g.registro), ("avaluo", &g.avaluo)] {
-        cifra(&format!("gastos_cierre.{n}"), c, Tipo::Tasa, false, d)?;
+        cifra(&gastos.clave(n), c, Tipo::Tasa, false, d)?;
     }
     productos(d)?;
     estados(d)
 }
 
 fn general(g: &General, d: &Documento) -> R {
-    fecha("general.uma_vigente_desde", &g.uma_vigente_desde)?;
+    let general = Ruta::Raiz;
+    let general = general.clave("general");
+    fecha(&general.clave("uma_vigente_desde"), &g.uma_vigente_desde)?;
     for (n, c) in g.campos() {
-        cifra(&format!("general.{n}"), c, tipo_general(n), false, d)?;
+        cifra(&general.clave(n), c, tipo_general(n), false, d)?;
     }
     if g.factor_min.valor.0 > g.factor_max.valor.0 {
         return Err(falla("general.factor_min", "`general.factor_min` es mayor que `general.factor_max`.".into()));
@@ -223,7 +248,9 @@ fn curvas(c: &Curvas, d: &Documento) -> R {
     use Sentido::*;
     for (n, curva_) in c.campos() {
         let sentido = if n == "deudas" { Baja } else { Sube };
-        curva(&format!("curvas.{n}"), curva_, sentido, Tipo::Puntos, d)?;
+        let curvas = Ruta::Raiz;
+        let curvas = curvas.clave("curvas");
+        curva(&curvas.clave(n), curva_, sentido, Tipo::Puntos, d)?;
     }
     Ok(())
 }
@@ -275,8 +302,11 @@ pub(super) fn campos_de(tipo: TipoProducto) -> (&'static [&'static str], &'stati
 
 fn productos(d: &Documento) -> R {
     let mut claves = BTreeSet::new();
+    let productos = Ruta::Raiz;
+    let productos = productos.clave("productos");
     for (i, p) in d.productos.iter().enumerate() {
-        let path = format!("productos[{i}]");
+        let ruta = productos.indice(i);
+        let path = &ruta;
         if !es_clave(&p.clave) {
             return Err(falla(&format!("{path}.clave"), format!("La clave «{}» debe ir en MAYUSCULAS_CON_GUIONES_BAJOS.", p.clave)));
         }
@@ -286,7 +316,7 @@ fn productos(d: &Documento) -> R {
         if !claves.insert(p.clave.as_str()) {
             return Err(falla(&format!("{path}.clave"), format!("La clave «{}» se repite: cada producto tiene la suya.", p.clave)));
         }
-        texto(&format!("{path}.nombre"), &p.nombre)?;
+        texto(&ruta.clave("nombre"), &p.nombre)?;
         let (requeridos, opcionales) = campos_de(p.tipo);
         let tipo = p.tipo.as_str();
         let presente = |n: &str| match n {
@@ -311,9 +341,9 @@ fn productos(d: &Documento) -> R {
         for (n, c) in p.campos() {
             let Some(c) = c else { continue };
             let t = tipo_producto(n);
-            let sub = format!("{path}.{n}");
+            let sub = ruta.clave(n);
             if !admitido(n) {
-                return Err(falla(&sub, format!("Un producto `{tipo}` no usa `{n}`: quítelo de `{path}`.")));
+                return Err(falla_en(&sub, format!("Un producto `{tipo}` no usa `{n}`: quítelo de `{path}`.")));
             }
             cifra(&sub, c, t, matches!(n, "ltv_max" | "antiguedad_min_meses"), d)?;
         }
@@ -321,13 +351,13 @@ fn productos(d: &Documento) -> R {
             if !admitido("tasa_por_umas") {
                 return Err(falla(&format!("{path}.tasa_por_umas"), format!("Un producto `{tipo}` no usa `tasa_por_umas`.")));
             }
-            curva(&format!("{path}.tasa_por_umas"), c, Sentido::Sube, Tipo::Tasa, d)?;
+            curva(&ruta.clave("tasa_por_umas"), c, Sentido::Sube, Tipo::Tasa, d)?;
         }
         if let Some(c) = &p.pago_por_umas {
             if !admitido("pago_por_umas") {
                 return Err(falla(&format!("{path}.pago_por_umas"), format!("Un producto `{tipo}` no usa `pago_por_umas`.")));
             }
-            curva(&format!("{path}.pago_por_umas"), c, Sentido::Sube, Tipo::Proporcion, d)?;
+            curva(&ruta.clave("pago_por_umas"), c, Sentido::Sube, Tipo::Proporcion, d)?;
         }
         if let Some(banco) = &p.banco {
             if !admitido("banco") {
@@ -377,15 +407,20 @@ fn estados(d: &Documento) -> R {
     if d.estados.len() != 32 {
         return Err(falla("estados", format!("`estados` debe tener las 32 entidades, en el orden del INEGI; tiene {}.", d.estados.len())));
     }
+    let estados = Ruta::Raiz;
+    let estados = estados.clave("estados");
     for (i, e) in d.estados.iter().enumerate() {
-        let path = format!("estados[{i}]");
-        let clave = format!("{:02}", i + 1);
-        if e.clave != clave {
-            return Err(falla(&format!("{path}.clave"), format!("`{path}.clave` debe ser «{clave}» (orden del INEGI); dice «{}».", e.clave)));
+        let path = estados.indice(i);
+        // The INEGI code, two digits: `01` … `32`.
+        let codigo = i + 1;
+        let clave = [b'0' + (codigo / 10) as u8, b'0' + (codigo % 10) as u8];
+        if e.clave.as_bytes() != clave {
+            let clave = format!("{codigo:02}");
+            return Err(falla_en(&path.clave("clave"), format!("`{path}.clave` debe ser «{clave}» (orden del INEGI); dice «{}».", e.clave)));
         }
-        cifra(&format!("{path}.factor"), &e.factor, Tipo::Factor, false, d)?;
-        cifra(&format!("{path}.precio_m2"), &e.precio_m2, Tipo::Monto, false, d)?;
-        cifra(&format!("{path}.isai"), &e.isai, Tipo::Tasa, false, d)?;
+        cifra(&path.clave("factor"), &e.factor, Tipo::Factor, false, d)?;
+        cifra(&path.clave("precio_m2"), &e.precio_m2, Tipo::Monto, false, d)?;
+        cifra(&path.clave("isai"), &e.isai, Tipo::Tasa, false, d)?;
     }
     Ok(())
 }
