@@ -75,7 +75,7 @@ fn calibration(c: &mut Criterion) {
         r#"{"estado":"CMX","ingreso_mensual":30000,"tipo_ingreso":"asalariado","antiguedad_meses":36,"ahorro":100000,"edad":35}"#,
     )
     .expect("valid");
-    let banco = EMBEDDED_TOML.replacen("id = \"mx-2026.11-7\"", "id = \"banco-2026\"", 1);
+    let banco = EMBEDDED_TOML.replacen(&format!("id = \"{}\"", score_core::CALIBRATION), "id = \"banco-2026\"", 1);
     let mut group = c.benchmark_group("calibration");
     group.bench_function("load/embedded", |b| b.iter(|| Calibration::from_toml(black_box(EMBEDDED_TOML))));
     group.bench_function("load/bank_file", |b| b.iter(|| Calibration::from_toml(black_box(&banco))));

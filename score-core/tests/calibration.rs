@@ -68,7 +68,7 @@ fn the_reader_names_each_shape_fault_in_spanish() {
             "`productos[2].tipo` no admite «hipoteca»: se espera uno de `infonavit`, `fovissste`, `bancario`, `infonavit_mas_banco`, `unamos_creditos`, `cofinavit`."),
         (cambiada("tipo = \"bancario\"", "tipo = 3"), "productos[2].tipo",
             "`productos[2].tipo` tiene un tipo equivocado (el número entero 3; se espera un texto)."),
-        (cambiada("id = \"mx-2026.11-7\"\n", ""), "id", "Falta `id` en la calibración."),
+        (cambiada(&format!("id = \"{CALIBRATION}\"\n"), ""), "id", "Falta `id` en la calibración."),
         (cambiada("uma_vigente_desde = \"2026-02-01\"\n", ""), "general.uma_vigente_desde", "Falta `general.uma_vigente_desde` en la calibración."),
         (cambiada("[[0.5, 0], [1, 100]]", "[[0.5, 0], [1, 100, 3]]"), "curvas.ahorro_cobertura.puntos[1]",
             "`curvas.ahorro_cobertura.puntos[1]` debe ser un punto [x, y]; tiene 3 valores."),
@@ -119,7 +119,7 @@ fn fixture_profiles() -> Vec<String> {
 
 /// The embedded calibration renamed: another `id`, date, product name and source.
 fn renombrada(id: &str) -> String {
-    cambiada("id = \"mx-2026.11-7\"", &format!("id = \"{id}\""))
+    cambiada(&format!("id = \"{CALIBRATION}\""), &format!("id = \"{id}\""))
         .replacen("vigente_desde = \"2026-02-01\"", "vigente_desde = \"2026-03-15\"", 1)
         .replacen("nombre = \"Hipoteca bancaria promedio del mercado\"", "nombre = \"Hipoteca Ejemplo\"", 1)
 }
@@ -138,7 +138,7 @@ fn every_fixture_scores_alike_under_the_default_and_a_loaded_calibration() {
         assert_eq!(score_core::score_json_calibrated(&text, &embedded).expect("valid"), plain);
         assert_eq!(score_core::score_json_calibrated(&text, &loaded).expect("valid"), plain);
         let other = score_core::score_json_calibrated(&text, &renamed).expect("valid");
-        assert_eq!(other, plain.replace("\"calibracion\":\"mx-2026.11-7\"", "\"calibracion\":\"banco-ejemplo-2026.03\""));
+        assert_eq!(other, plain.replace(&format!("\"calibracion\":\"{CALIBRATION}\""), "\"calibracion\":\"banco-ejemplo-2026.03\""));
         assert_ne!(other, plain);
     }
 }
