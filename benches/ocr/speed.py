@@ -7,7 +7,11 @@ seconds a page (the reader's and its children's, Tesseract's and Poppler's, user
 what a loaded machine's wall clock swings around less), the median of the per-page ratios B/A
 of both, and how many pages each decoded the QR code of and read without error.
 
-    .venv/bin/python benches/ocr/speed.py A/read_document B/read_document [--receipts N]
+    .venv/bin/python benches/ocr/speed.py A/read_document B/read_document [--receipts N] [--form png|pdf]
+
+`--form png` (the default) reads each page as the 300 dpi greyscale PNG `pdftoppm` renders (a
+scanner's image); `--form pdf` wraps that image in a PDF without a text layer (Pillow, as
+accuracy.py's scanned PDFs), which the reader renders again with `pdftoppm` before Tesseract.
 
 (`read_document` is score-ocr's example: `cargo build --release -p score-ocr --example
 read_document`; copy the binary of each commit somewhere first.) Not a test.
@@ -23,6 +27,8 @@ import subprocess
 import sys
 import tempfile
 from pathlib import Path
+
+from PIL import Image
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from accuracy import DOCS, read  # noqa: E402
@@ -45,6 +51,7 @@ def main() -> None:
     parser.add_argument("a")
     parser.add_argument("b")
     parser.add_argument("--receipts", type=int, default=0, help="only the first N receipts (0: all)")
+    parser.add_argument("--form", choices=("png", "pdf"), default="png", help="pages as PNG images or as scanned PDFs")
     args = parser.parse_args()
     layouts = {**TUNED, **HELD_OUT, **NEW_TUNED, **NEW_HELD_OUT, **NEWEST_TUNED, **MAQUILA_HELD_OUT}
     with_qr = WITH_QR | NEW_WITH_QR | NEWEST_WITH_QR | MAQUILA_WITH_QR
@@ -59,7 +66,15 @@ def main() -> None:
                 pdf = work / f"{name}--{stem}.pdf"
                 pdf.write_bytes(layouts[name](truths[stem]).pdf())
                 subprocess.run(["pdftoppm", "-r", "300", "-gray", "-png", "-singlefile", pdf.name, pdf.stem], cwd=work, check=True)
-                pages.append(pdf.with_suffix(".png"))
+                png = pdf.with_suffix(".png")
+                if args.form == "pdf":
+                    scan = work / f"{pdf.stem}--scan.pdf"
+                    with Image.open(png) as image:
+                        image.save(scan, "PDF", resolution=300)
+                    png.unlink()
+                    pages.append(scan)
+                else:
+                    pages.append(png)
         seconds: dict[str, list[float]] = {"a": [], "b": []}
         cpu: dict[str, list[float]] = {"a": [], "b": []}
         decoded = {"a": 0, "b": 0}
@@ -73,6 +88,7 @@ def main() -> None:
                 decoded[who] += bool(r.get("texto", {}).get("qr") or r.get("qr"))
                 read_ok[who] += "documento" in r
     n = len(pages)
+    print(f"pages: 300 dpi {'scanned PDFs' if args.form == 'pdf' else 'PNG images'}")
     for who in ("a", "b"):
         s = seconds[who]
         print(f"{who}: {getattr(args, who)}: {n} pages, median {statistics.median(s):.2f} s, mean {statistics.mean(s):.2f} s, "

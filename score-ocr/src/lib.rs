@@ -138,11 +138,23 @@ pub fn extract_text(bytes: &[u8], limits: &Limits) -> Result<Extracted, DocError
             let dir = run::workdir()?;
             let path = dir.path().join(format!("imagen.{}", format.extension()));
             std::fs::write(&path, bytes).map_err(|_| unreadable("No se pudo preparar la imagen para leerla."))?;
-            // The code is searched on a thread of this process while Tesseract, a child
-            // process on one core, reads the text.
+            // A PNG is decoded once: its pixels serve the QR search and Tesseract (its inked
+            // part cut out). A JPEG goes to Tesseract as it came (see `tesseract::read`), and
+            // is decoded for the search only. The code is searched on a thread of this
+            // process while Tesseract, a child process on one core, reads the text.
+            let decoded = (format == Format::Png)
+                .then(|| ::image::load_from_memory_with_format(bytes, ::image::ImageFormat::Png).ok())
+                .flatten()
+                .map(|i| i.into_luma8());
             let (page, qr) = std::thread::scope(|scope| {
-                let qr = scope.spawn(|| qr::in_bytes(bytes));
-                let page = tesseract::read(&path, deadline);
+                let qr = scope.spawn(|| match &decoded {
+                    Some(gray) => qr::in_decoded(gray),
+                    None => qr::in_bytes(bytes),
+                });
+                let page = match &decoded {
+                    Some(gray) => tesseract::read_gray(gray, dir.path(), deadline),
+                    None => tesseract::read(&path, deadline),
+                };
                 (page, qr.join().ok().flatten())
             });
             let page = page?;

@@ -3,6 +3,7 @@
 //! searched for the print's QR code. Page count and sizes come first
 //! (`pdfinfo`), so that the limits hold before anything is rendered.
 
+use ::image::GrayImage;
 use rust_decimal::Decimal;
 use score_docs::{DocError, DocErrorCode, Fuente};
 
@@ -32,36 +33,30 @@ pub(crate) fn extract(bytes: &[u8], limits: &Limits, deadline: Deadline) -> Resu
     let sizes = run::output("pdfinfo", &["-f", "1", "-l", &last, "documento.pdf"], dir.path(), deadline)?;
     let sizes = page_sizes(&sizes);
     if text.chars().filter(|c| c.is_alphanumeric()).count() >= MIN_TEXT_CHARS {
-        let qr = qr_of_text_pdf(dir.path(), &last, &sizes, names_a_cfdi(&text), limits, deadline)?;
+        let qr = qr_of_text_pdf(dir.path(), pages, &last, &sizes, names_a_cfdi(&text), limits, deadline)?;
         return Ok(Extracted { text, fuente: Fuente::Pdf, confianza: Decimal::ONE, paginas: pages, qr });
     }
-    // A scan: read by Tesseract, and its pages searched for the QR code on a thread of this
-    // process meanwhile (Tesseract is a child process on one core; the search takes the other).
-    let images = render(dir.path(), &last, limits.dpi, "pagina", &sizes, limits, deadline)?;
-    if images.is_empty() {
-        return Err(unreadable("El PDF no tiene texto ni páginas que se puedan leer."));
-    }
-    let (read, qr) = std::thread::scope(|scope| {
-        let qr = scope.spawn(|| qr::in_pages(&images));
-        let read = ocr_pages(&images, deadline);
-        (read, qr.join().ok().flatten())
-    });
-    let (text, confianza) = read?;
-    Ok(Extracted { text, fuente: Fuente::Ocr, confianza, paginas: pages, qr })
-}
-
-/// The text of rendered pages by Tesseract, and its confidence over all their words.
-fn ocr_pages(images: &[std::path::PathBuf], deadline: Deadline) -> Result<(String, Decimal), DocError> {
+    // A scan: each page rendered, decoded once, read by Tesseract and, until a code is found,
+    // searched for the QR code on a thread of this process meanwhile (Tesseract is a child
+    // process on one core; the search takes the other).
+    check_sizes(&sizes, limits.dpi, limits)?;
     let mut text = String::new();
-    let (mut weighted, mut words) = (Decimal::ZERO, 0_usize);
-    for path in images {
-        let page = tesseract::read(path, deadline)?;
+    let (mut weighted, mut words, mut qr) = (Decimal::ZERO, 0_usize, None);
+    for number in 1..=pages {
+        let image = render_page(dir.path(), number, limits.dpi, deadline)?;
+        let (page, found) = std::thread::scope(|scope| {
+            let found = qr.is_none().then(|| scope.spawn(|| qr::in_decoded(&image)));
+            let page = tesseract::read_gray(&image, dir.path(), deadline);
+            (page, found.and_then(|f| f.join().ok().flatten()))
+        });
+        let page = page?;
+        qr = qr.or(found);
         text.push_str(&page.text);
         weighted += page.confianza * Decimal::from(page.words);
         words += page.words;
     }
     let confianza = if words == 0 { Decimal::ZERO } else { (weighted / Decimal::from(words)).round_dp(2) };
-    Ok((text, confianza))
+    Ok(Extracted { text, fuente: Fuente::Ocr, confianza, paginas: pages, qr })
 }
 
 /// Most images of a PDF searched for the QR code one by one (a receipt has a logo or two and
@@ -76,25 +71,30 @@ const MAX_EMBEDDED_IMAGES: usize = 20;
 /// is not rendered twice for it).
 fn qr_of_text_pdf(
     dir: &std::path::Path,
+    pages: u32,
     last: &str,
     sizes: &[(f64, f64)],
     cfdi: bool,
     limits: &Limits,
     deadline: Deadline,
 ) -> Result<Option<score_docs::CodigoQr>, DocError> {
-    if let Some(qr) = embedded_images(dir, last, limits, deadline).and_then(|images| qr::in_pages(&images)) {
+    if let Some(qr) = embedded_images(dir, last, limits, deadline).and_then(|images| qr::in_files(&images)) {
         return Ok(Some(qr));
     }
     let first = crate::QR_DPI.min(limits.dpi);
-    let images = render(dir, last, first, "qr", sizes, limits, deadline)?;
-    if let Some(qr) = qr::in_pages(&images) {
-        return Ok(Some(qr));
+    let mut resolutions = vec![first];
+    if cfdi && limits.dpi > first {
+        resolutions.push(limits.dpi);
     }
-    if !cfdi || limits.dpi <= first {
-        return Ok(None);
+    for dpi in resolutions {
+        check_sizes(sizes, dpi, limits)?;
+        for number in 1..=pages {
+            if let Some(qr) = qr::in_decoded(&render_page(dir, number, dpi, deadline)?) {
+                return Ok(Some(qr));
+            }
+        }
     }
-    let images = render(dir, last, limits.dpi, "pagina", sizes, limits, deadline)?;
-    Ok(qr::in_pages(&images))
+    Ok(None)
 }
 
 /// Whether a text layer names a CFDI (its folio fiscal, UUID, or the word), as every printed
@@ -130,31 +130,34 @@ fn image_list_sizes(list: &str) -> Vec<(u64, u64)> {
         .collect()
 }
 
-/// Pages 1 to `last` rendered grey at `dpi` (each page's size checked against the pixel limit
-/// first), as PNG files named `prefix`, in page order.
-fn render(
-    dir: &std::path::Path,
-    last: &str,
-    dpi: u32,
-    prefix: &str,
-    sizes: &[(f64, f64)],
-    limits: &Limits,
-    deadline: Deadline,
-) -> Result<Vec<std::path::PathBuf>, DocError> {
+/// Refuses a PDF whose pages, rendered at `dpi`, would be over the pixel limit (checked from
+/// `pdfinfo`'s sizes before anything is rendered).
+fn check_sizes(sizes: &[(f64, f64)], dpi: u32, limits: &Limits) -> Result<(), DocError> {
     let scale = f64::from(dpi) / 72.0;
     for (width_pt, height_pt) in sizes {
         image::check_pixels((width_pt * scale) as u32, (height_pt * scale) as u32, limits)?;
     }
-    let dpi = dpi.to_string();
-    run::output("pdftoppm", &["-r", &dpi, "-gray", "-png", "-l", last, "documento.pdf", prefix], dir, deadline)?;
-    files_named(dir, prefix)
+    Ok(())
 }
 
-/// The PNG files of `dir` whose names start with `prefix`, sorted (pdftoppm and pdfimages pad
-/// their numbers to one width, so the names sort in page order).
+/// Page `number` rendered grey at `dpi` by `pdftoppm` as an uncompressed PGM (no PNG to
+/// compress and decompress: zlib over 8 megapixels of a 300 dpi page cost more than the
+/// reading around it), decoded once, its file removed (a PDF's pages are rendered one at a
+/// time, so the scratch folder holds at most one).
+fn render_page(dir: &std::path::Path, number: u32, dpi: u32, deadline: Deadline) -> Result<GrayImage, DocError> {
+    let (number, dpi) = (number.to_string(), dpi.to_string());
+    run::output("pdftoppm", &["-r", &dpi, "-gray", "-f", &number, "-l", &number, "-singlefile", "documento.pdf", "pagina"], dir, deadline)?;
+    let path = dir.join("pagina.pgm");
+    let page = std::fs::read(&path).ok().and_then(|bytes| ::image::load_from_memory_with_format(&bytes, ::image::ImageFormat::Pnm).ok());
+    let _ = std::fs::remove_file(&path);
+    page.map(|p| p.into_luma8()).ok_or_else(|| unreadable("No se pudieron leer las páginas del PDF."))
+}
+
+/// The PNG files of `dir` whose names start with `prefix`, sorted (pdfimages pads its numbers
+/// to one width, so the names sort in order).
 fn files_named(dir: &std::path::Path, prefix: &str) -> Result<Vec<std::path::PathBuf>, DocError> {
     let mut images: Vec<_> = std::fs::read_dir(dir)
-        .map_err(|_| unreadable("No se pudieron leer las páginas del PDF."))?
+        .map_err(|_| unreadable("No se pudieron leer las imágenes del PDF."))?
         .filter_map(Result::ok)
         .map(|e| e.path())
         .filter(|p| p.extension().is_some_and(|x| x == "png"))

@@ -40,7 +40,7 @@ fn enlarged(image: &GrayImage) -> GrayImage {
 
 /// The code in an image, at full size and, when not found there, at half size (a photo's
 /// grain can hide the finder patterns at full size and not at half); a small image enlarged.
-fn in_decoded(image: &GrayImage) -> Option<CodigoQr> {
+pub(crate) fn in_decoded(image: &GrayImage) -> Option<CodigoQr> {
     if image.width().max(image.height()) < SMALL {
         return in_image(&enlarged(image));
     }
@@ -58,7 +58,7 @@ pub(crate) fn in_bytes(bytes: &[u8]) -> Option<CodigoQr> {
     in_decoded(&image)
 }
 
-/// The code in the first of `pages` (rendered images, in page order) that holds one.
-pub(crate) fn in_pages(pages: &[impl AsRef<Path>]) -> Option<CodigoQr> {
-    pages.iter().find_map(|page| in_bytes(&std::fs::read(page).ok()?))
+/// The code in the first of the image files `images` that holds one.
+pub(crate) fn in_files(images: &[impl AsRef<Path>]) -> Option<CodigoQr> {
+    images.iter().find_map(|image| in_bytes(&std::fs::read(image).ok()?))
 }

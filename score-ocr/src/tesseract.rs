@@ -19,25 +19,28 @@ pub(crate) struct Page {
     pub words: usize,
 }
 
-/// Reads `image` (page segmentation 6: one uniform block of text, as a printed form is): the
-/// part of the page that holds anything dark, with a margin ([`content`]), handed to Tesseract
-/// as an uncompressed greyscale PGM beside it. A receipt fills a third of its page or so, and
-/// Tesseract's time grows with the pixels it lays out: the blank rest cost a fifth of its time
-/// on the benches' scans. Only a PNG (a scanner's, or a PDF page Poppler rendered) is cut: a
-/// JPEG photo goes to Tesseract whole, as it came (cut and decoded by the `image` crate, the
-/// rotated JPEGs of benches/ocr/accuracy.py lost receipts: 91.3% to 69.6%), and so does an
-/// image the `image` crate cannot decode.
+/// Reads an image file as it is (page segmentation 6: one uniform block of text, as a printed
+/// form is): a JPEG photo, or a PNG the `image` crate cannot decode. A JPEG goes to Tesseract
+/// whole, as it came (cut and decoded by the `image` crate, the rotated JPEGs of
+/// benches/ocr/accuracy.py lost receipts: 91.3% to 69.6%).
 pub(crate) fn read(image: &Path, deadline: Deadline) -> Result<Page, DocError> {
     let dir = image.parent().unwrap_or(Path::new("."));
-    let png = image.extension().is_some_and(|e| e == "png");
-    let cropped = png.then(|| ::image::open(image).ok()).flatten().map(|i| content(&i.into_luma8())).and_then(|page| {
-        let path = image.with_extension("recorte.pgm");
-        std::fs::write(&path, pgm(&page)).ok().map(|()| path)
-    });
-    let source = cropped.as_deref().unwrap_or(image);
-    let name = source.file_name().and_then(|n| n.to_str()).ok_or_else(|| unreadable("Nombre de imagen no válido."))?;
+    let name = image.file_name().and_then(|n| n.to_str()).ok_or_else(|| unreadable("Nombre de imagen no válido."))?;
     let tsv = run::output("tesseract", &[name, "stdout", "-l", "spa", "--psm", "6", "tsv"], dir, deadline)?;
     Ok(from_tsv(&tsv))
+}
+
+/// Reads a decoded greyscale page (a PNG scan, or a PDF page Poppler rendered): the part of
+/// it that holds anything dark, with a margin ([`content`]), handed to Tesseract as an
+/// uncompressed greyscale PGM in `dir`. A receipt fills a third of its page or so, and
+/// Tesseract's time grows with the pixels it lays out: the blank rest cost a fifth of its time
+/// on the benches' scans.
+pub(crate) fn read_gray(page: &GrayImage, dir: &Path, deadline: Deadline) -> Result<Page, DocError> {
+    let path = dir.join("recorte.pgm");
+    std::fs::write(&path, pgm(&content(page))).map_err(|_| unreadable("No se pudo preparar la imagen para leerla."))?;
+    let page = read(&path, deadline);
+    let _ = std::fs::remove_file(&path);
+    page
 }
 
 /// A pixel this dark or darker is ink (a scan's paper, a photo's grain and a print's shading
