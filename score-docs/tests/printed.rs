@@ -365,6 +365,9 @@ fn seniority_on_paper_only_when_its_start_date_and_the_periods_end_give_it() {
     assert_eq!(seniority(&ocr("P2B2W")).as_deref(), Some("P282W"), "a digit read as a letter");
     assert_eq!(seniority(&ocr("P284wW")), None, "repaired, but not what the dates give");
     assert_eq!(seniority(&ocr("P2B4W")), None);
+    // The label with its "ü" read as "i", on a noisy rotated photo of the same print.
+    let noisy = ocr("P282w").replace("Antigúedad", "Antigiedad");
+    assert_eq!(seniority(&noisy).as_deref(), Some("P282W"));
     // Without a start date there is nothing to check against: kept as printed.
     let undated: String = text.lines().map(|l| if l.contains("Antigüedad") { "Antigüedad: P284W" } else { l }).collect::<Vec<_>>().join("\n");
     let read = read_printed_receipt(&undated, Fuente::Pdf, Decimal::ONE).expect("reads");
