@@ -11,7 +11,8 @@ use crate::date::Date;
 
 /// An ISO 8601 duration as the Nómina writes seniority (`P284W`, `P5Y3M12D`): groups of digits
 /// each closed by a unit, the units in order and each once; anything else (OCR's `P284Ww`)
-/// reads as nothing rather than as a seniority no check covers.
+/// reads as nothing rather than as a seniority no check covers ([`ocr_repaired`] reads it
+/// where the printed dates check it).
 pub(crate) fn iso_duration(token: &str) -> Option<String> {
     let t = token.to_ascii_uppercase();
     let rest = t.strip_prefix('P')?;
@@ -28,6 +29,28 @@ pub(crate) fn iso_duration(token: &str) -> Option<String> {
         (digits, last_unit) = (0, Some(unit));
     }
     (digits == 0 && last_unit.is_some()).then_some(t)
+}
+
+/// A printed seniority as Tesseract reads it, repaired where the slip is OCR's and no other
+/// reading exists: a unit's letter read twice (`P282wW` and `P282Ww` for `P282W`, the benches'
+/// 300 dpi PNG and rotated JPEG) is one unit, and a letter in a number's place that looks like
+/// a digit ([`crate::text::as_digit`]: `P2B2W`, `PZ82W`) is that digit. The repair can turn a
+/// misread digit into a wrong one too, so its result is a seniority only when the printed dates
+/// give exactly it ([`agrees`]); without a start date it is nothing.
+pub(crate) fn ocr_repaired(token: &str) -> Option<String> {
+    let rest = token.strip_prefix(['P', 'p'])?;
+    let mut out = String::from("P");
+    for c in rest.chars() {
+        let upper = c.to_ascii_uppercase();
+        if "YMWD".contains(upper) {
+            if !out.ends_with(upper) {
+                out.push(upper);
+            }
+        } else {
+            out.push(crate::text::as_digit(c));
+        }
+    }
+    iso_duration(&out)
 }
 
 /// The duration's numbers by unit (`Y`, `M`, `W`, `D`), from a well-formed [`iso_duration`].
@@ -101,6 +124,16 @@ mod tests {
         }
         for bad in ["P284WW", "P", "PW", "P12", "P3M5Y", "X284W"] {
             assert_eq!(iso_duration(bad), None, "{bad}");
+        }
+    }
+
+    #[test]
+    fn ocr_slips_repaired_into_a_well_formed_duration() {
+        for (read, repaired) in [("P282wW", "P282W"), ("P282Ww", "P282W"), ("P2B2W", "P282W"), ("PZ82w", "P282W"), ("P1Y8MZ8D", "P1Y8M28D")] {
+            assert_eq!(ocr_repaired(read).as_deref(), Some(repaired), "{read}");
+        }
+        for bad in ["P282WxW", "P", "PwW", "X282W", "P282", "P3M5Y"] {
+            assert_eq!(ocr_repaired(bad), None, "{bad}");
         }
     }
 

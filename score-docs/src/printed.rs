@@ -53,7 +53,9 @@ const INICIO_REL: &[&str] = &[
     "fecha de alta",
     "alta",
 ];
-const ANTIGUEDAD: &[&str] = &["antiguedad"];
+// "antigiedad": Tesseract's reading of "Antigüedad" on a noisy rotated photo (the noise
+// variant of benches/ocr/accuracy.py, drawn with another seed).
+const ANTIGUEDAD: &[&str] = &["antiguedad", "antigiedad"];
 const TOTAL_PERCEPCIONES: &[&str] =
     &["total de percepciones", "total percepciones", "suma de percepciones", "total de ingresos", "total ingresos", "suma de ingresos"];
 const TOTAL_DEDUCCIONES: &[&str] =
@@ -290,8 +292,13 @@ pub fn read_printed_receipt_with_qr(
     let fecha_inicio = find_date(&lines, INICIO_REL);
     // Kept only when the printed start date and period's end give exactly it (the SAT's rule);
     // a seniority printed without a start date has nothing to be checked against and is kept.
-    let antiguedad = find(&lines, ANTIGUEDAD, antiguedad::iso_duration)
-        .filter(|a| fecha_inicio.is_none_or(|start| antiguedad::agrees(a, start, fecha_final)));
+    // Not well formed as read (OCR's `P282wW`), it is repaired only where those dates confirm it.
+    let antiguedad = match find(&lines, ANTIGUEDAD, antiguedad::iso_duration) {
+        Some(a) => Some(a).filter(|a| fecha_inicio.is_none_or(|start| antiguedad::agrees(a, start, fecha_final))),
+        None => fecha_inicio.and_then(|start| {
+            find(&lines, ANTIGUEDAD, antiguedad::ocr_repaired).filter(|a| antiguedad::agrees(a, start, fecha_final))
+        }),
+    };
     let money = |labels: &[&str]| values(&lines, labels).find_map(|v| text::money_in(&v).first().copied());
     let total_percepciones = money(TOTAL_PERCEPCIONES)
         .or_else(|| summary_amount(&lines, SUMMARY_PERCEPCIONES))

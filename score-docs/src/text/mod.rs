@@ -197,7 +197,7 @@ pub(crate) fn tokens(text: &str) -> impl Iterator<Item = &str> {
 }
 
 /// A digit where OCR read a letter that looks like it.
-fn as_digit(c: char) -> char {
+pub(crate) fn as_digit(c: char) -> char {
     match c {
         'O' | 'o' | 'Q' | 'D' => '0',
         'I' | 'l' | '|' | 'i' => '1',
