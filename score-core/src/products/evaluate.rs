@@ -437,6 +437,10 @@ pub(super) enum CatPendiente<N> {
     /// INFONAVIT's own CAT (Unamos Créditos without a co-borrower has its terms):
     /// [`resolver_cats`] copies the one it solved rather than solving it twice.
     ComoInfonavit(FlujosCat<N>),
+    /// Not kept: an offer evaluated only to be ranked ([`Comprador::ligera`]), whose CAT is
+    /// needed only where it breaks a tie; [`CatPendiente::valor`] then cannot tell, and the
+    /// caller evaluates the products again in `Decimal`, where every CAT is kept.
+    Omitido,
 }
 
 impl<N: Numero> CatPendiente<N> {
@@ -446,6 +450,7 @@ impl<N: Numero> CatPendiente<N> {
         match self {
             CatPendiente::Listo(cat) => Some(*cat),
             CatPendiente::Flujos(f) | CatPendiente::ComoInfonavit(f) => f.cat(),
+            CatPendiente::Omitido => None,
         }
     }
 }
@@ -488,20 +493,30 @@ pub(super) fn evaluada<N: Numero>(c: Credito<'_, N>, comprador: &Comprador<N>, e
     let Credito { producto, motivos, tramos, pago, forma, plazo, valor, subcuenta_en_enganche, cat, por_deudas } = c;
     let credito = suma(tramos, |t| t.credito);
     let base = if motivos.is_empty() && N::entero(0).menor(credito)? { tramos } else { forma };
-    let peso = suma(base, |t| t.credito);
+    // An offer only ranked has no rate, total or CAT flows worked out (`Comprador::ligera`).
+    let ligera = comprador.ligera;
     // One credit's rate is its own; joint credits' is weighted by their amounts.
     let tasa = match base {
         [una] => una.tasa,
-        _ if peso.es_cero()? => base.first().map_or(N::entero(0), |t| t.tasa),
-        _ => suma(base, |t| t.credito * t.tasa) / peso,
+        _ if ligera => N::entero(0),
+        _ => {
+            let peso = suma(base, |t| t.credito);
+            if peso.es_cero()? {
+                base.first().map_or(N::entero(0), |t| t.tasa)
+            } else {
+                suma(base, |t| t.credito * t.tasa) / peso
+            }
+        }
     };
     let cat = match cat {
         Cat::ComoInfonavit(CatPendiente::Flujos(f)) => CatPendiente::ComoInfonavit(f),
         Cat::ComoInfonavit(cat) => cat,
         Cat::Fijo(fijo) => match N::fijo(comprador.cifras, fijo, plazo) {
             Some((_, cat)) => CatPendiente::Listo(cat),
+            None if ligera => CatPendiente::Omitido,
             None => CatPendiente::Flujos(FlujosCat::de(base)?),
         },
+        Cat::Calcular if ligera => CatPendiente::Omitido,
         Cat::Calcular => CatPendiente::Flujos(FlujosCat::de(base)?),
     };
     // The figures stay 0 for a refused product.
@@ -528,7 +543,9 @@ pub(super) fn evaluada<N: Numero>(c: Credito<'_, N>, comprador: &Comprador<N>, e
     }
     e.credito = credito;
     e.pago = pago;
-    e.total = suma(base, |t| t.pago.valor() * N::entero(t.meses)) + suma(base, |t| t.credito * t.comision);
+    if !ligera {
+        e.total = suma(base, |t| t.pago.valor() * N::entero(t.meses)) + suma(base, |t| t.credito * t.comision);
+    }
     e.valor = match valor {
         Valor::MasSubcuenta(subcuenta) => credito + subcuenta,
         Valor::Ltv(ltv) => credito / ltv,

@@ -273,7 +273,10 @@ fn recomendacion_en<N: numero::Numero>(
     banco: Option<&evaluate::Evaluada<N>>,
 ) -> Option<Option<(Option<Producto>, Decimal)>> {
     let mut evaluadas = evaluate::Evaluada::<N>::vacias();
-    let Some(disponibles) = ofertas::disponibles(c, solicitud, &mut evaluadas, unamos_sobre, banco)? else {
+    // Filtered arithmetic only ranks the offers: a CAT that breaks a tie (not worked out
+    // then) makes it answer `None`, and `Decimal` works every figure out.
+    let ligera = N::FILTRADA;
+    let Some(disponibles) = ofertas::disponibles(c, solicitud, &mut evaluadas, unamos_sobre, banco, ligera)? else {
         return Some(None);
     };
     let mut otros = Vec::new();

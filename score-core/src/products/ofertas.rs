@@ -337,15 +337,18 @@ pub(super) fn todas<N: Numero>(c: &Cifras, s: &Solicitud, evaluadas: &mut [Evalu
 /// other product evaluated, where it is certainly not available with a `credito_max` above
 /// that credit (a what-if that adds a co-borrower is offered for nothing else:
 /// `super::credito_unamos`). `banco`, when given, is the bank mortgage's offer already
-/// evaluated for the same household, taken as it is.
+/// evaluated for the same household, taken as it is. `ligera`: the offers are only ranked
+/// ([`Comprador::ligera`]; in filtered arithmetic, which can answer `None`).
 pub(super) fn disponibles<N: Numero>(
     c: &Cifras,
     s: &Solicitud,
     evaluadas: &mut [Evaluada<N>; TIPOS],
     unamos_sobre: Option<Decimal>,
     banco: Option<&Evaluada<N>>,
+    ligera: bool,
 ) -> Option<Option<[bool; TIPOS]>> {
-    let (cx, p, co, h) = prestatarios(c, s);
+    let (mut cx, p, co, h) = prestatarios(c, s);
+    cx.ligera = ligera;
     let de_infonavit = p.cotiza_a(Institucion::Infonavit);
     let de_fovissste = p.cotiza_a(Institucion::Fovissste);
     let con_socio = de_infonavit && co.is_some();
