@@ -267,14 +267,18 @@ impl<N: Numero> Evaluada<N> {
     /// they change no credit and no reason to refuse one, only the value where the product adds
     /// the sub-account to the credit, its closing costs, and the buyer's own funds. The same
     /// operations as [`evaluada`], so the same figures. In place: an offer is a quarter of a
-    /// kilobyte, and building new ones copied each twice.
+    /// kilobyte, and building new ones copied each twice. A refused offer is left as it is: no
+    /// what-if ranks or shows it (the recommendation takes only available offers).
     pub fn poner_fondos(&mut self, comprador: &Comprador<N>, titular: N, ambos: N) {
+        if !self.motivos.is_empty() {
+            return;
+        }
         let aplicada = self.producto.subcuenta_de(titular, ambos, N::entero(0));
-        if !self.valor_mas_subcuenta {
-            self.subcuenta_en_enganche = aplicada;
-        } else if self.motivos.is_empty() {
+        if self.valor_mas_subcuenta {
             self.valor = self.credito + aplicada;
             self.gastos = self.valor * comprador.gastos_cierre;
+        } else {
+            self.subcuenta_en_enganche = aplicada;
         }
         self.fondos = comprador.ahorro + self.subcuenta_en_enganche;
     }
