@@ -488,12 +488,19 @@ pub(super) fn evaluada<N: Numero>(c: Credito<'_, N>, comprador: &Comprador<N>, e
     let Credito { producto, motivos, tramos, pago, forma, plazo, valor, subcuenta_en_enganche, cat, por_deudas } = c;
     let credito = suma(tramos, |t| t.credito);
     let base = if motivos.is_empty() && N::entero(0).menor(credito)? { tramos } else { forma };
-    let peso = suma(base, |t| t.credito);
-    // One credit's rate is its own; joint credits' is weighted by their amounts.
+    // One credit's rate is its own; joint credits' is weighted by their amounts. Only shown
+    // (see `Comprador::mostradas`).
     let tasa = match base {
+        _ if !comprador.mostradas => N::entero(0),
         [una] => una.tasa,
-        _ if peso.es_cero()? => base.first().map_or(N::entero(0), |t| t.tasa),
-        _ => suma(base, |t| t.credito * t.tasa) / peso,
+        _ => {
+            let peso = suma(base, |t| t.credito);
+            if peso.es_cero()? {
+                base.first().map_or(N::entero(0), |t| t.tasa)
+            } else {
+                suma(base, |t| t.credito * t.tasa) / peso
+            }
+        }
     };
     let cat = match cat {
         Cat::ComoInfonavit(CatPendiente::Flujos(f)) => CatPendiente::ComoInfonavit(f),
@@ -528,7 +535,9 @@ pub(super) fn evaluada<N: Numero>(c: Credito<'_, N>, comprador: &Comprador<N>, e
     }
     e.credito = credito;
     e.pago = pago;
-    e.total = suma(base, |t| t.pago.valor() * N::entero(t.meses)) + suma(base, |t| t.credito * t.comision);
+    if comprador.mostradas {
+        e.total = suma(base, |t| t.pago.valor() * N::entero(t.meses)) + suma(base, |t| t.credito * t.comision);
+    }
     e.valor = match valor {
         Valor::MasSubcuenta(subcuenta) => credito + subcuenta,
         Valor::Ltv(ltv) => credito / ltv,

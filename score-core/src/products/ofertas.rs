@@ -326,8 +326,9 @@ pub(super) fn todas<N: Numero>(c: &Cifras, s: &Solicitud, evaluadas: &mut [Evalu
     unamos_creditos(&cx, &p, co.as_ref(), titular, e_infonavit.cat, e_unamos)
 }
 
-/// The products a what-if can recommend, written over `evaluadas` as [`todas`] writes them,
-/// and which slots hold one: [`todas`] without those a rule refuses before any figure (the
+/// The products a what-if can recommend, written over `evaluadas` as [`todas`] writes them
+/// but for the figures only shown (rate and total paid, `Comprador::solo_para_ordenar`; a
+/// bank offer passed as `banco` is taken whole), and which slots hold one: [`todas`] without those a rule refuses before any figure (the
 /// housing funds' and Cofinavit's to a non-contributor, Unamos Créditos' without a co-borrower;
 /// each product's own rules below refuse them with the same test), which no recommendation
 /// takes and a what-if does not show; their slots are left as they were. `None` when the
@@ -346,6 +347,7 @@ pub(super) fn disponibles<N: Numero>(
     banco: Option<&Evaluada<N>>,
 ) -> Option<Option<[bool; TIPOS]>> {
     let (cx, p, co, h) = prestatarios(c, s);
+    let cx = cx.solo_para_ordenar();
     let de_infonavit = p.cotiza_a(Institucion::Infonavit);
     let de_fovissste = p.cotiza_a(Institucion::Fovissste);
     let con_socio = de_infonavit && co.is_some();

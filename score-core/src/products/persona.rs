@@ -147,6 +147,9 @@ pub(super) struct Comprador<'a, N> {
     pub gastos_cierre: N,
     /// The calibration's figures every rule reads.
     pub cifras: &'a Cifras,
+    /// Whether the offers are to be shown (their rate and total paid worked out), or only
+    /// ranked, as a what-if ranks them ([`Comprador::solo_para_ordenar`]).
+    pub mostradas: bool,
 }
 
 impl<'a, N: Numero> Comprador<'a, N> {
@@ -155,7 +158,16 @@ impl<'a, N: Numero> Comprador<'a, N> {
             ahorro: N::de(no_negativo(s.ahorro)),
             gastos_cierre: N::reglas(c).gastos_cierre[usize::from(s.estado.inegi() - 1)],
             cifras: c,
+            mostradas: true,
         }
+    }
+
+    /// This buyer for offers that are only ranked (a what-if's, `super::ofertas::disponibles`):
+    /// the recommendation reads whether the buyer's funds cover each offer, its home value, its
+    /// CAT and its place in the list, never its rate (the CAT is solved from the credits' own
+    /// rates) nor its total paid, so those are not worked out.
+    pub fn solo_para_ordenar(self) -> Comprador<'a, N> {
+        Comprador { mostradas: false, ..self }
     }
 }
 
