@@ -233,9 +233,9 @@ pub(crate) fn credito_recomendado(c: &Cifras, solicitud: &Solicitud) -> Decimal 
 /// [`credito_recomendado`] and the kind of product recommended (`None` when none is available).
 pub(crate) fn recomendacion(c: &Cifras, solicitud: &Solicitud) -> (Option<Producto>, Decimal) {
     // Never cut short without `unamos_sobre`.
-    recomendacion_en::<Approx>(c, solicitud, None, None)
+    recomendacion_en::<Approx>(c, solicitud, None, &[None; TIPOS])
         .flatten()
-        .unwrap_or_else(|| en_decimal(recomendacion_en::<Decimal>(c, solicitud, None, None).flatten()))
+        .unwrap_or_else(|| en_decimal(recomendacion_en::<Decimal>(c, solicitud, None, &[None; TIPOS]).flatten()))
 }
 
 /// The `credito_max` of a what-if that adds a co-borrower: Unamos Créditos' (two INFONAVIT
@@ -254,9 +254,11 @@ pub(crate) fn credito_unamos(c: &Cifras, solicitud: &Solicitud, credito: Decimal
         .coacreditado
         .as_ref()
         .is_some_and(|co| co.deudas_mensuales.is_none() && co.edad == solicitud.edad);
-    let banco = base.0.as_ref().filter(|_| mismo_hogar).map(|e| &e[Producto::HipotecaBancaria as usize]);
-    let recomendada = recomendacion_en::<Approx>(c, solicitud, Some(credito), banco)
-        .unwrap_or_else(|| en_decimal(recomendacion_en::<Decimal>(c, solicitud, Some(credito), None)));
+    let mut previas = [None; TIPOS];
+    previas[Producto::HipotecaBancaria as usize] =
+        base.0.as_ref().filter(|_| mismo_hogar).map(|e| &e[Producto::HipotecaBancaria as usize]);
+    let recomendada = recomendacion_en::<Approx>(c, solicitud, Some(credito), &previas)
+        .unwrap_or_else(|| en_decimal(recomendacion_en::<Decimal>(c, solicitud, Some(credito), &[None; TIPOS])));
     match recomendada {
         Some((Some(Producto::UnamosCreditos), credito_max)) => Some(credito_max),
         _ => None,
@@ -265,15 +267,15 @@ pub(crate) fn credito_unamos(c: &Cifras, solicitud: &Solicitud, credito: Decimal
 
 /// [`recomendacion`] in one arithmetic (`None` when it cannot tell); `Some(None)` when
 /// `unamos_sobre` is given and Unamos Créditos is certainly not available with a credit above
-/// it; `banco`, the bank mortgage's offer when it is known (see `ofertas::disponibles`).
+/// it; `previas`, the offers already known, taken as they are (see `ofertas::disponibles`).
 fn recomendacion_en<N: numero::Numero>(
     c: &Cifras,
     solicitud: &Solicitud,
     unamos_sobre: Option<Decimal>,
-    banco: Option<&evaluate::Evaluada<N>>,
+    previas: &ofertas::Previas<'_, N>,
 ) -> Option<Option<(Option<Producto>, Decimal)>> {
     let mut evaluadas = evaluate::Evaluada::<N>::vacias();
-    let Some(disponibles) = ofertas::disponibles(c, solicitud, &mut evaluadas, unamos_sobre, banco)? else {
+    let Some(disponibles) = ofertas::disponibles(c, solicitud, &mut evaluadas, unamos_sobre, previas)? else {
         return Some(None);
     };
     let mut otros = Vec::new();
@@ -317,15 +319,26 @@ impl Evaluadas {
     }
 
     /// [`credito_recomendado`] of `solicitud`, which differs from the one evaluated only in
-    /// fewer debts (paid down or declared): debts enter the products only through the
-    /// total-debt limit, so when it set no offer's payment no offer changes and the described
-    /// credit is the evaluated one; otherwise the products are evaluated again.
+    /// fewer debts (paid down or declared, the co-borrower's part too). Debts enter the
+    /// products only through the total-debt limit, which only lowers a payment: a payment it
+    /// did not set (`Capacidad::por_deudas`) is below the limit, and stays below a higher one,
+    /// so an offer none of whose payments it set is the same offer with fewer debts (the same
+    /// credits, reasons and figures; no reason to refuse reads the debts but through a payment
+    /// of 0, which only the limit can set). Such offers are kept, and only the others evaluated
+    /// again; when none is left, the described credit is the evaluated one.
     pub(crate) fn credito_con_menos_deudas(&self, c: &Cifras, solicitud: &Solicitud) -> Decimal {
-        match &self.0 {
-            Some(evaluadas) if !evaluadas.iter().any(evaluate::Evaluada::por_deudas) => credito_descrito(evaluadas),
-            _ => None,
+        let Some(evaluadas) = &self.0 else {
+            return credito_recomendado(c, solicitud);
+        };
+        if !evaluadas.iter().any(evaluate::Evaluada::por_deudas) {
+            if let Some(credito) = credito_descrito(evaluadas) {
+                return credito;
+            }
         }
-        .unwrap_or_else(|| credito_recomendado(c, solicitud))
+        let previas = evaluadas.each_ref().map(|e| (!e.por_deudas()).then_some(e));
+        recomendacion_en::<Approx>(c, solicitud, None, &previas)
+            .flatten()
+            .map_or_else(|| credito_recomendado(c, solicitud), |(_, credito)| credito)
     }
 
     /// The described credit of the offers re-ranked for `solicitud`'s savings and housing-fund

@@ -327,8 +327,8 @@ pub(super) fn todas<N: Numero>(c: &Cifras, s: &Solicitud, evaluadas: &mut [Evalu
 }
 
 /// The products a what-if can recommend, written over `evaluadas` as [`todas`] writes them
-/// but for the figures only shown (rate and total paid, `Comprador::solo_para_ordenar`; a
-/// bank offer passed as `banco` is taken whole), and which slots hold one: [`todas`] without those a rule refuses before any figure (the
+/// but for the figures only shown (rate and total paid, `Comprador::solo_para_ordenar`), and
+/// which slots hold one: [`todas`] without those a rule refuses before any figure (the
 /// housing funds' and Cofinavit's to a non-contributor, Unamos Créditos' without a co-borrower;
 /// each product's own rules below refuse them with the same test), which no recommendation
 /// takes and a what-if does not show; their slots are left as they were. `None` when the
@@ -337,14 +337,15 @@ pub(super) fn todas<N: Numero>(c: &Cifras, s: &Solicitud, evaluadas: &mut [Evalu
 /// With `unamos_sobre`, Unamos Créditos is evaluated first, and `Some(None)` answers, with no
 /// other product evaluated, where it is certainly not available with a `credito_max` above
 /// that credit (a what-if that adds a co-borrower is offered for nothing else:
-/// `super::credito_unamos`). `banco`, when given, is the bank mortgage's offer already
-/// evaluated for the same household, taken as it is.
+/// `super::credito_unamos`). `previas`, by slot, are offers already evaluated that `s` would
+/// give too (the caller says why: `super::credito_unamos`, `super::Evaluadas::credito_con_menos_deudas`),
+/// taken whole instead of evaluated again.
 pub(super) fn disponibles<N: Numero>(
     c: &Cifras,
     s: &Solicitud,
     evaluadas: &mut [Evaluada<N>; TIPOS],
     unamos_sobre: Option<Decimal>,
-    banco: Option<&Evaluada<N>>,
+    previas: &Previas<'_, N>,
 ) -> Option<Option<[bool; TIPOS]>> {
     let (cx, p, co, h) = prestatarios(c, s);
     let cx = cx.solo_para_ordenar();
@@ -353,33 +354,60 @@ pub(super) fn disponibles<N: Numero>(
     let con_socio = de_infonavit && co.is_some();
     let setenta_treinta = sin_patron_con_subcuenta(&p).is_none();
     let con_cofinavit = de_infonavit && c.productos.con_cofinavit;
+    let previa = |producto: Producto| previas[producto as usize];
     let [e_infonavit, e_fovissste, e_banco, e_cofi, e_unamos, e_cofinavit] = evaluadas;
-    if de_infonavit {
-        let titular = infonavit_de(c, &p)?;
-        infonavit(&cx, &p, titular, e_infonavit)?;
-        if con_socio {
-            unamos_creditos(&cx, &p, co.as_ref(), titular, CatPendiente::Listo(None), e_unamos)?;
+    // The applicant's INFONAVIT credit serves INFONAVIT and Unamos Créditos: worked out once,
+    // if either is evaluated.
+    let mut titular = None;
+    let mut del_titular = || -> Option<DelFondo<N>> {
+        if titular.is_none() {
+            titular = Some(infonavit_de(c, &p)?);
+        }
+        titular
+    };
+    if con_socio {
+        match previa(Producto::UnamosCreditos) {
+            Some(previa) => *e_unamos = *previa,
+            None => unamos_creditos(&cx, &p, co.as_ref(), del_titular()?, CatPendiente::Listo(None), e_unamos)?,
         }
     }
     // A refused offer shows a credit of 0, never above a credit.
     if unamos_sobre.is_some_and(|credito| !con_socio || e_unamos.credito_mostrado().is_some_and(|x| x <= credito)) {
         return Some(None);
     }
+    if de_infonavit {
+        match previa(Producto::Infonavit) {
+            Some(previa) => *e_infonavit = *previa,
+            None => infonavit(&cx, &p, del_titular()?, e_infonavit)?,
+        }
+    }
     if con_cofinavit {
-        cofinavit(&cx, &p, &h, e_cofinavit)?;
+        match previa(Producto::Cofinavit) {
+            Some(previa) => *e_cofinavit = *previa,
+            None => cofinavit(&cx, &p, &h, e_cofinavit)?,
+        }
     }
     if setenta_treinta {
-        infonavit_mas_banco(&cx, &p, &h, e_cofi)?;
+        match previa(Producto::InfonavitMasBanco) {
+            Some(previa) => *e_cofi = *previa,
+            None => infonavit_mas_banco(&cx, &p, &h, e_cofi)?,
+        }
     }
     if de_fovissste {
-        fovissste(&cx, &p, e_fovissste)?;
+        match previa(Producto::Fovissste) {
+            Some(previa) => *e_fovissste = *previa,
+            None => fovissste(&cx, &p, e_fovissste)?,
+        }
     }
-    match banco {
-        Some(banco) => *e_banco = *banco,
+    match previa(Producto::HipotecaBancaria) {
+        Some(previa) => *e_banco = *previa,
         None => hipoteca_bancaria(&cx, &p, &h, e_banco)?,
     }
     Some(Some([de_infonavit, de_fovissste, true, setenta_treinta, con_socio, con_cofinavit]))
 }
+
+/// Offers already evaluated, by slot, that [`disponibles`] takes as they are.
+pub(super) type Previas<'a, N> = [Option<&'a Evaluada<N>>; TIPOS];
 
 #[cfg(test)]
 mod tests {
