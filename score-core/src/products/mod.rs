@@ -370,3 +370,64 @@ impl Evaluadas {
 pub fn cuota_por_peso(tasa_anual: Decimal, meses: u32, cargo_mensual: Decimal) -> Decimal {
     en_decimal(evaluate::cuota(tasa_anual, meses, cargo_mensual))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::profile::IncomeType;
+    use crate::states::State;
+
+    /// Fewer debts keep the offers the total-debt limit did not set and evaluate only the
+    /// others (`Evaluadas::credito_con_menos_deudas`): the described credit is the one of every
+    /// product evaluated again, over debts that set every offer's payment, none, and some but
+    /// not others (which the sweep must meet), alone and with a co-borrower whose debts are
+    /// halved too.
+    #[test]
+    fn fewer_debts_keep_only_the_offers_the_limit_did_not_set() {
+        let c = Cifras::incluidas();
+        let mut partes = 0;
+        for ingreso in [9_000, 18_000, 30_000, 60_000, 150_000] {
+            for coacreditado in [false, true] {
+                for ciento in 0..=45 {
+                    let deudas = Decimal::from(ingreso * ciento / 100);
+                    let co = coacreditado.then(|| Coacreditado {
+                        ingreso_mensual: Decimal::from(ingreso / 3),
+                        tipo_ingreso: IncomeType::Asalariado,
+                        antiguedad_meses: 40,
+                        edad: Some(40),
+                        deudas_mensuales: Some(deudas / Decimal::from(4)),
+                        subcuenta_fondo: None,
+                        institucion: None,
+                    });
+                    let solicitud = Solicitud {
+                        estado: State::from_inegi(9).expect("state"),
+                        ingreso_mensual: Decimal::from(ingreso),
+                        tipo_ingreso: IncomeType::Asalariado,
+                        antiguedad_meses: 36,
+                        edad: Some(35),
+                        deudas_mensuales: deudas,
+                        ahorro: Decimal::from(100_000),
+                        subcuenta_fondo: Decimal::from(80_000),
+                        institucion: None,
+                        coacreditado: co,
+                    };
+                    let mut evaluadas = Evaluadas::default();
+                    evaluar_guardando(c, &solicitud, &mut evaluadas);
+                    let por_deudas = evaluadas.0.iter().flatten().filter(|e| e.por_deudas()).count();
+                    partes += usize::from(por_deudas > 0 && por_deudas < TIPOS);
+                    let mut menos = solicitud.clone();
+                    menos.deudas_mensuales = money::money(deudas / Decimal::TWO);
+                    if let Some(co) = menos.coacreditado.as_mut() {
+                        co.deudas_mensuales = co.deudas_mensuales.map(|d| money::money(d / Decimal::TWO));
+                    }
+                    assert_eq!(
+                        evaluadas.credito_con_menos_deudas(c, &menos),
+                        credito_recomendado(c, &menos),
+                        "{ingreso} {deudas} {coacreditado}"
+                    );
+                }
+            }
+        }
+        assert!(partes > 10, "{partes}");
+    }
+}
