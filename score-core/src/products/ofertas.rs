@@ -354,7 +354,8 @@ pub(super) fn disponibles<N: Numero>(
     let con_socio = de_infonavit && co.is_some();
     let setenta_treinta = sin_patron_con_subcuenta(&p).is_none();
     let con_cofinavit = de_infonavit && c.productos.con_cofinavit;
-    let previa = |producto: Producto| previas[producto as usize];
+    // Writes the offer known for `producto` over its slot, if there is one.
+    let tomada = |e: &mut Evaluada<N>, producto: Producto| previas[producto as usize].map(|previa| *e = *previa).is_some();
     let [e_infonavit, e_fovissste, e_banco, e_cofi, e_unamos, e_cofinavit] = evaluadas;
     // The applicant's INFONAVIT credit serves INFONAVIT and Unamos Créditos: worked out once,
     // if either is evaluated.
@@ -365,43 +366,27 @@ pub(super) fn disponibles<N: Numero>(
         }
         titular
     };
-    if con_socio {
-        match previa(Producto::UnamosCreditos) {
-            Some(previa) => *e_unamos = *previa,
-            None => unamos_creditos(&cx, &p, co.as_ref(), del_titular()?, CatPendiente::Listo(None), e_unamos)?,
-        }
+    if con_socio && !tomada(e_unamos, Producto::UnamosCreditos) {
+        unamos_creditos(&cx, &p, co.as_ref(), del_titular()?, CatPendiente::Listo(None), e_unamos)?;
     }
     // A refused offer shows a credit of 0, never above a credit.
     if unamos_sobre.is_some_and(|credito| !con_socio || e_unamos.credito_mostrado().is_some_and(|x| x <= credito)) {
         return Some(None);
     }
-    if de_infonavit {
-        match previa(Producto::Infonavit) {
-            Some(previa) => *e_infonavit = *previa,
-            None => infonavit(&cx, &p, del_titular()?, e_infonavit)?,
-        }
+    if de_infonavit && !tomada(e_infonavit, Producto::Infonavit) {
+        infonavit(&cx, &p, del_titular()?, e_infonavit)?;
     }
-    if con_cofinavit {
-        match previa(Producto::Cofinavit) {
-            Some(previa) => *e_cofinavit = *previa,
-            None => cofinavit(&cx, &p, &h, e_cofinavit)?,
-        }
+    if con_cofinavit && !tomada(e_cofinavit, Producto::Cofinavit) {
+        cofinavit(&cx, &p, &h, e_cofinavit)?;
     }
-    if setenta_treinta {
-        match previa(Producto::InfonavitMasBanco) {
-            Some(previa) => *e_cofi = *previa,
-            None => infonavit_mas_banco(&cx, &p, &h, e_cofi)?,
-        }
+    if setenta_treinta && !tomada(e_cofi, Producto::InfonavitMasBanco) {
+        infonavit_mas_banco(&cx, &p, &h, e_cofi)?;
     }
-    if de_fovissste {
-        match previa(Producto::Fovissste) {
-            Some(previa) => *e_fovissste = *previa,
-            None => fovissste(&cx, &p, e_fovissste)?,
-        }
+    if de_fovissste && !tomada(e_fovissste, Producto::Fovissste) {
+        fovissste(&cx, &p, e_fovissste)?;
     }
-    match previa(Producto::HipotecaBancaria) {
-        Some(previa) => *e_banco = *previa,
-        None => hipoteca_bancaria(&cx, &p, &h, e_banco)?,
+    if !tomada(e_banco, Producto::HipotecaBancaria) {
+        hipoteca_bancaria(&cx, &p, &h, e_banco)?;
     }
     Some(Some([de_infonavit, de_fovissste, true, setenta_treinta, con_socio, con_cofinavit]))
 }
