@@ -284,6 +284,19 @@ impl<N: Numero> Evaluada<N> {
         self.fondos = comprador.ahorro + self.subcuenta_en_enganche;
     }
 
+    /// Whether this offer is certainly recommended over any housing-fund offer of the same
+    /// buyer worth less than it, `valor` (a credit plus the sub-account, no down payment, paid
+    /// from the savings alone, as INFONAVIT's), when this one is of that kind too (Unamos
+    /// Créditos) and available: the buyer's funds cover its closing costs, so they cover the
+    /// lesser value's (the same share of a smaller value, the same funds), and the higher value
+    /// then ranks first. `false` also where the arithmetic cannot tell.
+    pub fn supera_al_fondo_menor(&self, valor: N) -> bool {
+        self.motivos.is_empty()
+            && self.valor_mas_subcuenta
+            && self.cubierto() == Some(true)
+            && valor.menor(self.valor) == Some(true)
+    }
+
     /// Whether a rule on seniority refused this offer (more months could then open it).
     pub fn sin_antiguedad(&self) -> bool {
         self.motivos.contiene(Motivo::AntiguedadInsuficiente)

@@ -373,8 +373,19 @@ pub(super) fn disponibles<N: Numero>(
     if unamos_sobre.is_some_and(|credito| !con_socio || e_unamos.credito_mostrado().is_some_and(|x| x <= credito)) {
         return Some(None);
     }
+    // INFONAVIT alone is not evaluated where it cannot be recommended: refused, or beside an
+    // available Unamos Créditos of a higher value whose closing costs the savings cover (its
+    // value is the applicant's credit, Unamos' first part, plus the applicant's sub-account,
+    // `infonavit`; `Evaluada::supera_al_fondo_menor`).
+    let mut con_infonavit = de_infonavit;
     if de_infonavit && !tomada(e_infonavit, Producto::Infonavit) {
-        infonavit(&cx, &p, del_titular()?, e_infonavit)?;
+        let titular = del_titular()?;
+        let valor = titular.tramo.credito + N::de(p.subcuenta);
+        if !titular.motivos.is_empty() || con_socio && e_unamos.supera_al_fondo_menor(valor) {
+            con_infonavit = false;
+        } else {
+            infonavit(&cx, &p, titular, e_infonavit)?;
+        }
     }
     if con_cofinavit && !tomada(e_cofinavit, Producto::Cofinavit) {
         cofinavit(&cx, &p, &h, e_cofinavit)?;
@@ -388,7 +399,7 @@ pub(super) fn disponibles<N: Numero>(
     if !tomada(e_banco, Producto::HipotecaBancaria) {
         hipoteca_bancaria(&cx, &p, &h, e_banco)?;
     }
-    Some(Some([de_infonavit, de_fovissste, true, setenta_treinta, con_socio, con_cofinavit]))
+    Some(Some([con_infonavit, de_fovissste, true, setenta_treinta, con_socio, con_cofinavit]))
 }
 
 /// Offers already evaluated, by slot, that [`disponibles`] takes as they are.
