@@ -380,8 +380,8 @@ pub(super) fn disponibles<N: Numero>(
     let mut con_infonavit = de_infonavit;
     if de_infonavit && !tomada(e_infonavit, Producto::Infonavit) {
         let titular = del_titular()?;
-        let valor = titular.tramo.credito + N::de(p.subcuenta);
-        if !titular.motivos.is_empty() || con_socio && e_unamos.supera_al_fondo_menor(valor) {
+        let rechazada = !titular.motivos.is_empty();
+        if rechazada || con_socio && e_unamos.supera_al_fondo_menor(titular.tramo.credito + N::de(p.subcuenta)) {
             con_infonavit = false;
         } else {
             infonavit(&cx, &p, titular, e_infonavit)?;
