@@ -130,6 +130,9 @@ pub(super) struct Tramo<N> {
     pub credito: N,
     /// Its monthly payment: the capacity it was sized for, exactly, or credit × `cuota`.
     pub pago: Pago<N>,
+    /// `pago` in the arithmetic, converted once (`Pago::valor`): the CAT's flows and the total
+    /// paid read it again.
+    pub pago_valor: N,
     pub tasa: N,
     /// Monthly payment per peso of credit (annuity plus insurance).
     pub cuota: N,
@@ -142,17 +145,18 @@ impl<N: Numero> Tramo<N> {
     pub fn nuevo(tasa: N, plazo: u32, cargo: N, comision: N) -> Option<Tramo<N>> {
         let meses = plazo * 12;
         let cuota = cuota(tasa, meses, cargo)?;
-        Some(Tramo { credito: N::entero(1), pago: Pago::Calculado(cuota), tasa, cuota, meses, comision })
+        Some(Tramo { credito: N::entero(1), pago: Pago::Calculado(cuota), pago_valor: cuota, tasa, cuota, meses, comision })
     }
 
     /// These terms for one peso of credit, exactly as [`Tramo::nuevo`] made them.
     pub fn por_peso(self) -> Tramo<N> {
-        Tramo { credito: N::entero(1), pago: Pago::Calculado(self.cuota), ..self }
+        Tramo { credito: N::entero(1), pago: Pago::Calculado(self.cuota), pago_valor: self.cuota, ..self }
     }
 
     /// This credit's terms for an amount `credito`.
     pub fn por(self, credito: N) -> Tramo<N> {
-        Tramo { credito, pago: Pago::Calculado(credito * self.cuota), ..self }
+        let pago = credito * self.cuota;
+        Tramo { credito, pago: Pago::Calculado(pago), pago_valor: pago, ..self }
     }
 
     /// The credit a monthly payment `pago` supports (0 without a term), capped at `tope`. The
@@ -161,11 +165,12 @@ impl<N: Numero> Tramo<N> {
     /// (see [`evaluada`]).
     #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
     pub fn para_pago(self, pago: Pago<N>, tope: Option<N>) -> Option<Tramo<N>> {
-        let credito = self.credito_para(pago.valor())?;
+        let pago_valor = pago.valor();
+        let credito = self.credito_para(pago_valor)?;
         match tope {
             Some(tope) if tope.menor(credito)? => Some(self.por(tope)),
             _ if self.cuota.es_cero()? => Some(self.por(credito)),
-            _ => Some(Tramo { credito, pago, ..self }),
+            _ => Some(Tramo { credito, pago, pago_valor, ..self }),
         }
     }
 
@@ -267,16 +272,33 @@ impl<N: Numero> Evaluada<N> {
     /// they change no credit and no reason to refuse one, only the value where the product adds
     /// the sub-account to the credit, its closing costs, and the buyer's own funds. The same
     /// operations as [`evaluada`], so the same figures. In place: an offer is a quarter of a
-    /// kilobyte, and building new ones copied each twice.
+    /// kilobyte, and building new ones copied each twice. A refused offer is left as it is: no
+    /// what-if ranks or shows it (the recommendation takes only available offers).
     pub fn poner_fondos(&mut self, comprador: &Comprador<N>, titular: N, ambos: N) {
+        if !self.motivos.is_empty() {
+            return;
+        }
         let aplicada = self.producto.subcuenta_de(titular, ambos, N::entero(0));
-        if !self.valor_mas_subcuenta {
-            self.subcuenta_en_enganche = aplicada;
-        } else if self.motivos.is_empty() {
+        if self.valor_mas_subcuenta {
             self.valor = self.credito + aplicada;
             self.gastos = self.valor * comprador.gastos_cierre;
+        } else {
+            self.subcuenta_en_enganche = aplicada;
         }
         self.fondos = comprador.ahorro + self.subcuenta_en_enganche;
+    }
+
+    /// Whether this offer is certainly recommended over any housing-fund offer of the same
+    /// buyer worth less than it, `valor` (a credit plus the sub-account, no down payment, paid
+    /// from the savings alone, as INFONAVIT's), when this one is of that kind too (Unamos
+    /// Créditos) and available: the buyer's funds cover its closing costs, so they cover the
+    /// lesser value's (the same share of a smaller value, the same funds), and the higher value
+    /// then ranks first. `false` also where the arithmetic cannot tell.
+    pub fn supera_al_fondo_menor(&self, valor: N) -> bool {
+        self.motivos.is_empty()
+            && self.valor_mas_subcuenta
+            && self.cubierto() == Some(true)
+            && valor.menor(self.valor) == Some(true)
     }
 
     /// Whether a rule on seniority refused this offer (more months could then open it).
@@ -418,7 +440,7 @@ impl<N: Numero> FlujosCat<N> {
         let neto = suma(base, |t| t.credito) - suma(base, |t| t.credito * t.comision);
         let mut flujos = [Flujo { pago: N::entero(0), meses: 0 }; 2];
         for (f, t) in flujos.get_mut(..base.len())?.iter_mut().zip(base) {
-            *f = Flujo { pago: t.pago.valor(), meses: t.meses };
+            *f = Flujo { pago: t.pago_valor, meses: t.meses };
         }
         Some(FlujosCat { neto, flujos, n: base.len() })
     }
@@ -437,6 +459,10 @@ pub(super) enum CatPendiente<N> {
     /// INFONAVIT's own CAT (Unamos Créditos without a co-borrower has its terms):
     /// [`resolver_cats`] copies the one it solved rather than solving it twice.
     ComoInfonavit(FlujosCat<N>),
+    /// Not kept: an offer evaluated only to be ranked ([`Comprador::ligera`]), whose CAT is
+    /// needed only where it breaks a tie; [`CatPendiente::valor`] then cannot tell, and the
+    /// caller evaluates the products again in `Decimal`, where every CAT is kept.
+    Omitido,
 }
 
 impl<N: Numero> CatPendiente<N> {
@@ -446,6 +472,7 @@ impl<N: Numero> CatPendiente<N> {
         match self {
             CatPendiente::Listo(cat) => Some(*cat),
             CatPendiente::Flujos(f) | CatPendiente::ComoInfonavit(f) => f.cat(),
+            CatPendiente::Omitido => None,
         }
     }
 }
@@ -488,20 +515,30 @@ pub(super) fn evaluada<N: Numero>(c: Credito<'_, N>, comprador: &Comprador<N>, e
     let Credito { producto, motivos, tramos, pago, forma, plazo, valor, subcuenta_en_enganche, cat, por_deudas } = c;
     let credito = suma(tramos, |t| t.credito);
     let base = if motivos.is_empty() && N::entero(0).menor(credito)? { tramos } else { forma };
-    let peso = suma(base, |t| t.credito);
+    // An offer only ranked has no rate, total or CAT flows worked out (`Comprador::ligera`).
+    let ligera = comprador.ligera;
     // One credit's rate is its own; joint credits' is weighted by their amounts.
     let tasa = match base {
         [una] => una.tasa,
-        _ if peso.es_cero()? => base.first().map_or(N::entero(0), |t| t.tasa),
-        _ => suma(base, |t| t.credito * t.tasa) / peso,
+        _ if ligera => N::entero(0),
+        _ => {
+            let peso = suma(base, |t| t.credito);
+            if peso.es_cero()? {
+                base.first().map_or(N::entero(0), |t| t.tasa)
+            } else {
+                suma(base, |t| t.credito * t.tasa) / peso
+            }
+        }
     };
     let cat = match cat {
         Cat::ComoInfonavit(CatPendiente::Flujos(f)) => CatPendiente::ComoInfonavit(f),
         Cat::ComoInfonavit(cat) => cat,
         Cat::Fijo(fijo) => match N::fijo(comprador.cifras, fijo, plazo) {
             Some((_, cat)) => CatPendiente::Listo(cat),
+            None if ligera => CatPendiente::Omitido,
             None => CatPendiente::Flujos(FlujosCat::de(base)?),
         },
+        Cat::Calcular if ligera => CatPendiente::Omitido,
         Cat::Calcular => CatPendiente::Flujos(FlujosCat::de(base)?),
     };
     // The figures stay 0 for a refused product.
@@ -528,7 +565,9 @@ pub(super) fn evaluada<N: Numero>(c: Credito<'_, N>, comprador: &Comprador<N>, e
     }
     e.credito = credito;
     e.pago = pago;
-    e.total = suma(base, |t| t.pago.valor() * N::entero(t.meses)) + suma(base, |t| t.credito * t.comision);
+    if !ligera {
+        e.total = suma(base, |t| t.pago_valor * N::entero(t.meses)) + suma(base, |t| t.credito * t.comision);
+    }
     e.valor = match valor {
         Valor::MasSubcuenta(subcuenta) => credito + subcuenta,
         Valor::Ltv(ltv) => credito / ltv,
@@ -551,6 +590,7 @@ impl Fijo {
             Some((cuota, _)) => Some(Tramo {
                 credito: N::entero(1),
                 pago: Pago::Calculado(cuota),
+                pago_valor: cuota,
                 tasa,
                 cuota,
                 meses: plazo * 12,

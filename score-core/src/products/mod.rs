@@ -233,9 +233,9 @@ pub(crate) fn credito_recomendado(c: &Cifras, solicitud: &Solicitud) -> Decimal 
 /// [`credito_recomendado`] and the kind of product recommended (`None` when none is available).
 pub(crate) fn recomendacion(c: &Cifras, solicitud: &Solicitud) -> (Option<Producto>, Decimal) {
     // Never cut short without `unamos_sobre`.
-    recomendacion_en::<Approx>(c, solicitud, None, None)
+    recomendacion_en::<Approx>(c, solicitud, None, &[None; TIPOS])
         .flatten()
-        .unwrap_or_else(|| en_decimal(recomendacion_en::<Decimal>(c, solicitud, None, None).flatten()))
+        .unwrap_or_else(|| en_decimal(recomendacion_en::<Decimal>(c, solicitud, None, &[None; TIPOS]).flatten()))
 }
 
 /// The `credito_max` of a what-if that adds a co-borrower: Unamos Créditos' (two INFONAVIT
@@ -254,9 +254,11 @@ pub(crate) fn credito_unamos(c: &Cifras, solicitud: &Solicitud, credito: Decimal
         .coacreditado
         .as_ref()
         .is_some_and(|co| co.deudas_mensuales.is_none() && co.edad == solicitud.edad);
-    let banco = base.0.as_ref().filter(|_| mismo_hogar).map(|e| &e[Producto::HipotecaBancaria as usize]);
-    let recomendada = recomendacion_en::<Approx>(c, solicitud, Some(credito), banco)
-        .unwrap_or_else(|| en_decimal(recomendacion_en::<Decimal>(c, solicitud, Some(credito), None)));
+    let mut previas = [None; TIPOS];
+    previas[Producto::HipotecaBancaria as usize] =
+        base.0.as_ref().filter(|_| mismo_hogar).map(|e| &e[Producto::HipotecaBancaria as usize]);
+    let recomendada = recomendacion_en::<Approx>(c, solicitud, Some(credito), &previas)
+        .unwrap_or_else(|| en_decimal(recomendacion_en::<Decimal>(c, solicitud, Some(credito), &[None; TIPOS])));
     match recomendada {
         Some((Some(Producto::UnamosCreditos), credito_max)) => Some(credito_max),
         _ => None,
@@ -265,15 +267,18 @@ pub(crate) fn credito_unamos(c: &Cifras, solicitud: &Solicitud, credito: Decimal
 
 /// [`recomendacion`] in one arithmetic (`None` when it cannot tell); `Some(None)` when
 /// `unamos_sobre` is given and Unamos Créditos is certainly not available with a credit above
-/// it; `banco`, the bank mortgage's offer when it is known (see `ofertas::disponibles`).
+/// it; `previas`, the offers already known, taken as they are (see `ofertas::disponibles`).
 fn recomendacion_en<N: numero::Numero>(
     c: &Cifras,
     solicitud: &Solicitud,
     unamos_sobre: Option<Decimal>,
-    banco: Option<&evaluate::Evaluada<N>>,
+    previas: &ofertas::Previas<'_, N>,
 ) -> Option<Option<(Option<Producto>, Decimal)>> {
     let mut evaluadas = evaluate::Evaluada::<N>::vacias();
-    let Some(disponibles) = ofertas::disponibles(c, solicitud, &mut evaluadas, unamos_sobre, banco)? else {
+    // Filtered arithmetic only ranks the offers: a CAT that breaks a tie (not worked out
+    // then) makes it answer `None`, and `Decimal` works every figure out.
+    let ligera = N::FILTRADA;
+    let Some(disponibles) = ofertas::disponibles(c, solicitud, &mut evaluadas, unamos_sobre, previas, ligera)? else {
         return Some(None);
     };
     let mut otros = Vec::new();
@@ -317,15 +322,26 @@ impl Evaluadas {
     }
 
     /// [`credito_recomendado`] of `solicitud`, which differs from the one evaluated only in
-    /// fewer debts (paid down or declared): debts enter the products only through the
-    /// total-debt limit, so when it set no offer's payment no offer changes and the described
-    /// credit is the evaluated one; otherwise the products are evaluated again.
+    /// fewer debts (paid down or declared, the co-borrower's part too). Debts enter the
+    /// products only through the total-debt limit, which only lowers a payment: a payment it
+    /// did not set (`Capacidad::por_deudas`) is below the limit, and stays below a higher one,
+    /// so an offer none of whose payments it set is the same offer with fewer debts (the same
+    /// credits, reasons and figures; no reason to refuse reads the debts but through a payment
+    /// of 0, which only the limit can set). Such offers are kept, and only the others evaluated
+    /// again; when none is left, the described credit is the evaluated one.
     pub(crate) fn credito_con_menos_deudas(&self, c: &Cifras, solicitud: &Solicitud) -> Decimal {
-        match &self.0 {
-            Some(evaluadas) if !evaluadas.iter().any(evaluate::Evaluada::por_deudas) => credito_descrito(evaluadas),
-            _ => None,
+        let Some(evaluadas) = &self.0 else {
+            return credito_recomendado(c, solicitud);
+        };
+        if !evaluadas.iter().any(evaluate::Evaluada::por_deudas) {
+            if let Some(credito) = credito_descrito(evaluadas) {
+                return credito;
+            }
         }
-        .unwrap_or_else(|| credito_recomendado(c, solicitud))
+        let previas = evaluadas.each_ref().map(|e| (!e.por_deudas()).then_some(e));
+        recomendacion_en::<Approx>(c, solicitud, None, &previas)
+            .flatten()
+            .map_or_else(|| credito_recomendado(c, solicitud), |(_, credito)| credito)
     }
 
     /// The described credit of the offers re-ranked for `solicitud`'s savings and housing-fund
@@ -356,4 +372,65 @@ impl Evaluadas {
 /// Zero when there are no months (no credit can be granted).
 pub fn cuota_por_peso(tasa_anual: Decimal, meses: u32, cargo_mensual: Decimal) -> Decimal {
     en_decimal(evaluate::cuota(tasa_anual, meses, cargo_mensual))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::profile::IncomeType;
+    use crate::states::State;
+
+    /// Fewer debts keep the offers the total-debt limit did not set and evaluate only the
+    /// others (`Evaluadas::credito_con_menos_deudas`): the described credit is the one of every
+    /// product evaluated again, over debts that set every offer's payment, none, and some but
+    /// not others (which the sweep must meet), alone and with a co-borrower whose debts are
+    /// halved too.
+    #[test]
+    fn fewer_debts_keep_only_the_offers_the_limit_did_not_set() {
+        let c = Cifras::incluidas();
+        let mut partes = 0;
+        for ingreso in [9_000, 18_000, 30_000, 60_000, 150_000] {
+            for coacreditado in [false, true] {
+                for ciento in 0..=45 {
+                    let deudas = Decimal::from(ingreso * ciento / 100);
+                    let co = coacreditado.then(|| Coacreditado {
+                        ingreso_mensual: Decimal::from(ingreso / 3),
+                        tipo_ingreso: IncomeType::Asalariado,
+                        antiguedad_meses: 40,
+                        edad: Some(40),
+                        deudas_mensuales: Some(deudas / Decimal::from(4)),
+                        subcuenta_fondo: None,
+                        institucion: None,
+                    });
+                    let solicitud = Solicitud {
+                        estado: State::from_inegi(9).expect("state"),
+                        ingreso_mensual: Decimal::from(ingreso),
+                        tipo_ingreso: IncomeType::Asalariado,
+                        antiguedad_meses: 36,
+                        edad: Some(35),
+                        deudas_mensuales: deudas,
+                        ahorro: Decimal::from(100_000),
+                        subcuenta_fondo: Decimal::from(80_000),
+                        institucion: None,
+                        coacreditado: co,
+                    };
+                    let mut evaluadas = Evaluadas::default();
+                    evaluar_guardando(c, &solicitud, &mut evaluadas);
+                    let por_deudas = evaluadas.0.iter().flatten().filter(|e| e.por_deudas()).count();
+                    partes += usize::from(por_deudas > 0 && por_deudas < TIPOS);
+                    let mut menos = solicitud.clone();
+                    menos.deudas_mensuales = money::money(deudas / Decimal::TWO);
+                    if let Some(co) = menos.coacreditado.as_mut() {
+                        co.deudas_mensuales = co.deudas_mensuales.map(|d| money::money(d / Decimal::TWO));
+                    }
+                    assert_eq!(
+                        evaluadas.credito_con_menos_deudas(c, &menos),
+                        credito_recomendado(c, &menos),
+                        "{ingreso} {deudas} {coacreditado}"
+                    );
+                }
+            }
+        }
+        assert!(partes > 10, "{partes}");
+    }
 }

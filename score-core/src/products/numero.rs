@@ -23,6 +23,10 @@ use std::ops::{Add, Div, Mul, Sub};
 pub(super) trait Numero:
     Copy + Debug + 'static + Add<Output = Self> + Sub<Output = Self> + Mul<Output = Self> + Div<Output = Self>
 {
+    /// Whether this arithmetic may answer `None` (filtered doubles), the caller then repeating
+    /// the evaluation in `Decimal`, which always decides.
+    const FILTRADA: bool;
+
     /// The rules' amounts and rates of a calibration in this arithmetic.
     fn reglas(c: &Cifras) -> &Reglas<Self>;
 
@@ -78,6 +82,8 @@ pub(super) trait Numero:
 }
 
 impl Numero for Decimal {
+    const FILTRADA: bool = false;
+
     fn reglas(c: &Cifras) -> &Reglas<Self> {
         &c.productos.decimal
     }
@@ -121,6 +127,8 @@ impl Numero for Decimal {
 const CRECIMIENTO_MAX: f64 = 1e27;
 
 impl Numero for Approx {
+    const FILTRADA: bool = true;
+
     fn reglas(c: &Cifras) -> &Reglas<Self> {
         &c.productos.filtradas
     }

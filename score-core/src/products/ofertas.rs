@@ -336,48 +336,75 @@ pub(super) fn todas<N: Numero>(c: &Cifras, s: &Solicitud, evaluadas: &mut [Evalu
 /// With `unamos_sobre`, Unamos Créditos is evaluated first, and `Some(None)` answers, with no
 /// other product evaluated, where it is certainly not available with a `credito_max` above
 /// that credit (a what-if that adds a co-borrower is offered for nothing else:
-/// `super::credito_unamos`). `banco`, when given, is the bank mortgage's offer already
-/// evaluated for the same household, taken as it is.
+/// `super::credito_unamos`). `previas`, by slot, are offers already evaluated that `s` would
+/// give too (the caller says why: `super::credito_unamos`, `super::Evaluadas::credito_con_menos_deudas`),
+/// taken whole instead of evaluated again. `ligera`: the offers are only ranked
+/// ([`Comprador::ligera`]; in filtered arithmetic, which can answer `None`).
 pub(super) fn disponibles<N: Numero>(
     c: &Cifras,
     s: &Solicitud,
     evaluadas: &mut [Evaluada<N>; TIPOS],
     unamos_sobre: Option<Decimal>,
-    banco: Option<&Evaluada<N>>,
+    previas: &Previas<'_, N>,
+    ligera: bool,
 ) -> Option<Option<[bool; TIPOS]>> {
-    let (cx, p, co, h) = prestatarios(c, s);
+    let (mut cx, p, co, h) = prestatarios(c, s);
+    cx.ligera = ligera;
     let de_infonavit = p.cotiza_a(Institucion::Infonavit);
     let de_fovissste = p.cotiza_a(Institucion::Fovissste);
     let con_socio = de_infonavit && co.is_some();
     let setenta_treinta = sin_patron_con_subcuenta(&p).is_none();
     let con_cofinavit = de_infonavit && c.productos.con_cofinavit;
+    // Writes the offer known for `producto` over its slot, if there is one.
+    let tomada = |e: &mut Evaluada<N>, producto: Producto| previas[producto as usize].map(|previa| *e = *previa).is_some();
     let [e_infonavit, e_fovissste, e_banco, e_cofi, e_unamos, e_cofinavit] = evaluadas;
-    if de_infonavit {
-        let titular = infonavit_de(c, &p)?;
-        infonavit(&cx, &p, titular, e_infonavit)?;
-        if con_socio {
-            unamos_creditos(&cx, &p, co.as_ref(), titular, CatPendiente::Listo(None), e_unamos)?;
+    // The applicant's INFONAVIT credit serves INFONAVIT and Unamos Créditos: worked out once,
+    // if either is evaluated.
+    let mut titular = None;
+    let mut del_titular = || -> Option<DelFondo<N>> {
+        if titular.is_none() {
+            titular = Some(infonavit_de(c, &p)?);
         }
+        titular
+    };
+    if con_socio && !tomada(e_unamos, Producto::UnamosCreditos) {
+        unamos_creditos(&cx, &p, co.as_ref(), del_titular()?, CatPendiente::Listo(None), e_unamos)?;
     }
     // A refused offer shows a credit of 0, never above a credit.
     if unamos_sobre.is_some_and(|credito| !con_socio || e_unamos.credito_mostrado().is_some_and(|x| x <= credito)) {
         return Some(None);
     }
-    if con_cofinavit {
+    // INFONAVIT alone is not evaluated where it cannot be recommended: refused, or beside an
+    // available Unamos Créditos of a higher value whose closing costs the savings cover (its
+    // value is the applicant's credit, Unamos' first part, plus the applicant's sub-account,
+    // `infonavit`; `Evaluada::supera_al_fondo_menor`).
+    let mut con_infonavit = de_infonavit;
+    if de_infonavit && !tomada(e_infonavit, Producto::Infonavit) {
+        let titular = del_titular()?;
+        let rechazada = !titular.motivos.is_empty();
+        if rechazada || con_socio && e_unamos.supera_al_fondo_menor(titular.tramo.credito + N::de(p.subcuenta)) {
+            con_infonavit = false;
+        } else {
+            infonavit(&cx, &p, titular, e_infonavit)?;
+        }
+    }
+    if con_cofinavit && !tomada(e_cofinavit, Producto::Cofinavit) {
         cofinavit(&cx, &p, &h, e_cofinavit)?;
     }
-    if setenta_treinta {
+    if setenta_treinta && !tomada(e_cofi, Producto::InfonavitMasBanco) {
         infonavit_mas_banco(&cx, &p, &h, e_cofi)?;
     }
-    if de_fovissste {
+    if de_fovissste && !tomada(e_fovissste, Producto::Fovissste) {
         fovissste(&cx, &p, e_fovissste)?;
     }
-    match banco {
-        Some(banco) => *e_banco = *banco,
-        None => hipoteca_bancaria(&cx, &p, &h, e_banco)?,
+    if !tomada(e_banco, Producto::HipotecaBancaria) {
+        hipoteca_bancaria(&cx, &p, &h, e_banco)?;
     }
-    Some(Some([de_infonavit, de_fovissste, true, setenta_treinta, con_socio, con_cofinavit]))
+    Some(Some([con_infonavit, de_fovissste, true, setenta_treinta, con_socio, con_cofinavit]))
 }
+
+/// Offers already evaluated, by slot, that [`disponibles`] takes as they are.
+pub(super) type Previas<'a, N> = [Option<&'a Evaluada<N>>; TIPOS];
 
 #[cfg(test)]
 mod tests {

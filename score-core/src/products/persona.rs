@@ -147,6 +147,11 @@ pub(super) struct Comprador<'a, N> {
     pub gastos_cierre: N,
     /// The calibration's figures every rule reads.
     pub cifras: &'a Cifras,
+    /// The offers are only ranked, by a what-if that shows the recommended credit alone
+    /// (`super::recomendacion_en` in filtered arithmetic): their rate, total paid and CAT
+    /// flows, which no ranking reads but a CAT that breaks a tie, are not worked out (see
+    /// `evaluate::CatPendiente::Omitido`).
+    pub ligera: bool,
 }
 
 impl<'a, N: Numero> Comprador<'a, N> {
@@ -155,6 +160,7 @@ impl<'a, N: Numero> Comprador<'a, N> {
             ahorro: N::de(no_negativo(s.ahorro)),
             gastos_cierre: N::reglas(c).gastos_cierre[usize::from(s.estado.inegi() - 1)],
             cifras: c,
+            ligera: false,
         }
     }
 }
