@@ -6,12 +6,15 @@
 # under $WORK for all, so only score-core is rebuilt per commit, and each binary copied out
 # before the next build).
 #
-#   benches/instructions/run.sh [--figures REV] COMMIT...
+#   benches/instructions/run.sh [--figures REV] [--varied] COMMIT...
 #
 # --figures REV: every export scores with REV's score-core/calibration/mx-2026.toml, so that a
 # tree that reads its default figures from that file is compared with older commits under the
 # same figures (a commit whose figures are compiled in is unaffected). KEEP=DIR keeps each
 # binary there (`instructions_loop-COMMIT`, for callgrind).
+# --varied: varied.rs instead, over the `input` of every fixtures/cases/*.json of the working tree
+# that has an `expected` report (a profile a commit rejects is named on stderr and left out),
+# 12 rounds minus 2; the figure is per report, averaged over the set.
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 WORK=${WORK:-/tmp/instructions-$$}
@@ -20,11 +23,20 @@ command -v valgrind >/dev/null || {
 }
 FIGURES=
 if [ "${1:-}" = --figures ]; then FIGURES=$2; shift 2; fi
-[ $# -gt 0 ] || { echo "usage: $0 [--figures REV] COMMIT..." >&2; exit 2; }
+LOOP=loop.rs BIG=1200 SMALL=200 PROFILES=
+if [ "${1:-}" = --varied ]; then LOOP=varied.rs BIG=12 SMALL=2; shift; fi
+[ $# -gt 0 ] || { echo "usage: $0 [--figures REV] [--varied] COMMIT..." >&2; exit 2; }
 mkdir -p "$WORK"
 trap 'rm -rf "$WORK"' EXIT
+if [ "$LOOP" = varied.rs ]; then
+  PROFILES=$WORK/profiles.jsonl
+  python3 -c 'import glob, json, sys
+for f in sorted(glob.glob(sys.argv[1] + "/fixtures/cases/*.json")):
+    case = json.load(open(f))
+    if "expected" in case and "input" in case: print(json.dumps(case["input"]))' "$ROOT" > "$PROFILES"
+fi
 count() { # binary, reports, mode -> instructions
-  valgrind --tool=cachegrind --cache-sim=no --cachegrind-out-file=/dev/null "$1" "$2" "$3" 2>&1 \
+  valgrind --tool=cachegrind --cache-sim=no --cachegrind-out-file=/dev/null "$1" "$2" "$3" $PROFILES 2>&1 \
     | sed -n 's/.*I *refs: *\([0-9,]*\).*/\1/p' | tr -d ,
 }
 printf '%-12s %12s %12s\n' commit "with what-ifs" without
@@ -34,12 +46,17 @@ for rev in "$@"; do
   git -C "$ROOT" archive "$rev" | tar -x -m -C "$tree"  # -m: newer than any earlier build, so cargo rebuilds score-core
   [ -z "$FIGURES" ] || git -C "$ROOT" show "$FIGURES:score-core/calibration/mx-2026.toml" > "$tree/score-core/calibration/mx-2026.toml"
   mkdir -p "$tree/score-core/examples"
-  cp "$ROOT/benches/instructions/loop.rs" "$tree/score-core/examples/instructions_loop.rs"
+  cp "$ROOT/benches/instructions/$LOOP" "$tree/score-core/examples/instructions_loop.rs"
   (cd "$tree" && CARGO_TARGET_DIR=$WORK/target cargo build -q --release -p score-core --example instructions_loop)
   bin=$tree/instructions_loop
   cp "$WORK/target/release/examples/instructions_loop" "$bin"
-  with=$(( ($(count "$bin" 1200 con) - $(count "$bin" 200 con)) / 1000 ))
-  without=$(( ($(count "$bin" 1200 sin) - $(count "$bin" 200 sin)) / 1000 ))
+  reports=$(( BIG - SMALL ))
+  if [ -n "$PROFILES" ]; then
+    "$bin" 0 sin "$PROFILES" 2>&1 >/dev/null | sed "s/^/$rev: /" >&2
+    reports=$(( reports * $("$bin" 0 sin "$PROFILES" 2>&1 >/dev/null | sed -n 's/^profiles //p') ))
+  fi
+  with=$(( ($(count "$bin" $BIG con) - $(count "$bin" $SMALL con)) / reports ))
+  without=$(( ($(count "$bin" $BIG sin) - $(count "$bin" $SMALL sin)) / reports ))
   printf '%-12s %12s %12s\n' "$rev" "$with" "$without"
   [ -z "${KEEP:-}" ] || cp "$bin" "$KEEP/instructions_loop-$rev"
   rm -rf "$tree"
