@@ -1,7 +1,8 @@
 //! A loop over `score_core::Calibration::from_toml` on the embedded calibration's text, for
-//! instruction counts of loading a calibration: `benches/instructions/load.sh` copies it into
-//! each tree it measures as `score-core/examples/instructions_load.rs`. Argument: the number of
-//! loads. Only API every measured commit has.
+//! instruction counts of loading a calibration: `benches/instructions/run.sh --load` copies it
+//! into each tree it measures as `score-core/examples/instructions_loop.rs`. Argument: the
+//! number of loads (a second one, the report mode, is ignored). Only API every measured commit
+//! has.
 
 fn main() {
     let n: usize = std::env::args().nth(1).and_then(|a| a.parse().ok()).unwrap_or(100);

@@ -6,7 +6,7 @@
 # under $WORK for all, so only score-core is rebuilt per commit, and each binary copied out
 # before the next build).
 #
-#   benches/instructions/run.sh [--figures REV] [--varied] COMMIT...
+#   benches/instructions/run.sh [--figures REV] [--varied | --load] COMMIT...
 #
 # --figures REV: every export scores with REV's score-core/calibration/mx-2026.toml, so that a
 # tree that reads its default figures from that file is compared with older commits under the
@@ -15,6 +15,8 @@
 # --varied: varied.rs instead, over the `input` of every fixtures/cases/*.json of the working tree
 # that has an `expected` report (a profile a commit rejects is named on stderr and left out),
 # 12 rounds minus 2; the figure is per report, averaged over the set.
+# --load: load_loop.rs instead, `Calibration::from_toml` of the embedded text, 60 loads minus 10;
+# the figure is per load (in both columns: the loop has no what-ifs).
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 WORK=${WORK:-/tmp/instructions-$$}
@@ -25,7 +27,8 @@ FIGURES=
 if [ "${1:-}" = --figures ]; then FIGURES=$2; shift 2; fi
 LOOP=loop.rs BIG=1200 SMALL=200 PROFILES=
 if [ "${1:-}" = --varied ]; then LOOP=varied.rs BIG=12 SMALL=2; shift; fi
-[ $# -gt 0 ] || { echo "usage: $0 [--figures REV] [--varied] COMMIT..." >&2; exit 2; }
+if [ "${1:-}" = --load ]; then LOOP=load_loop.rs BIG=60 SMALL=10; shift; fi
+[ $# -gt 0 ] || { echo "usage: $0 [--figures REV] [--varied | --load] COMMIT..." >&2; exit 2; }
 mkdir -p "$WORK"
 trap 'rm -rf "$WORK"' EXIT
 if [ "$LOOP" = varied.rs ]; then
@@ -39,7 +42,8 @@ count() { # binary, reports, mode -> instructions
   valgrind --tool=cachegrind --cache-sim=no --cachegrind-out-file=/dev/null "$1" "$2" "$3" $PROFILES 2>&1 \
     | sed -n 's/.*I *refs: *\([0-9,]*\).*/\1/p' | tr -d ,
 }
-printf '%-12s %12s %12s\n' commit "with what-ifs" without
+if [ "$LOOP" = load_loop.rs ]; then printf '%-12s %12s %12s\n' commit "per load" "(again)"
+else printf '%-12s %12s %12s\n' commit "with what-ifs" without; fi
 for rev in "$@"; do
   tree=$WORK/$(git -C "$ROOT" rev-parse --short "$rev")
   mkdir -p "$tree"
