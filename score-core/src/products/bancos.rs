@@ -3,7 +3,9 @@
 //! under its own figures, and Cuenta Infonavit + Crédito Bancario, whose bank part is the
 //! calibration's bank mortgage's.
 
-use super::evaluate::{Cat, Credito, Evaluada, Motivos, Pago, Tramo, Valor, evaluada, forma_cofi, sin_plazo_o_pago};
+use super::cat::Cat;
+use super::evaluate::{Credito, Evaluada, Motivos, Valor, evaluada, forma_cofi, sin_plazo_o_pago};
+use super::tramo::{Pago, Tramo};
 use super::fijos::Fijo;
 use super::numero::Numero;
 use super::persona::{Capacidad, Comprador, Persona, capacidad, plazo, tope};

@@ -5,7 +5,9 @@
 //! discount has already used in part; the sub-account pays part of the down payment.
 
 use super::bancos::{Hogar, ltv, motivos_banco, plazo_banco};
-use super::evaluate::{Cat, Credito, Evaluada, Motivos, Pago, Tramo, Valor, evaluada, sin_plazo_o_pago};
+use super::cat::Cat;
+use super::evaluate::{Credito, Evaluada, Motivos, Valor, evaluada, sin_plazo_o_pago};
+use super::tramo::{Pago, Tramo};
 use super::fijos::Fijo;
 use super::numero::Numero;
 use super::persona::{Capacidad, Comprador, Persona, capacidad};

@@ -1,19 +1,21 @@
 //! What every product's rules are made of, written once over [`Numero`] (in `Decimal` they
 //! define the figures, in filtered doubles they compute the same figures fast or answer `None`,
-//! see [`super::numero`]): credits and their payments, and how a product's credits become its
-//! shown offer and the recommendation. The borrowers they are sized for are in
+//! see [`super::numero`]): how a product's credits become its shown offer and the
+//! recommendation. The credits and their payments are in [`super::tramo`], their CAT in
+//! [`super::cat`](mod@super::cat); the borrowers they are sized for are in
 //! [`super::persona`]; each product's own rules are in [`super::ofertas`].
 
+use super::cat::{Cat, CatPendiente, FlujosCat, cat_de};
 use super::fijos::Fijo;
-use super::finance::Flujo;
 use super::numero::Numero;
 use super::persona::Comprador;
 use super::motivo::Motivo;
 use super::tipos::OfertaProducto;
+use super::tramo::{Pago, Tramo, suma};
 use crate::calibration::clave::Clave;
 use crate::calibration::producto::Producto;
 use crate::cifras::Cifras;
-use crate::money::{MONEY_DP, RATIO_DP, round};
+use crate::money::{MONEY_DP, RATIO_DP};
 use rust_decimal::Decimal;
 use std::cmp::Ordering;
 
@@ -57,126 +59,6 @@ impl Motivos {
     pub fn lista(self) -> crate::report::Lista<Motivo> {
         static TODOS: [Motivo; Motivo::ALL.len()] = Motivo::ALL;
         crate::report::seleccion(&TODOS, u32::from(self.0))
-    }
-}
-
-/// The monthly payment per peso of credit at the nominal annual rate `tasa_anual` over `meses`
-/// months, plus a monthly charge (insurance, administration) as a share of the credit; 0
-/// without months. `1 / a(j, n) = p j / (p − 1)` with `p = (1 + j)^n`.
-pub(super) fn cuota<N: Numero>(tasa_anual: N, meses: u32, cargo_mensual: N) -> Option<N> {
-    if meses == 0 {
-        return Some(N::entero(0));
-    }
-    let j = tasa_anual / N::entero(12);
-    let amortizacion = if j.es_cero()? {
-        N::entero(1) / N::entero(meses)
-    } else {
-        match N::crecimiento(j, meses)? {
-            Some(p) => p * j / (p - N::entero(1)),
-            None => j,
-        }
-    };
-    Some(amortizacion + cargo_mensual)
-}
-
-/// `Σ f(x)` over `items`.
-// Inlined natively, as `evaluada`, which sums its credits (one or two) with it.
-#[cfg_attr(not(target_arch = "wasm32"), inline(always))]
-pub(super) fn suma<T, N: Numero>(items: &[T], f: impl Fn(&T) -> N) -> N {
-    items.iter().fold(N::entero(0), |total, x| total + f(x))
-}
-
-/// A monthly payment: a capacity known exactly, or one computed from a capped credit.
-#[derive(Debug, Clone, Copy)]
-pub(super) enum Pago<N> {
-    Exacto(Decimal),
-    Calculado(N),
-}
-
-impl<N: Numero> Pago<N> {
-    pub fn valor(self) -> N {
-        match self {
-            Pago::Exacto(d) => N::de(d),
-            Pago::Calculado(n) => n,
-        }
-    }
-
-    pub fn mas(self, other: Pago<N>) -> Pago<N> {
-        match (self, other) {
-            (Pago::Exacto(a), Pago::Exacto(b)) => Pago::Exacto(a + b),
-            (a, b) => Pago::Calculado(a.valor() + b.valor()),
-        }
-    }
-
-    /// Whether the payment is 0, or `None` when the arithmetic cannot tell.
-    pub fn es_cero(self) -> Option<bool> {
-        match self {
-            Pago::Exacto(d) => Some(d.is_zero()),
-            Pago::Calculado(n) => n.es_cero(),
-        }
-    }
-
-    fn redondear(self, dp: u32) -> Option<Decimal> {
-        match self {
-            Pago::Exacto(d) => Some(round(d, dp)),
-            Pago::Calculado(n) => n.redondear(dp),
-        }
-    }
-}
-
-/// One credit inside a product (two for joint credits) with level monthly payments.
-#[derive(Debug, Clone, Copy)]
-pub(super) struct Tramo<N> {
-    pub credito: N,
-    /// Its monthly payment: the capacity it was sized for, exactly, or credit × `cuota`.
-    pub pago: Pago<N>,
-    /// `pago` in the arithmetic, converted once (`Pago::valor`): the CAT's flows and the total
-    /// paid read it again.
-    pub pago_valor: N,
-    pub tasa: N,
-    /// Monthly payment per peso of credit (annuity plus insurance).
-    pub cuota: N,
-    pub meses: u32,
-    /// Fee paid at signing over the credit.
-    pub comision: N,
-}
-
-impl<N: Numero> Tramo<N> {
-    pub fn nuevo(tasa: N, plazo: u32, cargo: N, comision: N) -> Option<Tramo<N>> {
-        let meses = plazo * 12;
-        let cuota = cuota(tasa, meses, cargo)?;
-        Some(Tramo { credito: N::entero(1), pago: Pago::Calculado(cuota), pago_valor: cuota, tasa, cuota, meses, comision })
-    }
-
-    /// These terms for one peso of credit, exactly as [`Tramo::nuevo`] made them.
-    pub fn por_peso(self) -> Tramo<N> {
-        Tramo { credito: N::entero(1), pago: Pago::Calculado(self.cuota), pago_valor: self.cuota, ..self }
-    }
-
-    /// This credit's terms for an amount `credito`.
-    pub fn por(self, credito: N) -> Tramo<N> {
-        let pago = credito * self.cuota;
-        Tramo { credito, pago: Pago::Calculado(pago), pago_valor: pago, ..self }
-    }
-
-    /// The credit a monthly payment `pago` supports (0 without a term), capped at `tope`. The
-    /// payment is kept as given, not recomputed as `pago / cuota × cuota`, whose last digits
-    /// would break its ties either way. Inlined natively: its terms are passed just written
-    /// (see [`evaluada`]).
-    #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
-    pub fn para_pago(self, pago: Pago<N>, tope: Option<N>) -> Option<Tramo<N>> {
-        let pago_valor = pago.valor();
-        let credito = self.credito_para(pago_valor)?;
-        match tope {
-            Some(tope) if tope.menor(credito)? => Some(self.por(tope)),
-            _ if self.cuota.es_cero()? => Some(self.por(credito)),
-            _ => Some(Tramo { credito, pago, pago_valor, ..self }),
-        }
-    }
-
-    /// The credit a monthly payment `pago` supports (0 without a term).
-    pub fn credito_para(self, pago: N) -> Option<N> {
-        Some(if self.cuota.es_cero()? { N::entero(0) } else { pago / self.cuota })
     }
 }
 
@@ -413,70 +295,6 @@ pub(super) enum Valor<N> {
     Ltv(N),
 }
 
-/// Where a product's CAT comes from.
-#[derive(Debug, Clone, Copy)]
-pub(super) enum Cat<N> {
-    /// Solved from its payments.
-    Calcular,
-    /// Its shape is a fixed product's for the term (the CAT does not depend on the amount:
-    /// fees and insurance are proportional to the credit), which the arithmetic may keep.
-    Fijo(Fijo),
-    /// INFONAVIT's own: the same terms.
-    ComoInfonavit(CatPendiente<N>),
-}
-
-/// What a CAT is solved from: the credits received less the fees at signing, and the monthly
-/// payments (one level payment per credit).
-#[derive(Debug, Clone, Copy)]
-pub(super) struct FlujosCat<N> {
-    neto: N,
-    flujos: [Flujo<N>; 2],
-    n: usize,
-}
-
-impl<N: Numero> FlujosCat<N> {
-    /// The flows of the credits `base` (at most two).
-    fn de(base: &[Tramo<N>]) -> Option<FlujosCat<N>> {
-        let neto = suma(base, |t| t.credito) - suma(base, |t| t.credito * t.comision);
-        let mut flujos = [Flujo { pago: N::entero(0), meses: 0 }; 2];
-        for (f, t) in flujos.get_mut(..base.len())?.iter_mut().zip(base) {
-            *f = Flujo { pago: t.pago_valor, meses: t.meses };
-        }
-        Some(FlujosCat { neto, flujos, n: base.len() })
-    }
-
-    fn cat(&self) -> Option<Option<N>> {
-        N::cat(self.neto, &self.flujos[..self.n])
-    }
-}
-
-/// A product's CAT, solved or still to solve: solving it is most of a product's cost, and a
-/// what-if needs it only where it breaks a tie.
-#[derive(Debug, Clone, Copy)]
-pub(super) enum CatPendiente<N> {
-    Listo(Option<N>),
-    Flujos(FlujosCat<N>),
-    /// INFONAVIT's own CAT (Unamos Créditos without a co-borrower has its terms):
-    /// [`resolver_cats`] copies the one it solved rather than solving it twice.
-    ComoInfonavit(FlujosCat<N>),
-    /// Not kept: an offer evaluated only to be ranked ([`Comprador::ligera`]), whose CAT is
-    /// needed only where it breaks a tie; [`CatPendiente::valor`] then cannot tell, and the
-    /// caller evaluates the products again in `Decimal`, where every CAT is kept.
-    Omitido,
-}
-
-impl<N: Numero> CatPendiente<N> {
-    /// The CAT (`None` inside when no term is left), solving it if pending; `None` when the
-    /// arithmetic cannot tell.
-    pub fn valor(&self) -> Option<Option<N>> {
-        match self {
-            CatPendiente::Listo(cat) => Some(*cat),
-            CatPendiente::Flujos(f) | CatPendiente::ComoInfonavit(f) => f.cat(),
-            CatPendiente::Omitido => None,
-        }
-    }
-}
-
 /// A product's credits before its figures: what each product's rules decide.
 pub(super) struct Credito<'a, N> {
     pub producto: Producto,
@@ -495,11 +313,6 @@ pub(super) struct Credito<'a, N> {
     pub cat: Cat<N>,
     /// The total-debt limit set a payment the product's credits were sized for.
     pub por_deudas: bool,
-}
-
-/// The CAT of the credits received less the fees, against their payments.
-fn cat_de<N: Numero>(base: &[Tramo<N>]) -> Option<Option<N>> {
-    FlujosCat::de(base)?.cat()
 }
 
 /// Rate, CAT and figures of a product from its credits. A refused product keeps the rate and

@@ -23,6 +23,7 @@
 
 mod bancos;
 mod carga;
+mod cat;
 mod cofinavit;
 mod evaluate;
 mod fijos;
@@ -32,6 +33,7 @@ mod numero;
 mod ofertas;
 mod persona;
 mod tipos;
+mod tramo;
 
 pub(crate) use persona::cotiza_a;
 
@@ -371,7 +373,7 @@ impl Evaluadas {
 /// months, plus a monthly charge (insurance, administration) as a share of the credit.
 /// Zero when there are no months (no credit can be granted).
 pub fn cuota_por_peso(tasa_anual: Decimal, meses: u32, cargo_mensual: Decimal) -> Decimal {
-    en_decimal(evaluate::cuota(tasa_anual, meses, cargo_mensual))
+    en_decimal(tramo::cuota(tasa_anual, meses, cargo_mensual))
 }
 
 #[cfg(test)]

@@ -3,7 +3,9 @@
 
 use super::bancos::{hipoteca_bancaria, infonavit_mas_banco, prestatarios, sin_patron_con_subcuenta};
 use super::cofinavit::cofinavit;
-use super::evaluate::{Cat, CatPendiente, Credito, Evaluada, Motivos, Pago, Tramo, Valor, evaluada, sin_plazo_o_pago};
+use super::cat::{Cat, CatPendiente};
+use super::evaluate::{Credito, Evaluada, Motivos, Valor, evaluada, sin_plazo_o_pago};
+use super::tramo::{Pago, Tramo};
 use super::fijos::{self, Fijo};
 use super::numero::Numero;
 use super::persona::{Capacidad, Comprador, Persona, capacidad, no_negativo, plazo};

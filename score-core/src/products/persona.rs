@@ -150,7 +150,7 @@ pub(super) struct Comprador<'a, N> {
     /// The offers are only ranked, by a what-if that shows the recommended credit alone
     /// (`super::recomendacion_en` in filtered arithmetic): their rate, total paid and CAT
     /// flows, which no ranking reads but a CAT that breaks a tie, are not worked out (see
-    /// `evaluate::CatPendiente::Omitido`).
+    /// `cat::CatPendiente::Omitido`).
     pub ligera: bool,
 }
 
