@@ -16,11 +16,21 @@ from test_api import BASE
 ROOT = Path(__file__).resolve().parents[2]
 EMBEDDED = (ROOT / "score-core" / "calibration" / "mx-2026.toml").read_text(encoding="utf-8")
 INVALID = json.loads((ROOT / "fixtures" / "calibraciones" / "invalidas.json").read_text(encoding="utf-8"))
+# The embedded calibration's id, read from the package: a new calibration's id keeps the tests.
+EMBEDDED_ID = Calibration.default().id
 
+
+def renamed_text(new_id: str) -> str:
+    """The embedded document under another id; fails when it has no line with the embedded id
+    rather than keep it."""
+    id_line = f'id = "{EMBEDDED_ID}"'
+    text = EMBEDDED.replace(id_line, f'id = "{new_id}"', 1)
+    assert text != EMBEDDED, f"the embedded calibration has no line {id_line}"
+    return text
 
 
 def renamed(new_id: str) -> Calibration:
-    return Calibration.from_toml(EMBEDDED.replace('id = "mx-2026.11-7"', f'id = "{new_id}"', 1))
+    return Calibration.from_toml(renamed_text(new_id))
 
 
 def test_the_default_is_the_embedded_file_and_reads_back() -> None:
@@ -34,7 +44,7 @@ def test_the_default_is_the_embedded_file_and_reads_back() -> None:
 
 def test_from_file(tmp_path: Path) -> None:
     path = tmp_path / "banco.toml"
-    path.write_text(EMBEDDED.replace('id = "mx-2026.11-7"', 'id = "banco-2026"', 1), encoding="utf-8")
+    path.write_text(renamed_text("banco-2026"), encoding="utf-8")
     assert Calibration.from_file(path).id == "banco-2026"
     assert Calibration.from_file(str(path)).id == "banco-2026"
     with pytest.raises(OSError):
@@ -60,12 +70,14 @@ def test_every_scoring_function_takes_the_calibration() -> None:
     assert platform_score.score(BASE, decimals=True, calibration=other)["calibracion"] == "banco-ejemplo-2026.03"
     text = platform_score.score_json(json.dumps(BASE), calibration=other)
     assert json.loads(text)["calibracion"] == "banco-ejemplo-2026.03"
-    assert text == platform_score.score_json(json.dumps(BASE)).replace("mx-2026.11-7", "banco-ejemplo-2026.03")
+    plain_text = platform_score.score_json(json.dumps(BASE))
+    assert EMBEDDED_ID in plain_text
+    assert text == plain_text.replace(EMBEDDED_ID, "banco-ejemplo-2026.03")
     many = platform_score.score_many([BASE, BASE], calibration=other)
     assert [r["calibracion"] for r in many] == ["banco-ejemplo-2026.03"] * 2
     lazy = platform_score.score_many([BASE], lazy=True, calibration=other)
     assert lazy[0]["calibracion"] == "banco-ejemplo-2026.03"
-    assert platform_score.score_many([BASE])[0]["calibracion"] == "mx-2026.11-7"
+    assert platform_score.score_many([BASE])[0]["calibracion"] == EMBEDDED_ID
 
 
 def test_score_frame_takes_the_calibration() -> None:

@@ -102,7 +102,13 @@ mod tests {
     /// profile scored alone under it does, in order, through the pipeline too.
     #[test]
     fn a_batch_under_a_calibration_scores_with_its_figures() {
-        let text = crate::calibration::EMBEDDED_TOML.replacen("valor = 0.1154,", "valor = 0.0999,", 1).replacen("id = \"mx-2026.11-7\"", "id = \"banco-lote\"", 1);
+        let embedded = crate::calibration::EMBEDDED_TOML;
+        let rate = embedded.replacen("valor = 0.1154,", "valor = 0.0999,", 1);
+        assert_ne!(rate, embedded, "the embedded calibration's bank rate is no longer 0.1154");
+        // The embedded id read from the code, so that a new calibration's id keeps the rename.
+        let id_line = format!("id = \"{}\"", crate::CALIBRATION);
+        let text = rate.replacen(&id_line, "id = \"banco-lote\"", 1);
+        assert_ne!(text, rate, "the embedded calibration has no line {id_line}");
         let cal = crate::Calibration::from_toml(&text).expect("valid");
         let profiles = inputs(300);
         let under = score_all_calibrated(&profiles, &cal);

@@ -19,7 +19,7 @@ pub fn router() -> OpenApiRouter<AppState> {
 #[derive(Debug, Serialize, ToSchema)]
 pub struct CalibracionData {
     /// The `calibracion` of every report the server makes.
-    #[schema(example = "mx-2026.11-7")]
+    #[schema(example = id_incluido)]
     pub id: String,
     /// The date from which its figures apply.
     #[schema(example = "2026-02-01")]
@@ -28,6 +28,12 @@ pub struct CalibracionData {
     /// general figures, curves, closing costs, products, states and `fuentes`.
     #[schema(value_type = Object)]
     pub documento: serde_json::Value,
+}
+
+/// The embedded calibration's id: the example of [`CalibracionData::id`], current whatever the
+/// embedded calibration is.
+fn id_incluido() -> &'static str {
+    score_core::CALIBRATION
 }
 
 /// The active calibration: the market's figures the score uses, with their sources.

@@ -1,5 +1,6 @@
 //! The server's calibration: `CALIBRATION_FILE` (or `serve --calibration`) checked at start,
 //! `GET /api/v1/calibracion` showing the active one, and the score's `calibracion` naming it.
+#![allow(clippy::unwrap_used)]
 
 use serde_json::{Value, json};
 
@@ -7,8 +8,13 @@ use crate::helpers::{TestApp, TestOptions};
 
 const EMBEDDED: &str = include_str!("../../../score-core/calibration/mx-2026.toml");
 
+/// The embedded calibration under another `id` (read from the code, so that a new calibration's
+/// id keeps the rename); fails when the file has no line with that id rather than keep it.
 fn renamed(id: &str) -> String {
-    EMBEDDED.replacen("id = \"mx-2026.11-7\"", &format!("id = \"{id}\""), 1)
+    let id_line = format!("id = \"{}\"", score_core::CALIBRATION);
+    let text = EMBEDDED.replacen(&id_line, &format!("id = \"{id}\""), 1);
+    assert_ne!(text, EMBEDDED, "the embedded calibration has no line {id_line}");
+    text
 }
 
 #[tokio::test]
@@ -25,6 +31,10 @@ async fn the_default_calibration_is_the_embedded_one() {
     assert_eq!(documento["productos"][2]["tasa_anual"]["valor"], 0.1154);
     assert_eq!(documento["productos"][2]["tasa_anual"]["fuente"], "universal_2026_02_22");
     assert!(documento["fuentes"]["dinero_2025_t1"]["titulo"].is_string());
+    // The documented example is the embedded id too, whatever calibration is embedded.
+    let doc: Value = app.get("/openapi.json").await.json().await.unwrap();
+    let example = &doc["components"]["schemas"]["CalibracionData"]["properties"]["id"]["example"];
+    assert_eq!(example, score_core::CALIBRATION);
 }
 
 #[tokio::test]
