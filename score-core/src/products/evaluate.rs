@@ -220,10 +220,13 @@ impl<N: Numero> Evaluada<N> {
     // Inlined natively (a few stores); one copy in WebAssembly (its size budget).
     #[cfg_attr(target_arch = "wasm32", inline(never))]
     pub fn vacias() -> [Evaluada<N>; crate::calibration::producto::TIPOS] {
-        // A constant repeated: built element by element, each was written on the stack and
-        // copied, and the copy read back stores it had just made.
-        [Self::VACIA; crate::calibration::producto::TIPOS]
+        // A constant: built element by element, each was written on the stack and copied,
+        // and the copy read back stores it had just made.
+        Self::VACIAS
     }
+
+    /// [`Evaluada::vacias`]: one copy of a constant, rather than one per offer.
+    const VACIAS: [Evaluada<N>; crate::calibration::producto::TIPOS] = [Self::VACIA; crate::calibration::producto::TIPOS];
 
     /// An offer of nothing, to be written over.
     pub const VACIA: Evaluada<N> = Evaluada {
