@@ -17,6 +17,10 @@
 # 12 rounds minus 2; the figure is per report, averaged over the set.
 # --load: load_loop.rs instead, `Calibration::from_toml` of the embedded text, 60 loads minus 10;
 # the figure is per load (in both columns: the loop has no what-ifs).
+# --time ROUNDS (last option): then the CPU time (user + system) of each binary, the commits
+# alternated for ROUNDS rounds, the same loop run long (BIG x 200) minus short (BIG x 20), in
+# nanoseconds a report (a load), the least of the rounds. Time depends on the machine and its
+# load: compare commits of one run, never figures of two.
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 WORK=${WORK:-/tmp/instructions-$$}
@@ -28,8 +32,11 @@ if [ "${1:-}" = --figures ]; then FIGURES=$2; shift 2; fi
 LOOP=loop.rs BIG=1200 SMALL=200 PROFILES=
 if [ "${1:-}" = --varied ]; then LOOP=varied.rs BIG=12 SMALL=2; shift; fi
 if [ "${1:-}" = --load ]; then LOOP=load_loop.rs BIG=60 SMALL=10; shift; fi
-[ $# -gt 0 ] || { echo "usage: $0 [--figures REV] [--varied | --load] COMMIT..." >&2; exit 2; }
+ROUNDS=
+if [ "${1:-}" = --time ]; then ROUNDS=$2; shift 2; fi
+[ $# -gt 0 ] || { echo "usage: $0 [--figures REV] [--varied | --load] [--time ROUNDS] COMMIT..." >&2; exit 2; }
 mkdir -p "$WORK"
+PER_RUN=()
 trap 'rm -rf "$WORK"' EXIT
 if [ "$LOOP" = varied.rs ]; then
   PROFILES=$WORK/profiles.jsonl
@@ -63,5 +70,32 @@ for rev in "$@"; do
   without=$(( ($(count "$bin" $BIG sin) - $(count "$bin" $SMALL sin)) / reports ))
   printf '%-12s %12s %12s\n' "$rev" "$with" "$without"
   [ -z "${KEEP:-}" ] || cp "$bin" "$KEEP/instructions_loop-$rev"
+  [ -z "$ROUNDS" ] || cp "$bin" "$WORK/bin-$rev"
+  PER_RUN+=("$(( reports / (BIG - SMALL) ))")  # profiles a round
   rm -rf "$tree"
+done
+[ -n "$ROUNDS" ] || exit 0
+cpu() { # binary, reports, mode -> CPU nanoseconds of one run (user + system, from the kernel)
+  python3 -c 'import resource, subprocess, sys
+before = resource.getrusage(resource.RUSAGE_CHILDREN)
+subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True)
+after = resource.getrusage(resource.RUSAGE_CHILDREN)
+print(round(1e9 * (after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime)))' "$1" "$2" "$3" $PROFILES
+}
+printf '\nCPU time, ns a report (least of %s rounds, commits alternated)\n' "$ROUNDS"
+declare -A best
+for round in $(seq "$ROUNDS"); do
+  for rev in "$@"; do
+    for mode in con sin; do
+      t=$(( $(cpu "$WORK/bin-$rev" $((BIG * 200)) $mode) - $(cpu "$WORK/bin-$rev" $((BIG * 20)) $mode) ))
+      key=$rev/$mode
+      [ -n "${best[$key]:-}" ] && [ "${best[$key]}" -le "$t" ] || best[$key]=$t
+    done
+  done
+done
+i=0
+for rev in "$@"; do
+  # The runs' difference: BIG x 180 rounds of the profiles.
+  n=$(( PER_RUN[i] * BIG * 180 )); i=$(( i + 1 ))
+  printf '%-12s %12s %12s\n' "$rev" $(( best[$rev/con] / n )) $(( best[$rev/sin] / n ))
 done

@@ -51,6 +51,10 @@ pub(crate) struct Cifras {
     pub linea_pobreza_urbana: Decimal,
     /// The core dwelling of a household of the default size ([`Cifras::m2_minimo_nucleo`]).
     pub nucleo_hogar_default: Decimal,
+    /// Each household size a profile can state (1 to `PERSONAS_HOGAR_MAX`, at index size − 1):
+    /// its core dwelling and its people times the poverty line, worked out once at load (a
+    /// frame's rows state their household, and each computed both).
+    pub por_personas: Vec<PorPersonas>,
     pub puntos_deudas_no_declaradas: Decimal,
     pub proporcion_deudas_no_declaradas: Decimal,
     pub puntos_tipo: PorTipo<Decimal>,
@@ -124,6 +128,7 @@ impl Cifras {
             tope_salario_mensual: v(&g.tope_sbc_umas) * uma_mensual,
             linea_pobreza_urbana,
             nucleo_hogar_default: Decimal::ZERO,
+            por_personas: Vec::new(),
             puntos_deudas_no_declaradas: v(&g.puntos_deudas_no_declaradas),
             proporcion_deudas_no_declaradas: v(&g.proporcion_deudas_no_declaradas),
             puntos_tipo: PorTipo {
@@ -159,6 +164,13 @@ impl Cifras {
             otros_bancos: Vec::new(),
         };
         cifras.nucleo_hogar_default = cifras.m2_minimo_nucleo(personas_hogar_default);
+        let personas_max = u32::try_from(crate::params::PERSONAS_HOGAR_MAX.mantissa()).unwrap_or(0);
+        cifras.por_personas = (1..=personas_max)
+            .map(|p| PorPersonas {
+                nucleo: cifras.m2_minimo_nucleo(Decimal::from(p)),
+                linea_pobreza: por(linea_pobreza_urbana, Decimal::from(p)),
+            })
+            .collect();
         let gastos_cierre: Vec<Decimal> = cifras.estados.iter().map(|e| e.gastos_cierre).collect();
         let base = Base {
             uma_mensual,
@@ -175,24 +187,16 @@ impl Cifras {
         cifras
     }
 
-    /// The kind of the product whose `clave` is `clave` (the other bank products' is the bank
-    /// mortgage's), if the calibration has it.
-    pub(crate) fn tipo_de(&self, clave: Clave) -> Option<Producto> {
-        let propio = self.productos.tipo_propio(clave);
-        propio.or_else(|| self.otro_banco(clave).map(|_| Producto::HipotecaBancaria))
-    }
-
     /// The figures of another bank product, by its `clave`.
     fn otro_banco(&self, clave: Clave) -> Option<&Cifras> {
         self.otros_bancos.iter().find(|c| c.productos.clave(Producto::HipotecaBancaria) == clave)
     }
 
-    /// The longest term in years of the product `clave` (0 when the calibration has none).
-    pub(crate) fn plazo_max_de(&self, clave: Clave) -> u32 {
-        match self.otro_banco(clave) {
-            Some(otro) => otro.productos.banco_plazo_max,
-            None => self.tipo_de(clave).map_or(0, |p| self.productos.plazo_max(p)),
-        }
+    /// The longest term in years of the product `clave`, of kind `tipo` (a bank's own product
+    /// is of the bank mortgage's kind, and has its own term).
+    pub(crate) fn plazo_max_de(&self, clave: Clave, tipo: Producto) -> u32 {
+        let otro = if tipo == Producto::HipotecaBancaria { self.otro_banco(clave) } else { None };
+        otro.map_or_else(|| self.productos.plazo_max(tipo), |otro| otro.productos.banco_plazo_max)
     }
 
     /// One state's figures.
@@ -203,19 +207,31 @@ impl Cifras {
     /// The decent monthly cost of living of a household of `personas` (the default size when
     /// `None`) in `estado`: the urban poverty line per person times the people times the
     /// state's factor.
-    pub(crate) fn costo_vida_digno(&self, estado: crate::State, personas: Option<Decimal>) -> Decimal {
+    pub(crate) fn costo_vida_digno(&self, estado: crate::State, personas: Option<u32>) -> Decimal {
         let e = self.estado(estado);
         match personas {
             None => e.costo_vida_hogar_default,
-            Some(personas) => costo_vida_digno(self.linea_pobreza_urbana, personas, e.factor),
+            Some(p) => match self.de_personas(p) {
+                Some(t) => por(t.linea_pobreza, e.factor),
+                None => costo_vida_digno(self.linea_pobreza_urbana, Decimal::from(p), e.factor),
+            },
         }
     }
 
     /// The core dwelling of a household of `personas` (the default size when `None`), m²: the
     /// base area plus one more bedroom for each `personas_por_dormitorio` beyond the first,
     /// times the walls and circulation factor.
-    pub(crate) fn nucleo(&self, personas: Option<Decimal>) -> Decimal {
-        personas.map_or(self.nucleo_hogar_default, |p| self.m2_minimo_nucleo(p))
+    pub(crate) fn nucleo(&self, personas: Option<u32>) -> Decimal {
+        match personas {
+            None => self.nucleo_hogar_default,
+            Some(p) => self.de_personas(p).map_or_else(|| self.m2_minimo_nucleo(Decimal::from(p)), |t| t.nucleo),
+        }
+    }
+
+    /// The figures of a household of `personas` worked out at load (`None` past the sizes a
+    /// valid profile states, which are then computed).
+    fn de_personas(&self, personas: u32) -> Option<&PorPersonas> {
+        self.por_personas.get(usize::try_from(personas).ok()?.checked_sub(1)?)
     }
 
     fn m2_minimo_nucleo(&self, personas: Decimal) -> Decimal {
@@ -233,6 +249,15 @@ impl Cifras {
             _ => &self.curva_antiguedad_asalariado,
         }
     }
+}
+
+/// The figures of one household size that do not depend on the state ([`Cifras::por_personas`]).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct PorPersonas {
+    /// Its core dwelling, m² ([`Cifras::m2_minimo_nucleo`]).
+    pub nucleo: Decimal,
+    /// The urban poverty line times its people (the state's factor still to apply).
+    pub linea_pobreza: Decimal,
 }
 
 /// The decent cost of living of `personas` at the poverty line `linea` in a state of `factor`.
@@ -290,6 +315,23 @@ mod tests {
         }
     }
 
+    /// The figures worked out at load for each household size a profile can state are the
+    /// ones computed for it, digit and scale alike, in every state; a size past the table is
+    /// computed.
+    #[test]
+    fn each_household_size_reads_the_figures_it_computes() {
+        let c = Cifras::incluidas();
+        assert_eq!(c.por_personas.len(), 20);
+        for p in 1..=21u32 {
+            let personas = Decimal::from(p);
+            assert_eq!(format!("{:?}", c.nucleo(Some(p))), format!("{:?}", c.m2_minimo_nucleo(personas)), "{p}");
+            for estado in State::all() {
+                let dicho = costo_vida_digno(c.linea_pobreza_urbana, personas, c.estado(estado).factor);
+                assert_eq!(format!("{:?}", c.costo_vida_digno(estado, Some(p))), format!("{dicho:?}"), "{p} {estado:?}");
+            }
+        }
+    }
+
     /// The figures worked out once per state and for the default household are the ones a
     /// household that states its size computes, digit and scale alike.
     #[test]
@@ -297,12 +339,13 @@ mod tests {
         let c = Cifras::incluidas();
         let cal = crate::Calibration::default();
         let g = &cal.documento.general;
-        let personas = Some(g.personas_hogar_default.valor.0);
-        assert_eq!(format!("{:?}", c.nucleo(None)), format!("{:?}", c.nucleo(personas)));
+        let personas = g.personas_hogar_default.valor.0;
+        assert_eq!(format!("{:?}", c.nucleo(None)), format!("{:?}", c.m2_minimo_nucleo(personas)));
         for estado in State::all() {
             let e = c.estado(estado);
             let a = c.costo_vida_digno(estado, None);
-            assert_eq!(format!("{a:?}"), format!("{:?}", c.costo_vida_digno(estado, personas)), "{estado:?}");
+            let dicho = costo_vida_digno(c.linea_pobreza_urbana, personas, e.factor);
+            assert_eq!(format!("{a:?}"), format!("{dicho:?}"), "{estado:?}");
             let ajuste = (Decimal::TWO - e.factor).max(g.factor_min.valor.0).min(g.factor_max.valor.0);
             assert_eq!(e.ajuste_valor, ajuste, "{estado:?}");
         }

@@ -306,11 +306,6 @@ impl ReglasProductos {
         self.claves[producto as usize]
     }
 
-    /// The kind of the built-in product whose `clave` is `clave`, if these rules have it.
-    pub(crate) fn tipo_propio(&self, clave: Clave) -> Option<Producto> {
-        Producto::ALL.into_iter().find(|&p| self.clave(p) == clave)
-    }
-
     /// The product's longest term in years: its term when age does not shorten it.
     pub(crate) fn plazo_max(&self, producto: Producto) -> u32 {
         match producto {

@@ -39,8 +39,7 @@ pub(crate) fn capacidad(
     // when the savings cover the closing costs, as the products' recommendation reads it.
     let enganche_requerido = valor - credito;
     let subcuentas = oferta
-        .and_then(|o| c.tipo_de(o.producto))
-        .map_or(zero, |p| p.subcuenta_aplicada(exact.subcuenta_titular, exact.subcuenta));
+        .map_or(zero, |_| ofertas.tipo_descrito().subcuenta_aplicada(exact.subcuenta_titular, exact.subcuenta));
     let disponible = money(profile.ahorro + subcuentas);
     CapacidadCompra {
         valor_bancario: valor,

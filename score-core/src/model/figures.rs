@@ -89,7 +89,7 @@ impl Exact {
 
 /// The quantities of a validated profile that need no division ([`Exact`]).
 pub(crate) fn exact(c: &Cifras, profile: &Profile) -> Exact {
-    let personas = profile.personas_hogar.map(Decimal::from);
+    let personas = profile.personas_hogar;
     Exact::del_hogar(c, profile, c.costo_vida_digno(profile.estado, personas), c.nucleo(personas))
 }
 

@@ -63,7 +63,7 @@ fn assemble(
 ) -> ScoreReport {
     let capacidad = capacity::capacidad(c, profile, exact, &ofertas);
     let plazo_max =
-        capacity::oferta_descrita(c, &ofertas).map_or(0, |o| c.plazo_max_de(o.producto));
+        capacity::oferta_descrita(c, &ofertas).map_or(0, |o| c.plazo_max_de(o.producto, ofertas.tipo_descrito()));
     let motivos_banco = ofertas
         .productos
         .iter()

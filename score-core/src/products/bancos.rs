@@ -190,7 +190,7 @@ pub(super) fn infonavit_mas_banco<N: Numero>(cx: &Comprador<'_, N>, p: &Persona,
 pub(super) fn otros_bancos<N: Numero>(c: &Cifras, s: &Solicitud, otros: &mut Vec<Evaluada<N>>) -> Option<()> {
     for banco in &c.otros_bancos {
         let (cx, p, _, h) = prestatarios(banco, s);
-        let mut e = Evaluada::vacia();
+        let mut e = Evaluada::VACIA;
         hipoteca_bancaria(&cx, &p, &h, &mut e)?;
         otros.push(e);
     }

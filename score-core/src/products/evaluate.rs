@@ -29,6 +29,9 @@ pub(super) struct Motivos(u16);
 const _: () = assert!(Motivo::ALL.len() < 15);
 
 impl Motivos {
+    /// No reason.
+    pub const NINGUNO: Motivos = Motivos(0);
+
     /// The set of one reason.
     pub fn de(motivo: Motivo) -> Motivos {
         Motivos(Motivos::bit(motivo))
@@ -99,31 +102,34 @@ impl<N: Numero> Evaluada<N> {
     // Inlined natively (a few stores); one copy in WebAssembly (its size budget).
     #[cfg_attr(target_arch = "wasm32", inline(never))]
     pub fn vacias() -> [Evaluada<N>; crate::calibration::producto::TIPOS] {
-        std::array::from_fn(|_| Evaluada::vacia())
+        // A constant: built element by element, each was written on the stack and copied,
+        // and the copy read back stores it had just made.
+        Self::VACIAS
     }
 
-    pub fn vacia() -> Evaluada<N> {
-        let cero = N::entero(0);
-        Evaluada {
-            producto: Producto::Infonavit,
-            clave: Producto::Infonavit.clave(),
-            orden: 0,
-            motivos: Motivos::default(),
-            tasa: cero,
-            cat: CatPendiente::Listo(None),
-            plazo: 0,
-            pago: Pago::Calculado(cero),
-            credito: cero,
-            valor: cero,
-            enganche: cero,
-            gastos: cero,
-            total: cero,
-            fondos: cero,
-            subcuenta_en_enganche: cero,
-            valor_mas_subcuenta: false,
-            por_deudas: false,
-        }
-    }
+    /// [`Evaluada::vacias`]: one copy of a constant, rather than one per offer.
+    const VACIAS: [Evaluada<N>; crate::calibration::producto::TIPOS] = [Self::VACIA; crate::calibration::producto::TIPOS];
+
+    /// An offer of nothing, to be written over.
+    pub const VACIA: Evaluada<N> = Evaluada {
+        producto: Producto::Infonavit,
+        clave: Clave::VACIA,
+        orden: 0,
+        motivos: Motivos::NINGUNO,
+        tasa: N::CERO,
+        cat: CatPendiente::Listo(None),
+        plazo: 0,
+        pago: Pago::Calculado(N::CERO),
+        credito: N::CERO,
+        valor: N::CERO,
+        enganche: N::CERO,
+        gastos: N::CERO,
+        total: N::CERO,
+        fondos: N::CERO,
+        subcuenta_en_enganche: N::CERO,
+        valor_mas_subcuenta: false,
+        por_deudas: false,
+    };
 
     /// The buyer's own funds cover the down payment and the closing costs.
     fn cubierto(&self) -> Option<bool> {
@@ -136,7 +142,7 @@ impl<N: Numero> Evaluada<N> {
 
     /// A kind the calibration leaves out, never available nor listed.
     pub fn ausente(producto: Producto) -> Evaluada<N> {
-        Evaluada { producto, motivos: Motivos::AUSENTE, ..Evaluada::vacia() }
+        Evaluada { producto, motivos: Motivos::AUSENTE, ..Evaluada::VACIA }
     }
 
     /// Whether the calibration has this offer's product (see [`Evaluada::ausente`]).
@@ -368,7 +374,7 @@ pub(super) fn evaluada<N: Numero>(c: Credito<'_, N>, comprador: &Comprador<N>, e
         valor_mas_subcuenta: matches!(valor, Valor::MasSubcuenta(_)),
         por_deudas,
         motivos,
-        ..Evaluada::vacia()
+        ..Evaluada::VACIA
     };
     if !e.motivos.is_empty() || credito.es_cero()? {
         if e.motivos.is_empty() {

@@ -68,6 +68,19 @@ pub struct Productos {
     pub productos: Vec<OfertaProducto>,
     /// The recommended product's `clave` (see [`evaluar`]); `None` when none is available.
     pub producto_recomendado: Option<Clave>,
+    /// The recommended product's kind (a bank's own product is of the bank mortgage's), so
+    /// that the report reads the rules of the offer it describes without looking its `clave`
+    /// up among the calibration's.
+    #[serde(skip)]
+    pub(crate) tipo_recomendado: Option<Producto>,
+}
+
+impl Productos {
+    /// The kind of the offer a report's capacity describes: the recommended product's, else
+    /// the bank mortgage's (see `model::capacity::oferta_descrita`).
+    pub(crate) fn tipo_descrito(&self) -> Producto {
+        self.tipo_recomendado.unwrap_or(Producto::HipotecaBancaria)
+    }
 }
 
 /// Evaluates every product for `solicitud` and recommends one.
@@ -178,12 +191,13 @@ fn evaluar_en<N: numero::Numero>(
     // Every CAT is shown: solved once each, before the recommendation compares them.
     evaluate::resolver_cats(evaluadas)?;
     evaluate::resolver_cats(&mut otros)?;
-    let producto_recomendado = evaluate::recomendado(evaluadas.iter().chain(&otros))?.map(evaluate::Evaluada::clave);
+    let recomendada = evaluate::recomendado(evaluadas.iter().chain(&otros))?;
+    let (producto_recomendado, tipo_recomendado) = (recomendada.map(evaluate::Evaluada::clave), recomendada.map(evaluate::Evaluada::producto));
     let mut productos = Vec::with_capacity(evaluadas.len() + otros.len());
     for e in en_orden(evaluadas, &otros) {
         e.mostrar_en(&mut productos)?;
     }
-    Some(Productos { productos, producto_recomendado })
+    Some(Productos { productos, producto_recomendado, tipo_recomendado })
 }
 
 /// [`evaluar`] for a report that does not list the offers (a frame's columns): only the offer
@@ -196,15 +210,20 @@ pub(crate) fn evaluar_descrita(c: &Cifras, solicitud: &Solicitud) -> Productos {
         ofertas::todas(c, solicitud, &mut evaluadas)?;
         let mut otros = Vec::new();
         bancos::otros_bancos(c, solicitud, &mut otros)?;
-        let producto_recomendado =
-            evaluate::recomendado(evaluadas.iter().chain(&otros))?.map(evaluate::Evaluada::clave);
-        let banco = c.productos.clave(Producto::HipotecaBancaria);
-        let descrita = producto_recomendado.unwrap_or(banco);
+        let recomendada = evaluate::recomendado(evaluadas.iter().chain(&otros))?;
+        // The described offer and the bank mortgage's, told apart by where they lie (a
+        // `clave` compared with each offer's was most of a row's lookups).
+        let banco = &evaluadas[Producto::HipotecaBancaria as usize];
+        let descrita = recomendada.unwrap_or(banco);
         let mut productos = Vec::with_capacity(2);
-        for e in en_orden(&evaluadas, &otros).filter(|e| e.clave() == descrita || e.clave() == banco) {
+        for e in en_orden(&evaluadas, &otros).filter(|&e| std::ptr::eq(e, descrita) || std::ptr::eq(e, banco)) {
             e.mostrar_en(&mut productos)?;
         }
-        Some(Productos { productos, producto_recomendado })
+        Some(Productos {
+            productos,
+            producto_recomendado: recomendada.map(evaluate::Evaluada::clave),
+            tipo_recomendado: recomendada.map(evaluate::Evaluada::producto),
+        })
     }
     en::<Approx>(c, solicitud).unwrap_or_else(|| en_decimal(en::<Decimal>(c, solicitud)))
 }

@@ -27,6 +27,9 @@ pub(super) trait Numero:
     /// the evaluation in `Decimal`, which always decides.
     const FILTRADA: bool;
 
+    /// Zero, as a constant (an empty offer is one: `Evaluada::VACIA`).
+    const CERO: Self;
+
     /// The rules' amounts and rates of a calibration in this arithmetic.
     fn reglas(c: &Cifras) -> &Reglas<Self>;
 
@@ -83,6 +86,7 @@ pub(super) trait Numero:
 
 impl Numero for Decimal {
     const FILTRADA: bool = false;
+    const CERO: Self = Decimal::ZERO;
 
     fn reglas(c: &Cifras) -> &Reglas<Self> {
         &c.productos.decimal
@@ -128,6 +132,7 @@ const CRECIMIENTO_MAX: f64 = 1e27;
 
 impl Numero for Approx {
     const FILTRADA: bool = true;
+    const CERO: Self = Approx::exact(0.0);
 
     fn reglas(c: &Cifras) -> &Reglas<Self> {
         &c.productos.filtradas
