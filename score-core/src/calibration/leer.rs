@@ -10,18 +10,13 @@
 
 use super::documento::*;
 use super::ruta::Ruta;
-use super::validar::falla;
+use super::validar::{falla, falla_en};
 use super::valor::Valor;
 use crate::error::ScoreError;
 use std::collections::BTreeMap;
 use toml::de::{DeTable, DeValue};
 
 type R<T> = Result<T, ScoreError>;
-
-/// A fault at `ruta`.
-fn falla_en(ruta: &Ruta<'_>, mensaje: String) -> ScoreError {
-    falla(&ruta.to_string(), mensaje)
-}
 
 /// The document of a TOML text.
 pub(super) fn documento(text: &str) -> R<Documento> {

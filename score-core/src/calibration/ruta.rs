@@ -17,6 +17,11 @@ pub(super) enum Ruta<'a> {
 }
 
 impl<'a> Ruta<'a> {
+    /// The path of the document's top-level key `clave`.
+    pub(super) fn de_raiz(clave: &'a str) -> Ruta<'a> {
+        Ruta::Clave(&Ruta::Raiz, clave)
+    }
+
     /// The path of this table's key `clave`.
     pub(super) fn clave(&'a self, clave: &'a str) -> Ruta<'a> {
         Ruta::Clave(self, clave)
@@ -46,7 +51,7 @@ mod tests {
     #[test]
     fn a_path_reads_as_the_key_is_written() {
         let raiz = Ruta::Raiz;
-        let productos = raiz.clave("productos");
+        let productos = Ruta::de_raiz("productos");
         let segundo = productos.indice(2);
         assert_eq!(segundo.clave("tasa_anual").to_string(), "productos[2].tasa_anual");
         let puntos = raiz.clave("curvas");

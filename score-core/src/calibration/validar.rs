@@ -15,7 +15,7 @@ pub(super) fn falla(path: &str, message: String) -> ScoreError {
 }
 
 /// A fault at `ruta`.
-fn falla_en(ruta: &Ruta<'_>, message: String) -> ScoreError {
+pub(super) fn falla_en(ruta: &Ruta<'_>, message: String) -> ScoreError {
     falla(&ruta.to_string(), message)
 }
 
@@ -161,14 +161,12 @@ pub(super) fn es_clave(c: &str) -> bool {
 
 /// The whole document.
 pub(super) fn documento(d: &Documento) -> R {
-    let raiz = Ruta::Raiz;
-    texto(&raiz.clave("id"), &d.id)?;
+    texto(&Ruta::de_raiz("id"), &d.id)?;
     if d.id.len() > 64 || !d.id.bytes().all(|b| b.is_ascii_alphanumeric() || b"._-".contains(&b)) {
         return Err(falla("id", format!("`id` debe tener a lo más 64 letras, dígitos, `.`, `_` o `-`; dice «{}».", d.id)));
     }
-    fecha(&raiz.clave("vigente_desde"), &d.vigente_desde)?;
-    let fuentes = Ruta::Raiz;
-    let fuentes = fuentes.clave("fuentes");
+    fecha(&Ruta::de_raiz("vigente_desde"), &d.vigente_desde)?;
+    let fuentes = Ruta::de_raiz("fuentes");
     for (clave, f) in &d.fuentes {
         let p = fuentes.clave(clave);
         texto(&p.clave("editor"), &f.editor)?;
@@ -179,8 +177,7 @@ pub(super) fn documento(d: &Documento) -> R {
     general(&d.general, d)?;
     curvas(&d.curvas, d)?;
     let g = &d.gastos_cierre;
-    let gastos = Ruta::Raiz;
-    let gastos = gastos.clave("gastos_cierre");
+    let gastos = Ruta::de_raiz("gastos_cierre");
     for (n, c) in [("notario", &g.notario), ("registro", &g.registro), ("avaluo", &g.avaluo)] {
         cifra(&gastos.clave(n), c, Tipo::Tasa, false, d)?;
     }
@@ -189,8 +186,7 @@ pub(super) fn documento(d: &Documento) -> R {
 }
 
 fn general(g: &General, d: &Documento) -> R {
-    let general = Ruta::Raiz;
-    let general = general.clave("general");
+    let general = Ruta::de_raiz("general");
     fecha(&general.clave("uma_vigente_desde"), &g.uma_vigente_desde)?;
     for (n, c) in g.campos() {
         cifra(&general.clave(n), c, tipo_general(n), false, d)?;
@@ -246,10 +242,9 @@ fn tipo_general(nombre: &str) -> Tipo {
 
 fn curvas(c: &Curvas, d: &Documento) -> R {
     use Sentido::*;
+    let curvas = Ruta::de_raiz("curvas");
     for (n, curva_) in c.campos() {
         let sentido = if n == "deudas" { Baja } else { Sube };
-        let curvas = Ruta::Raiz;
-        let curvas = curvas.clave("curvas");
         curva(&curvas.clave(n), curva_, sentido, Tipo::Puntos, d)?;
     }
     Ok(())
@@ -302,19 +297,17 @@ pub(super) fn campos_de(tipo: TipoProducto) -> (&'static [&'static str], &'stati
 
 fn productos(d: &Documento) -> R {
     let mut claves = BTreeSet::new();
-    let productos = Ruta::Raiz;
-    let productos = productos.clave("productos");
+    let productos = Ruta::de_raiz("productos");
     for (i, p) in d.productos.iter().enumerate() {
         let ruta = productos.indice(i);
-        let path = &ruta;
         if !es_clave(&p.clave) {
-            return Err(falla(&format!("{path}.clave"), format!("La clave «{}» debe ir en MAYUSCULAS_CON_GUIONES_BAJOS.", p.clave)));
+            return Err(falla_en(&ruta.clave("clave"), format!("La clave «{}» debe ir en MAYUSCULAS_CON_GUIONES_BAJOS.", p.clave)));
         }
         if p.clave.len() > super::clave::CLAVE_MAX {
-            return Err(falla(&format!("{path}.clave"), format!("La clave «{}» es larga: a lo más {} caracteres.", p.clave, super::clave::CLAVE_MAX)));
+            return Err(falla_en(&ruta.clave("clave"), format!("La clave «{}» es larga: a lo más {} caracteres.", p.clave, super::clave::CLAVE_MAX)));
         }
         if !claves.insert(p.clave.as_str()) {
-            return Err(falla(&format!("{path}.clave"), format!("La clave «{}» se repite: cada producto tiene la suya.", p.clave)));
+            return Err(falla_en(&ruta.clave("clave"), format!("La clave «{}» se repite: cada producto tiene la suya.", p.clave)));
         }
         texto(&ruta.clave("nombre"), &p.nombre)?;
         let (requeridos, opcionales) = campos_de(p.tipo);
@@ -328,7 +321,7 @@ fn productos(d: &Documento) -> R {
         };
         for n in requeridos {
             if !presente(n) {
-                return Err(falla(&format!("{path}.{n}"), format!("Falta `{n}` en `{path}`, que un producto `{tipo}` necesita.")));
+                return Err(falla_en(&ruta.clave(n), format!("Falta `{n}` en `{ruta}`, que un producto `{tipo}` necesita.")));
             }
         }
         let admitido = |n: &str| {
@@ -336,35 +329,35 @@ fn productos(d: &Documento) -> R {
             requeridos.contains(&n) || opcionales.contains(&n)
         };
         if p.credito_max.is_some() && p.credito_max_umas.is_some() {
-            return Err(falla(&format!("{path}.credito_max_umas"), format!("`{path}` da `credito_max` y `credito_max_umas`: uno u otro.")));
+            return Err(falla_en(&ruta.clave("credito_max_umas"), format!("`{ruta}` da `credito_max` y `credito_max_umas`: uno u otro.")));
         }
         for (n, c) in p.campos() {
             let Some(c) = c else { continue };
             let t = tipo_producto(n);
             let sub = ruta.clave(n);
             if !admitido(n) {
-                return Err(falla_en(&sub, format!("Un producto `{tipo}` no usa `{n}`: quítelo de `{path}`.")));
+                return Err(falla_en(&sub, format!("Un producto `{tipo}` no usa `{n}`: quítelo de `{ruta}`.")));
             }
             cifra(&sub, c, t, matches!(n, "ltv_max" | "antiguedad_min_meses"), d)?;
         }
         if let Some(c) = &p.tasa_por_umas {
             if !admitido("tasa_por_umas") {
-                return Err(falla(&format!("{path}.tasa_por_umas"), format!("Un producto `{tipo}` no usa `tasa_por_umas`.")));
+                return Err(falla_en(&ruta.clave("tasa_por_umas"), format!("Un producto `{tipo}` no usa `tasa_por_umas`.")));
             }
             curva(&ruta.clave("tasa_por_umas"), c, Sentido::Sube, Tipo::Tasa, d)?;
         }
         if let Some(c) = &p.pago_por_umas {
             if !admitido("pago_por_umas") {
-                return Err(falla(&format!("{path}.pago_por_umas"), format!("Un producto `{tipo}` no usa `pago_por_umas`.")));
+                return Err(falla_en(&ruta.clave("pago_por_umas"), format!("Un producto `{tipo}` no usa `pago_por_umas`.")));
             }
             curva(&ruta.clave("pago_por_umas"), c, Sentido::Sube, Tipo::Proporcion, d)?;
         }
         if let Some(banco) = &p.banco {
             if !admitido("banco") {
-                return Err(falla(&format!("{path}.banco"), format!("Un producto `{tipo}` no usa `banco`.")));
+                return Err(falla_en(&ruta.clave("banco"), format!("Un producto `{tipo}` no usa `banco`.")));
             }
             if !d.productos.iter().any(|b| b.tipo == TipoProducto::Bancario && &b.clave == banco) {
-                return Err(falla(&format!("{path}.banco"), format!("`{path}.banco` dice «{banco}», que no es la clave de un producto `bancario`.")));
+                return Err(falla_en(&ruta.clave("banco"), format!("`{ruta}.banco` dice «{banco}», que no es la clave de un producto `bancario`.")));
             }
         }
     }
@@ -407,8 +400,7 @@ fn estados(d: &Documento) -> R {
     if d.estados.len() != 32 {
         return Err(falla("estados", format!("`estados` debe tener las 32 entidades, en el orden del INEGI; tiene {}.", d.estados.len())));
     }
-    let estados = Ruta::Raiz;
-    let estados = estados.clave("estados");
+    let estados = Ruta::de_raiz("estados");
     for (i, e) in d.estados.iter().enumerate() {
         let path = estados.indice(i);
         // The INEGI code, two digits: `01` … `32`.
