@@ -215,18 +215,12 @@ const PESOS_CENTESIMAS: [i64; 6] = {
     pesos
 };
 
-/// The score and each component's points from the **shown** component values (MODEL.md
-/// section 2): `score = round(Σ valor × peso × 10)` and `puntos = round2(valor × peso × 10)`,
-/// half away from zero. With values and weights in hundredths, `valor × peso × 10` is
-/// `v × w / 1000`: integer arithmetic, exact, the same on every platform, and anyone can check
-/// the score from the report alone.
-#[cfg(test)]
-pub(crate) fn score_and_points(shown: &[Decimal; 6]) -> (u16, [Decimal; 6]) {
-    points_of(&weighted(&centesimas_de(shown)))
-}
-
-/// The score, each component's points ([`score_and_points`]) and the weak components' codes
-/// ([`debiles`]) from the shown component values, each read in hundredths once.
+/// The score, each component's points and the weak components' codes ([`debiles`]) from the
+/// **shown** component values, each read in hundredths once (MODEL.md section 2): `score =
+/// round(Σ valor × peso × 10)` and `puntos = round2(valor × peso × 10)`, half away from zero.
+/// With values and weights in hundredths, `valor × peso × 10` is `v × w / 1000`: integer
+/// arithmetic, exact, the same on every platform, and anyone can check the score from the
+/// report alone.
 pub(crate) fn puntuacion(c: &Cifras, profile: &Profile, shown: &[Decimal; 6]) -> (u16, [Decimal; 6], Debiles) {
     let centesimas = centesimas_de(shown);
     let (score, puntos) = points_of(&weighted(&centesimas));
@@ -234,7 +228,7 @@ pub(crate) fn puntuacion(c: &Cifras, profile: &Profile, shown: &[Decimal; 6]) ->
 }
 
 /// The score alone from the shown component values (what a what-if shows), as
-/// [`score_and_points`] computes it.
+/// [`puntuacion`] computes it.
 pub(crate) fn score(shown: &[Decimal; 6]) -> u16 {
     score_of(&weighted(&centesimas_de(shown)))
 }
@@ -355,6 +349,11 @@ pub(crate) fn figures_exact(c: &Cifras, profile: &Profile, exact: &Exact) -> Fig
 mod tests {
     use super::*;
     use crate::money::tests::d;
+
+    /// [`puntuacion`]'s score and points, which read no calibration.
+    fn score_and_points(shown: &[Decimal; 6]) -> (u16, [Decimal; 6]) {
+        points_of(&weighted(&centesimas_de(shown)))
+    }
 
     /// The score of these shown component values (the other four fixed).
     fn score(ahorro: &str, salud: &str) -> u16 {
