@@ -296,10 +296,7 @@ fn recomendacion_en<N: numero::Numero>(
     previas: &ofertas::Previas<'_, N>,
 ) -> Option<Option<(Option<Producto>, Decimal)>> {
     let mut evaluadas = evaluate::Evaluada::<N>::vacias();
-    // Filtered arithmetic only ranks the offers: a CAT that breaks a tie (not worked out
-    // then) makes it answer `None`, and `Decimal` works every figure out.
-    let ligera = N::FILTRADA;
-    let Some(disponibles) = ofertas::disponibles(c, solicitud, &mut evaluadas, unamos_sobre, previas, ligera)? else {
+    let Some(disponibles) = ofertas::disponibles(c, solicitud, &mut evaluadas, unamos_sobre, previas)? else {
         return Some(None);
     };
     let mut otros = Vec::new();

@@ -340,18 +340,18 @@ pub(super) fn todas<N: Numero>(c: &Cifras, s: &Solicitud, evaluadas: &mut [Evalu
 /// that credit (a what-if that adds a co-borrower is offered for nothing else:
 /// `super::credito_unamos`). `previas`, by slot, are offers already evaluated that `s` would
 /// give too (the caller says why: `super::credito_unamos`, `super::Evaluadas::credito_con_menos_deudas`),
-/// taken whole instead of evaluated again. `ligera`: the offers are only ranked
-/// ([`Comprador::ligera`]; in filtered arithmetic, which can answer `None`).
+/// taken whole instead of evaluated again. In filtered arithmetic the offers are only ranked
+/// ([`Comprador::ligera`]): a CAT that breaks a tie (not worked out then) makes it answer
+/// `None`, and `Decimal` works every figure out.
 pub(super) fn disponibles<N: Numero>(
     c: &Cifras,
     s: &Solicitud,
     evaluadas: &mut [Evaluada<N>; TIPOS],
     unamos_sobre: Option<Decimal>,
     previas: &Previas<'_, N>,
-    ligera: bool,
 ) -> Option<Option<[bool; TIPOS]>> {
     let (mut cx, p, co, h) = prestatarios(c, s);
-    cx.ligera = ligera;
+    cx.ligera = N::FILTRADA;
     let de_infonavit = p.cotiza_a(Institucion::Infonavit);
     let de_fovissste = p.cotiza_a(Institucion::Fovissste);
     let con_socio = de_infonavit && co.is_some();
