@@ -133,7 +133,9 @@ pub(super) struct Capacidad {
 /// (the total-debt limit on the whole income, [`tope`]), never negative. In `Decimal` in both
 /// arithmetics: it often ends in exactly half a centavo (0.30 × 76,772.85 = 23,031.855), a
 /// tie only exact arithmetic rounds right, and it is shown as the monthly payment of an
-/// uncapped credit.
+/// uncapped credit. Inlined natively: its operands are products just computed, which a call
+/// passes through memory and reads back across their pieces (a stalled read, as `evaluada`'s).
+#[cfg_attr(not(target_arch = "wasm32"), inline(always))]
 pub(super) fn capacidad(base: Decimal, tope: Decimal) -> Capacidad {
     let por_deudas = Orden(tope) < Orden(base);
     Capacidad { pago: no_negativo(if por_deudas { tope } else { base }), por_deudas }
