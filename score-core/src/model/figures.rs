@@ -33,6 +33,8 @@ pub(crate) struct Exact {
     pub subcuenta: Decimal,
     /// The applicant's part of `subcuenta` (the credit products lend on each borrower's own).
     pub subcuenta_titular: Decimal,
+    /// The co-borrower's part of `subcuenta` (0 without one).
+    pub subcuenta_coacreditado: Decimal,
     /// Core dwelling area for the household, m².
     pub nucleo: Decimal,
 }
@@ -57,6 +59,7 @@ impl Exact {
         Exact {
             subcuenta: subcuenta_titular + subcuenta_coacreditado,
             subcuenta_titular,
+            subcuenta_coacreditado,
             ..*self
         }
     }
@@ -76,6 +79,7 @@ impl Exact {
             ingreso_disponible: disponible(profile, costo_vida_digno, deudas),
             subcuenta: subcuenta_titular + subcuenta_coacreditado,
             subcuenta_titular,
+            subcuenta_coacreditado,
             nucleo,
         }
     }
@@ -289,28 +293,33 @@ fn debiles(c: &Cifras, profile: &Profile, centesimas: &[i64; 6]) -> Debiles {
 
 /// Housing-fund balances, the applicant's and the co-borrower's (0 without one), each the
 /// declared one or estimated on that borrower's own income (the household's less the
-/// co-borrower's part, for the applicant).
+/// co-borrower's part, for the applicant). A co-borrower whose estimate reads the applicant's
+/// very inputs (the same income, scale included, income type and seniority; what
+/// `SUMAR_COACREDITADO` simulates for an even income) has the applicant's estimate, worked out
+/// once.
 pub(crate) fn subcuentas(cifras: &Cifras, profile: &Profile) -> [Decimal; 2] {
     let co = profile.coacreditado.as_ref();
     let propio = profile.ingreso_mensual - co.map_or(Decimal::ZERO, |c| c.ingreso_mensual);
-    [
-        subcuenta_de(
-            cifras,
-            profile.tipo_ingreso,
-            propio,
-            profile.antiguedad_meses,
-            profile.subcuenta_fondo,
-        ),
-        co.map_or(Decimal::ZERO, |c| {
-            subcuenta_de(
-                cifras,
-                c.tipo_ingreso,
-                c.ingreso_mensual,
-                c.antiguedad_meses,
-                c.subcuenta_fondo,
-            )
-        }),
-    ]
+    let titular = subcuenta_de(
+        cifras,
+        profile.tipo_ingreso,
+        propio,
+        profile.antiguedad_meses,
+        profile.subcuenta_fondo,
+    );
+    let coacreditado = co.map_or(Decimal::ZERO, |c| {
+        let como_titular = c.subcuenta_fondo.is_none()
+            && profile.subcuenta_fondo.is_none()
+            && c.tipo_ingreso == profile.tipo_ingreso
+            && c.antiguedad_meses == profile.antiguedad_meses
+            && c.ingreso_mensual.serialize() == propio.serialize();
+        if como_titular {
+            titular
+        } else {
+            subcuenta_de(cifras, c.tipo_ingreso, c.ingreso_mensual, c.antiguedad_meses, c.subcuenta_fondo)
+        }
+    });
+    [titular, coacreditado]
 }
 
 /// The figures of a report that involve a division or a 28-digit constant, as shown (rounded),

@@ -46,7 +46,7 @@ pub(crate) fn report(c: &Cifras, profile: &Profile, opciones: Opciones) -> Score
 
 /// The borrowers of a profile as the credit products read them (`Solicitud::del_perfil`).
 pub(crate) fn solicitud(profile: &Profile, exact: &Exact) -> crate::products::Solicitud {
-    crate::products::Solicitud::del_perfil(profile, exact.deudas, exact.subcuenta_titular)
+    crate::products::Solicitud::del_perfil(profile, exact.deudas, [exact.subcuenta_titular, exact.subcuenta_coacreditado])
 }
 
 /// The report from its figures and its products' offers, which it lists when `listar` (moved

@@ -79,7 +79,8 @@ fn resultado(
     };
     let score = crate::model::filtered::score_cambiando(c, profile, &exact, antes, cambian)
         .unwrap_or_else(|| crate::model::figures::figures_exact(c, profile, &exact).score);
-    let solicitud = crate::products::Solicitud::del_perfil(profile, exact.deudas, exact.subcuenta_titular);
+    let solicitud =
+        crate::products::Solicitud::del_perfil(profile, exact.deudas, [exact.subcuenta_titular, exact.subcuenta_coacreditado]);
     let credito_max = match accion {
         AccionSimulacion::AhorrarEnganche => evaluadas.credito_con_ahorro(c, &solicitud),
         AccionSimulacion::SumarAntiguedad => evaluadas.credito_con_antiguedad(c, &solicitud),

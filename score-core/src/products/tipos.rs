@@ -35,7 +35,7 @@ pub struct Solicitud {
     pub institucion: Option<Institucion>,
     /// A co-borrower, if any: pools income for the bank products and enables Unamos Créditos.
     /// Its own debts not declared are none; its sub-account not declared is estimated as the
-    /// profile's is (MODEL.md section 8).
+    /// profile's is (MODEL.md section 8), and [`Solicitud::del_perfil`] writes that estimate in.
     pub coacreditado: Option<Coacreditado>,
 }
 
@@ -44,9 +44,11 @@ impl Solicitud {
     /// household's less the co-borrower's part (debts not declared count at the typical ratio of
     /// the household's income, as capacity does, MODEL.md section 6, all of them the
     /// applicant's; `deudas` are the household's so counted, `figures::deudas_supuestas`);
-    /// `subcuenta_fondo` is the applicant's declared or estimated balance; the
-    /// housing fund is the declared one (else it follows the income type).
-    pub(crate) fn del_perfil(profile: &crate::Profile, deudas: Decimal, subcuenta_fondo: Decimal) -> Solicitud {
+    /// `subcuentas` are the applicant's and the co-borrower's declared or estimated balances
+    /// (`figures::subcuentas`), each written as that borrower's `subcuenta_fondo` (the
+    /// products then estimate none again); the housing fund is the declared one (else it
+    /// follows the income type).
+    pub(crate) fn del_perfil(profile: &crate::Profile, deudas: Decimal, subcuentas: [Decimal; 2]) -> Solicitud {
         let co = profile.coacreditado.as_ref();
         let parte = |f: fn(&Coacreditado) -> Option<Decimal>| co.and_then(f).unwrap_or(Decimal::ZERO);
         Solicitud {
@@ -57,9 +59,9 @@ impl Solicitud {
             edad: profile.edad,
             deudas_mensuales: deudas - parte(|c| c.deudas_mensuales),
             ahorro: profile.ahorro,
-            subcuenta_fondo,
+            subcuenta_fondo: subcuentas[0],
             institucion: profile.institucion,
-            coacreditado: co.cloned(),
+            coacreditado: co.map(|co| Coacreditado { subcuenta_fondo: Some(subcuentas[1]), ..co.clone() }),
         }
     }
 }
