@@ -177,17 +177,22 @@ impl<N: Numero> Evaluada<N> {
         self.fondos = comprador.ahorro + self.subcuenta_en_enganche;
     }
 
-    /// Whether this offer is certainly recommended over any housing-fund offer of the same
-    /// buyer worth less than it, `valor` (a credit plus the sub-account, no down payment, paid
-    /// from the savings alone, as INFONAVIT's), when this one is of that kind too (Unamos
-    /// Créditos) and available: the buyer's funds cover its closing costs, so they cover the
-    /// lesser value's (the same share of a smaller value, the same funds), and the higher value
-    /// then ranks first. `false` also where the arithmetic cannot tell.
-    pub fn supera_al_fondo_menor(&self, valor: N) -> bool {
+    /// Whether this offer is certainly recommended over any offer whose home is worth less than
+    /// `valor`, whatever that offer's down payment: this one is available, the buyer's funds
+    /// cover its down payment and closing costs (the first criterion, [`Evaluada::antes_que`]),
+    /// and it buys a home worth more (the second). `false` also where the arithmetic cannot tell.
+    pub fn supera(&self, valor: N) -> bool {
+        self.motivos.is_empty() && self.cubierto() == Some(true) && valor.menor(self.valor) == Some(true)
+    }
+
+    /// Whether no rule refuses this offer.
+    pub fn disponible(&self) -> bool {
         self.motivos.is_empty()
-            && self.valor_mas_subcuenta
-            && self.cubierto() == Some(true)
-            && valor.menor(self.valor) == Some(true)
+    }
+
+    /// The credit of an available offer (`None` when it is refused).
+    pub fn credito_disponible(&self) -> Option<N> {
+        self.disponible().then_some(self.credito)
     }
 
     /// Whether a rule on seniority refused this offer (more months could then open it).

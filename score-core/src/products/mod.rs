@@ -295,16 +295,15 @@ fn recomendacion_en<N: numero::Numero>(
     unamos_sobre: Option<Decimal>,
     previas: &ofertas::Previas<'_, N>,
 ) -> Option<Option<(Option<Producto>, Decimal)>> {
-    let mut evaluadas = evaluate::Evaluada::<N>::vacias();
-    let Some(disponibles) = ofertas::disponibles(c, solicitud, &mut evaluadas, unamos_sobre, previas)? else {
+    let mut evaluadas = [None; TIPOS];
+    if !ofertas::disponibles(c, solicitud, &mut evaluadas, unamos_sobre, previas)? {
         return Some(None);
-    };
+    }
     let mut otros = Vec::new();
     bancos::otros_bancos(c, solicitud, &mut otros)?;
     // Only the products a what-if can recommend (the recommendation's last criterion is the
     // listing order each offer carries, so the order they are compared in does not matter).
-    let disponibles = evaluadas.iter().zip(disponibles).filter_map(|(e, disponible)| disponible.then_some(e));
-    descrita(disponibles.chain(&otros)).map(Some)
+    descrita(evaluadas.iter().flatten().chain(&otros)).map(Some)
 }
 
 /// The unrounded offers of one evaluation in filtered arithmetic ([`evaluar_guardando`]);
@@ -366,7 +365,7 @@ impl Evaluadas {
     /// balances (`Evaluada::poner_fondos`); `None` without filtered offers or when filtered
     /// arithmetic cannot rank them.
     fn reordenadas(&self, c: &Cifras, s: &Solicitud) -> Option<Decimal> {
-        let mut evaluadas = *self.0.as_ref()?;
+        let evaluadas = self.0.as_ref()?;
         // Each borrower's balance as the products read it (`Persona`).
         let titular = persona::no_negativo(s.subcuenta_fondo);
         let ambos = titular
@@ -378,10 +377,13 @@ impl Evaluadas {
             Approx::of(titular),
             Approx::of(ambos),
         );
-        for e in &mut evaluadas {
-            e.poner_fondos(&comprador, titular, ambos);
+        // The available offers alone, each re-ranked in a copy (a refused one ranks nowhere):
+        // a copy of all six was a kilobyte and a half.
+        let mut disponibles = [None; TIPOS];
+        for (slot, e) in disponibles.iter_mut().zip(evaluadas).filter(|(_, e)| e.disponible()) {
+            slot.insert(*e).poner_fondos(&comprador, titular, ambos);
         }
-        credito_descrito(&evaluadas)
+        credito_descrito(disponibles.iter().flatten())
     }
 }
 
@@ -397,6 +399,103 @@ mod tests {
     use super::*;
     use crate::profile::IncomeType;
     use crate::states::State;
+
+    /// What a what-if reads, the recommended kind and credit (`recomendacion`) and the credit a
+    /// co-borrower adds (`credito_unamos`), is the whole evaluation's, though it leaves out the
+    /// offers another certainly outranks: INFONAVIT alone beside a larger Unamos Créditos, and
+    /// Cofinavit beside a housing-fund offer worth more than `Cofinavit::valor_max`. That bound
+    /// holds every Cofinavit offer available (its shown value, rounded as that is), and the
+    /// sweep meets Cofinavit left out where it is available, and both ways of being outranked:
+    /// by Unamos Créditos (the co-borrower a what-if simulates) and by INFONAVIT alone.
+    #[test]
+    fn what_ifs_recommend_as_the_whole_evaluation() {
+        let c = Cifras::incluidas();
+        let (mut acotadas, mut omitidas, mut por_unamos, mut por_infonavit) = (0, 0, 0, 0);
+        for ingreso in [7_000, 12_000, 15_000, 22_000, 30_000, 45_000, 70_000, 150_000] {
+            for edad in [Some(25), Some(45), Some(58), None] {
+                for (deudas, ahorro) in [(0, 0), (0, 100_000), (ingreso / 10, 40_000), (ingreso / 4, 400_000), (0, 2_000_000)] {
+                    for (coacreditado, subcuenta) in (0..3).flat_map(|co| [(co, ingreso), (co, 600_000)]) {
+                        // None; the one `SUMAR_COACREDITADO` simulates (half of the income, the
+                        // applicant's age, no debts); an older one with debts of its own.
+                        let (propio, co) = match coacreditado {
+                            0 => (ingreso, None),
+                            1 => (ingreso / 2, Some((ingreso / 2, edad, None))),
+                            _ => (ingreso * 2 / 3, Some((ingreso / 3, Some(50), Some(Decimal::from(ingreso / 20))))),
+                        };
+                        let solicitud = Solicitud {
+                            estado: State::from_inegi(9).expect("state"),
+                            ingreso_mensual: Decimal::from(propio),
+                            tipo_ingreso: IncomeType::Asalariado,
+                            antiguedad_meses: 36,
+                            edad,
+                            deudas_mensuales: Decimal::from(deudas),
+                            ahorro: Decimal::from(ahorro),
+                            subcuenta_fondo: Decimal::from(subcuenta),
+                            institucion: None,
+                            coacreditado: co.map(|(ingreso, edad, deudas_mensuales)| Coacreditado {
+                                ingreso_mensual: Decimal::from(ingreso),
+                                tipo_ingreso: IncomeType::Asalariado,
+                                antiguedad_meses: 36,
+                                edad,
+                                deudas_mensuales,
+                                subcuenta_fondo: None,
+                                institucion: None,
+                            }),
+                        };
+                        let caso = format!("{ingreso} {edad:?} {deudas} {ahorro} {coacreditado} {subcuenta}");
+                        let todas = evaluar_exacto(&solicitud);
+                        let oferta = |producto: Producto| &todas.productos[producto as usize];
+                        let recomendada = todas.producto_recomendado.map(|clave| {
+                            let o = todas.productos.iter().find(|o| o.producto == clave).expect("listed");
+                            (Producto::ALL.into_iter().find(|p| c.productos.clave(*p) == clave), o.credito_max)
+                        });
+                        let (tipo, credito) = recomendacion(c, &solicitud);
+                        assert_eq!(recomendada.map_or((None, Decimal::ZERO), |r| r), (tipo, credito), "{caso}");
+                        if coacreditado > 0 {
+                            // The report's offers and credit: the household's, applying alone.
+                            let de_co = |f: fn(&Coacreditado) -> Decimal| solicitud.coacreditado.as_ref().map_or(Decimal::ZERO, f);
+                            let solo = Solicitud {
+                                ingreso_mensual: Decimal::from(ingreso),
+                                deudas_mensuales: solicitud.deudas_mensuales + de_co(|co| co.deudas_mensuales.unwrap_or_default()),
+                                coacreditado: None,
+                                ..solicitud.clone()
+                            };
+                            let mut base = Evaluadas::default();
+                            evaluar_guardando(c, &solo, &mut base);
+                            let base_credito = credito_recomendado(c, &solo);
+                            let esperado = (tipo == Some(Producto::UnamosCreditos) && credito > base_credito).then_some(credito);
+                            assert_eq!(credito_unamos(c, &solicitud, base_credito, &base), esperado, "{caso}");
+                        }
+                        // The bound, in `Decimal`, against every Cofinavit offer available.
+                        let (_, p, _, h) = bancos::prestatarios::<Decimal>(c, &solicitud);
+                        let mut evaluadas = evaluate::Evaluada::<Decimal>::vacias();
+                        ofertas::todas(c, &solicitud, &mut evaluadas).expect("decimal decides");
+                        let banco = &evaluadas[Producto::HipotecaBancaria as usize];
+                        let tope = cofinavit::Cofinavit::<Decimal>::de(c, &p, &h)
+                            .expect("decimal decides")
+                            .valor_max(c, &p, banco);
+                        if let (true, Some(tope)) = (oferta(Producto::Cofinavit).elegible, tope) {
+                            assert!(money::money(tope) >= oferta(Producto::Cofinavit).valor_vivienda_max, "{caso}: {tope}");
+                            acotadas += 1;
+                        }
+                        // Cofinavit left out of a what-if's offers where it is available.
+                        let mut slots = [None; TIPOS];
+                        assert_eq!(ofertas::disponibles::<Approx>(c, &solicitud, &mut slots, None, &[None; TIPOS]), Some(true), "{caso}");
+                        if oferta(Producto::Cofinavit).elegible && slots[Producto::Cofinavit as usize].is_none() {
+                            omitidas += 1;
+                            assert_ne!(tipo, Some(Producto::Cofinavit), "{caso}");
+                            match tipo {
+                                Some(Producto::UnamosCreditos) => por_unamos += 1,
+                                Some(Producto::Infonavit) => por_infonavit += 1,
+                                _ => {}
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        assert!(acotadas > 100 && omitidas > 20 && por_unamos > 0 && por_infonavit > 0, "{acotadas} {omitidas} {por_unamos} {por_infonavit}");
+    }
 
     /// Fewer debts keep the offers the total-debt limit did not set and evaluate only the
     /// others (`Evaluadas::credito_con_menos_deudas`): the described credit is the one of every

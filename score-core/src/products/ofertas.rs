@@ -2,7 +2,7 @@
 //! the payment it allows, its term, caps and minimums, and how its credits make its offer.
 
 use super::bancos::{hipoteca_bancaria, infonavit_mas_banco, prestatarios, sin_patron_con_subcuenta};
-use super::cofinavit::cofinavit;
+use super::cofinavit::Cofinavit;
 use super::cat::{Cat, CatPendiente};
 use super::evaluate::{Credito, Evaluada, Motivos, Valor, evaluada, sin_plazo_o_pago};
 use super::tramo::{Pago, Tramo};
@@ -315,7 +315,7 @@ pub(super) fn todas<N: Numero>(c: &Cifras, s: &Solicitud, evaluadas: &mut [Evalu
     let (cx, p, co, h) = prestatarios(c, s);
     let [e_infonavit, e_fovissste, e_banco, e_cofi, e_unamos, e_cofinavit] = evaluadas;
     if c.productos.con_cofinavit {
-        cofinavit(&cx, &p, &h, e_cofinavit)?;
+        Cofinavit::de(c, &p, &h)?.evaluar(&cx, &p, &h, e_cofinavit)?;
     } else {
         *e_cofinavit = Evaluada::ausente(Producto::Cofinavit);
     }
@@ -328,14 +328,16 @@ pub(super) fn todas<N: Numero>(c: &Cifras, s: &Solicitud, evaluadas: &mut [Evalu
     unamos_creditos(&cx, &p, co.as_ref(), titular, e_infonavit.cat, e_unamos)
 }
 
-/// The products a what-if can recommend, written over `evaluadas` as [`todas`] writes them,
-/// and which slots hold one: [`todas`] without those a rule refuses before any figure (the
-/// housing funds' and Cofinavit's to a non-contributor, Unamos Créditos' without a co-borrower;
-/// each product's own rules below refuse them with the same test), which no recommendation
-/// takes and a what-if does not show; their slots are left as they were. `None` when the
-/// arithmetic cannot tell.
+/// The products a what-if can recommend, each written in its slot of `evaluadas` (empty when
+/// called) as [`todas`] writes it: [`todas`] without those a rule refuses before any figure
+/// (the housing funds' and Cofinavit's to a non-contributor, Unamos Créditos' without a
+/// co-borrower; each product's own rules below refuse them with the same test), which no
+/// recommendation takes and a what-if does not show, nor those another offer certainly
+/// outranks (INFONAVIT alone and Cofinavit, below); their slots stay empty. Slots rather than
+/// six offers written over: an offer is a quarter of a kilobyte, and a what-if evaluates two or
+/// three. `None` when the arithmetic cannot tell.
 ///
-/// With `unamos_sobre`, Unamos Créditos is evaluated first, and `Some(None)` answers, with no
+/// With `unamos_sobre`, Unamos Créditos is evaluated first, and `Some(false)` answers, with no
 /// other product evaluated, where it is certainly not available with a `credito_max` above
 /// that credit (a what-if that adds a co-borrower is offered for nothing else:
 /// `super::credito_unamos`). `previas`, by slot, are offers already evaluated that `s` would
@@ -346,19 +348,22 @@ pub(super) fn todas<N: Numero>(c: &Cifras, s: &Solicitud, evaluadas: &mut [Evalu
 pub(super) fn disponibles<N: Numero>(
     c: &Cifras,
     s: &Solicitud,
-    evaluadas: &mut [Evaluada<N>; TIPOS],
+    evaluadas: &mut [Option<Evaluada<N>>; TIPOS],
     unamos_sobre: Option<Decimal>,
     previas: &Previas<'_, N>,
-) -> Option<Option<[bool; TIPOS]>> {
+) -> Option<bool> {
     let (mut cx, p, co, h) = prestatarios(c, s);
     cx.ligera = N::FILTRADA;
     let de_infonavit = p.cotiza_a(Institucion::Infonavit);
     let de_fovissste = p.cotiza_a(Institucion::Fovissste);
     let con_socio = de_infonavit && co.is_some();
     let setenta_treinta = sin_patron_con_subcuenta(&p).is_none();
-    let con_cofinavit = de_infonavit && c.productos.con_cofinavit;
-    // Writes the offer known for `producto` over its slot, if there is one.
-    let tomada = |e: &mut Evaluada<N>, producto: Producto| previas[producto as usize].map(|previa| *e = *previa).is_some();
+    // Writes the offer known for `producto` in its slot, if there is one.
+    let tomada = |e: &mut Option<Evaluada<N>>, producto: Producto| {
+        previas[producto as usize].map(|previa| *e = Some(*previa)).is_some()
+    };
+    // Whether the offer in a slot certainly outranks any worth less than `valor`.
+    let supera = |e: &Option<Evaluada<N>>, valor: N| e.as_ref().is_some_and(|e| e.supera(valor));
     let [e_infonavit, e_fovissste, e_banco, e_cofi, e_unamos, e_cofinavit] = evaluadas;
     // The applicant's INFONAVIT credit serves INFONAVIT and Unamos Créditos: worked out once,
     // if either is evaluated.
@@ -370,39 +375,51 @@ pub(super) fn disponibles<N: Numero>(
         titular
     };
     if con_socio && !tomada(e_unamos, Producto::UnamosCreditos) {
-        unamos_creditos(&cx, &p, co.as_ref(), del_titular()?, CatPendiente::Listo(None), e_unamos)?;
+        let e = e_unamos.insert(Evaluada::VACIA);
+        unamos_creditos(&cx, &p, co.as_ref(), del_titular()?, CatPendiente::Listo(None), e)?;
     }
     // A refused offer shows a credit of 0, never above a credit.
-    if unamos_sobre.is_some_and(|credito| !con_socio || e_unamos.credito_mostrado().is_some_and(|x| x <= credito)) {
-        return Some(None);
+    let sin_unamos_mayor = |credito: Decimal| {
+        e_unamos.as_ref().is_none_or(|e| e.credito_mostrado().is_some_and(|x| x <= credito))
+    };
+    if unamos_sobre.is_some_and(sin_unamos_mayor) {
+        return Some(false);
     }
     // INFONAVIT alone is not evaluated where it cannot be recommended: refused, or beside an
-    // available Unamos Créditos of a higher value whose closing costs the savings cover (its
-    // value is the applicant's credit, Unamos' first part, plus the applicant's sub-account,
-    // `infonavit`; `Evaluada::supera_al_fondo_menor`).
-    let mut con_infonavit = de_infonavit;
+    // available Unamos Créditos of a higher value whose down payment and closing costs the
+    // buyer's funds cover (its value is the applicant's credit, Unamos' first part, plus the
+    // applicant's sub-account, `infonavit`; `Evaluada::supera`).
     if de_infonavit && !tomada(e_infonavit, Producto::Infonavit) {
         let titular = del_titular()?;
-        let rechazada = !titular.motivos.is_empty();
-        if rechazada || con_socio && e_unamos.supera_al_fondo_menor(titular.tramo.credito + N::de(p.subcuenta)) {
-            con_infonavit = false;
-        } else {
-            infonavit(&cx, &p, titular, e_infonavit)?;
+        let superada = supera(e_unamos, titular.tramo.credito + N::de(p.subcuenta));
+        if titular.motivos.is_empty() && !superada {
+            infonavit(&cx, &p, titular, e_infonavit.insert(Evaluada::VACIA))?;
         }
     }
-    if con_cofinavit && !tomada(e_cofinavit, Producto::Cofinavit) {
-        cofinavit(&cx, &p, &h, e_cofinavit)?;
-    }
     if setenta_treinta && !tomada(e_cofi, Producto::InfonavitMasBanco) {
-        infonavit_mas_banco(&cx, &p, &h, e_cofi)?;
+        infonavit_mas_banco(&cx, &p, &h, e_cofi.insert(Evaluada::VACIA))?;
     }
     if de_fovissste && !tomada(e_fovissste, Producto::Fovissste) {
-        fovissste(&cx, &p, e_fovissste)?;
+        fovissste(&cx, &p, e_fovissste.insert(Evaluada::VACIA))?;
     }
     if !tomada(e_banco, Producto::HipotecaBancaria) {
-        hipoteca_bancaria(&cx, &p, &h, e_banco)?;
+        hipoteca_bancaria(&cx, &p, &h, e_banco.insert(Evaluada::VACIA))?;
     }
-    Some(Some([con_infonavit, de_fovissste, true, setenta_treinta, con_socio, con_cofinavit]))
+    // Cofinavit, last: not evaluated where a housing-fund offer above certainly outranks it,
+    // one worth more than Cofinavit's home can be (`Cofinavit::valor_max`, from the bank
+    // mortgage's offer). The 70/30 scheme and FOVISSSTE are never available beside it (they are
+    // for people without an employer relation and for state workers).
+    if de_infonavit && c.productos.con_cofinavit && !tomada(e_cofinavit, Producto::Cofinavit) {
+        let cofinavit = Cofinavit::de(c, &p, &h)?;
+        let superada = e_banco
+            .as_ref()
+            .and_then(|banco| cofinavit.valor_max(c, &p, banco))
+            .is_some_and(|valor| supera(e_unamos, valor) || supera(e_infonavit, valor));
+        if !superada {
+            cofinavit.evaluar(&cx, &p, &h, e_cofinavit.insert(Evaluada::VACIA))?;
+        }
+    }
+    Some(true)
 }
 
 /// Offers already evaluated, by slot, that [`disponibles`] takes as they are.
