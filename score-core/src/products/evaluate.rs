@@ -182,7 +182,7 @@ impl<N: Numero> Evaluada<N> {
     /// cover its down payment and closing costs (the first criterion, [`Evaluada::antes_que`]),
     /// and it buys a home worth more (the second). `false` also where the arithmetic cannot tell.
     pub fn supera(&self, valor: N) -> bool {
-        self.motivos.is_empty() && self.cubierto() == Some(true) && valor.menor(self.valor) == Some(true)
+        self.disponible() && self.cubierto() == Some(true) && valor.menor(self.valor) == Some(true)
     }
 
     /// Whether no rule refuses this offer.

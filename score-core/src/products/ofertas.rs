@@ -342,9 +342,9 @@ pub(super) fn todas<N: Numero>(c: &Cifras, s: &Solicitud, evaluadas: &mut [Evalu
 /// that credit (a what-if that adds a co-borrower is offered for nothing else:
 /// `super::credito_unamos`). `previas`, by slot, are offers already evaluated that `s` would
 /// give too (the caller says why: `super::credito_unamos`, `super::Evaluadas::credito_con_menos_deudas`),
-/// taken whole instead of evaluated again. In filtered arithmetic the offers are only ranked
-/// ([`Comprador::ligera`]): a CAT that breaks a tie (not worked out then) makes it answer
-/// `None`, and `Decimal` works every figure out.
+/// taken whole instead of evaluated again. `Some(true)` once the slots are written. In
+/// filtered arithmetic the offers are only ranked ([`Comprador::ligera`]): a CAT that breaks a
+/// tie (not worked out then) makes it answer `None`, and `Decimal` works every figure out.
 pub(super) fn disponibles<N: Numero>(
     c: &Cifras,
     s: &Solicitud,
