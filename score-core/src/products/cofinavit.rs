@@ -75,6 +75,20 @@ impl<N: Numero> Cofinavit<N> {
         Some((banco.credito_disponible()? + fondo.credito) / ltv(c, p))
     }
 
+    /// Whether the buyer's funds (the savings and the sub-account, `cx` and `p`) certainly do
+    /// not cover the down payment and closing costs of Cofinavit, when it is for this worker:
+    /// not even those of a credit of INFONAVIT's part alone. Cofinavit lends that part plus a
+    /// bank part that is never negative (and, when it is available, at least the bank's
+    /// smallest credit), and both costs grow with the credit: the down payment is the value
+    /// less the credit, the value the credit over a loan-to-value of at most 1, and the closing
+    /// costs a share of the value. `false` also where the arithmetic cannot tell.
+    pub fn sin_cubrir(&self, cx: &Comprador<'_, N>, p: &Persona) -> bool {
+        let Ok((fondo, _)) = &self.fondo else { return false };
+        let valor = fondo.credito / ltv(cx.cifras, p);
+        let costos = (valor - fondo.credito) + valor * cx.gastos_cierre;
+        costos.hasta(cx.ahorro + N::de(p.subcuenta)) == Some(false)
+    }
+
     /// Cofinavit's offer, written over `e`; `None` when the arithmetic cannot tell.
     ///
     /// Both credits run over the bank's term within both age limits (as the 70/30 scheme's).

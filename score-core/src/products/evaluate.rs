@@ -182,7 +182,14 @@ impl<N: Numero> Evaluada<N> {
     /// cover its down payment and closing costs (the first criterion, [`Evaluada::antes_que`]),
     /// and it buys a home worth more (the second). `false` also where the arithmetic cannot tell.
     pub fn supera(&self, valor: N) -> bool {
-        self.disponible() && self.cubierto() == Some(true) && valor.menor(self.valor) == Some(true)
+        self.cubierta() && valor.menor(self.valor) == Some(true)
+    }
+
+    /// Whether this offer is available and the buyer's funds certainly cover its down payment
+    /// and closing costs: it is then recommended over any offer whose costs they do not cover
+    /// (the first criterion, [`Evaluada::antes_que`]).
+    pub fn cubierta(&self) -> bool {
+        self.disponible() && self.cubierto() == Some(true)
     }
 
     /// Whether no rule refuses this offer.

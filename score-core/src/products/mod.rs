@@ -403,14 +403,15 @@ mod tests {
     /// What a what-if reads, the recommended kind and credit (`recomendacion`) and the credit a
     /// co-borrower adds (`credito_unamos`), is the whole evaluation's, though it leaves out the
     /// offers another certainly outranks: INFONAVIT alone beside a larger Unamos Créditos, and
-    /// Cofinavit beside a housing-fund offer worth more than `Cofinavit::valor_max`. That bound
-    /// holds every Cofinavit offer available (its shown value, rounded as that is), and the
-    /// sweep meets Cofinavit left out where it is available, and both ways of being outranked:
-    /// by Unamos Créditos (the co-borrower a what-if simulates) and by INFONAVIT alone.
+    /// Cofinavit beside a housing-fund offer worth more than `Cofinavit::valor_max` or beside a
+    /// covered offer where its own costs are not (`Cofinavit::sin_cubrir`). That bound holds
+    /// every Cofinavit offer available (its shown value, rounded as that is), and the sweep
+    /// meets Cofinavit left out where it is available, outranked by Unamos Créditos (the
+    /// co-borrower a what-if simulates), by INFONAVIT alone, and for its uncovered costs.
     #[test]
     fn what_ifs_recommend_as_the_whole_evaluation() {
         let c = Cifras::incluidas();
-        let (mut acotadas, mut omitidas, mut por_unamos, mut por_infonavit) = (0, 0, 0, 0);
+        let (mut acotadas, mut omitidas, mut por_unamos, mut por_infonavit, mut sin_cubrir) = (0, 0, 0, 0, 0);
         for ingreso in [7_000, 12_000, 15_000, 22_000, 30_000, 45_000, 70_000, 150_000] {
             for edad in [Some(25), Some(45), Some(58), None] {
                 for (deudas, ahorro) in [(0, 0), (0, 100_000), (ingreso / 10, 40_000), (ingreso / 4, 400_000), (0, 2_000_000)] {
@@ -481,9 +482,12 @@ mod tests {
                         // Cofinavit left out of a what-if's offers where it is available.
                         let mut slots = [None; TIPOS];
                         assert_eq!(ofertas::disponibles::<Approx>(c, &solicitud, &mut slots, None, &[None; TIPOS]), Some(true), "{caso}");
-                        if oferta(Producto::Cofinavit).elegible && slots[Producto::Cofinavit as usize].is_none() {
+                        let cofinavit = oferta(Producto::Cofinavit);
+                        if cofinavit.elegible && slots[Producto::Cofinavit as usize].is_none() {
                             omitidas += 1;
                             assert_ne!(tipo, Some(Producto::Cofinavit), "{caso}");
+                            let fondos = solicitud.ahorro + Decimal::from(subcuenta);
+                            sin_cubrir += usize::from(cofinavit.enganche_requerido + cofinavit.gastos_cierre > fondos);
                             match tipo {
                                 Some(Producto::UnamosCreditos) => por_unamos += 1,
                                 Some(Producto::Infonavit) => por_infonavit += 1,
@@ -494,7 +498,8 @@ mod tests {
                 }
             }
         }
-        assert!(acotadas > 100 && omitidas > 20 && por_unamos > 0 && por_infonavit > 0, "{acotadas} {omitidas} {por_unamos} {por_infonavit}");
+        let cuentas = [acotadas, omitidas, por_unamos, por_infonavit, sin_cubrir];
+        assert!(acotadas > 100 && omitidas > 20 && cuentas[2..].iter().all(|&n| n > 0), "{cuentas:?}");
     }
 
     /// Fewer debts keep the offers the total-debt limit did not set and evaluate only the

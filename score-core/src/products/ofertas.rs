@@ -405,16 +405,20 @@ pub(super) fn disponibles<N: Numero>(
     if !tomada(e_banco, Producto::HipotecaBancaria) {
         hipoteca_bancaria(&cx, &p, &h, e_banco.insert(Evaluada::VACIA))?;
     }
-    // Cofinavit, last: not evaluated where a housing-fund offer above certainly outranks it,
-    // one worth more than Cofinavit's home can be (`Cofinavit::valor_max`, from the bank
-    // mortgage's offer). The 70/30 scheme and FOVISSSTE are never available beside it (they are
-    // for people without an employer relation and for state workers).
+    // Cofinavit, last: not evaluated where an offer above certainly outranks it: a housing-fund
+    // offer worth more than Cofinavit's home can be (`Cofinavit::valor_max`, from the bank
+    // mortgage's offer), or any offer whose costs the buyer's funds cover where they cannot
+    // cover Cofinavit's (`Cofinavit::sin_cubrir`). The 70/30 scheme and FOVISSSTE are never
+    // available beside it (they are for people without an employer relation and for state
+    // workers).
     if de_infonavit && c.productos.con_cofinavit && !tomada(e_cofinavit, Producto::Cofinavit) {
         let cofinavit = Cofinavit::de(c, &p, &h)?;
+        let cubierta = |e: &Option<Evaluada<N>>| e.as_ref().is_some_and(Evaluada::cubierta);
         let superada = e_banco
             .as_ref()
             .and_then(|banco| cofinavit.valor_max(c, &p, banco))
-            .is_some_and(|valor| supera(e_unamos, valor) || supera(e_infonavit, valor));
+            .is_some_and(|valor| supera(e_unamos, valor) || supera(e_infonavit, valor))
+            || [&*e_unamos, &*e_infonavit, &*e_banco].into_iter().any(cubierta) && cofinavit.sin_cubrir(&cx, &p);
         if !superada {
             cofinavit.evaluar(&cx, &p, &h, e_cofinavit.insert(Evaluada::VACIA))?;
         }
