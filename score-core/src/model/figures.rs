@@ -84,6 +84,12 @@ impl Exact {
         }
     }
 
+    /// The borrowers of `profile`, whose quantities these are, as the credit products read them
+    /// (`Solicitud::del_perfil`): the report's and each what-if's.
+    pub(crate) fn solicitud(&self, profile: &Profile) -> crate::products::Solicitud {
+        crate::products::Solicitud::del_perfil(profile, self.deudas, [self.subcuenta_titular, self.subcuenta_coacreditado])
+    }
+
     /// A year of the income savings are compared with ([`referencia_ahorro`]): computed only
     /// where it is needed exactly (the filtered path clamps in filtered arithmetic).
     pub(crate) fn ingreso_referencia_anual(&self, c: &Cifras, ingreso: Decimal) -> Decimal {
@@ -293,33 +299,28 @@ fn debiles(c: &Cifras, profile: &Profile, centesimas: &[i64; 6]) -> Debiles {
 
 /// Housing-fund balances, the applicant's and the co-borrower's (0 without one), each the
 /// declared one or estimated on that borrower's own income (the household's less the
-/// co-borrower's part, for the applicant). A co-borrower whose estimate reads the applicant's
-/// very inputs (the same income, scale included, income type and seniority; what
-/// `SUMAR_COACREDITADO` simulates for an even income) has the applicant's estimate, worked out
-/// once.
+/// co-borrower's part, for the applicant).
 pub(crate) fn subcuentas(cifras: &Cifras, profile: &Profile) -> [Decimal; 2] {
     let co = profile.coacreditado.as_ref();
     let propio = profile.ingreso_mensual - co.map_or(Decimal::ZERO, |c| c.ingreso_mensual);
-    let titular = subcuenta_de(
-        cifras,
-        profile.tipo_ingreso,
-        propio,
-        profile.antiguedad_meses,
-        profile.subcuenta_fondo,
-    );
-    let coacreditado = co.map_or(Decimal::ZERO, |c| {
-        let como_titular = c.subcuenta_fondo.is_none()
-            && profile.subcuenta_fondo.is_none()
-            && c.tipo_ingreso == profile.tipo_ingreso
-            && c.antiguedad_meses == profile.antiguedad_meses
-            && c.ingreso_mensual.serialize() == propio.serialize();
-        if como_titular {
-            titular
-        } else {
-            subcuenta_de(cifras, c.tipo_ingreso, c.ingreso_mensual, c.antiguedad_meses, c.subcuenta_fondo)
-        }
-    });
-    [titular, coacreditado]
+    [
+        subcuenta_de(
+            cifras,
+            profile.tipo_ingreso,
+            propio,
+            profile.antiguedad_meses,
+            profile.subcuenta_fondo,
+        ),
+        co.map_or(Decimal::ZERO, |c| {
+            subcuenta_de(
+                cifras,
+                c.tipo_ingreso,
+                c.ingreso_mensual,
+                c.antiguedad_meses,
+                c.subcuenta_fondo,
+            )
+        }),
+    ]
 }
 
 /// The figures of a report that involve a division or a 28-digit constant, as shown (rounded),

@@ -27,7 +27,7 @@ pub(crate) fn report(c: &Cifras, profile: &Profile, opciones: Opciones) -> Score
     let mut figures = Figures::default();
     figures_en(c, profile, &exact, &mut figures);
     // The products are always evaluated: capacity describes the recommended one.
-    let solicitud = solicitud(profile, &exact);
+    let solicitud = exact.solicitud(profile);
     let mut evaluadas = crate::products::Evaluadas::default();
     let ofertas = if opciones.productos || opciones.simulaciones {
         crate::products::evaluar_guardando(c, &solicitud, &mut evaluadas)
@@ -42,11 +42,6 @@ pub(crate) fn report(c: &Cifras, profile: &Profile, opciones: Opciones) -> Score
     let mut report = assemble(c, profile, state, &exact, &figures, ofertas, opciones.productos);
     report.simulaciones = simulations::simulaciones(c, profile, &exact, &report, &evaluadas);
     report
-}
-
-/// The borrowers of a profile as the credit products read them (`Solicitud::del_perfil`).
-pub(crate) fn solicitud(profile: &Profile, exact: &Exact) -> crate::products::Solicitud {
-    crate::products::Solicitud::del_perfil(profile, exact.deudas, [exact.subcuenta_titular, exact.subcuenta_coacreditado])
 }
 
 /// The report from its figures and its products' offers, which it lists when `listar` (moved

@@ -79,8 +79,7 @@ fn resultado(
     };
     let score = crate::model::filtered::score_cambiando(c, profile, &exact, antes, cambian)
         .unwrap_or_else(|| crate::model::figures::figures_exact(c, profile, &exact).score);
-    let solicitud =
-        crate::products::Solicitud::del_perfil(profile, exact.deudas, [exact.subcuenta_titular, exact.subcuenta_coacreditado]);
+    let solicitud = exact.solicitud(profile);
     let credito_max = match accion {
         AccionSimulacion::AhorrarEnganche => evaluadas.credito_con_ahorro(c, &solicitud),
         AccionSimulacion::SumarAntiguedad => evaluadas.credito_con_antiguedad(c, &solicitud),
@@ -363,7 +362,7 @@ mod tests {
             let cifras = Cifras::incluidas();
             let exact = crate::model::figures::exact(cifras, &p);
             let mut evaluadas = crate::products::Evaluadas::default();
-            crate::products::evaluar_guardando(cifras, &crate::model::solicitud(&p, &exact), &mut evaluadas);
+            crate::products::evaluar_guardando(cifras, &exact.solicitud(&p), &mut evaluadas);
             let c = &base.componentes;
             let shown = [c.ingreso.valor, c.tipo_ingreso.valor, c.antiguedad.valor, c.deudas.valor, c.ahorro.valor, c.salud_financiera.valor];
             let mut changes = vec![
